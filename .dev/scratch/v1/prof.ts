@@ -1,0 +1,14 @@
+import { v1BlockCounting } from '../../../tasks/perception/v1-block-counting/family.ts';
+import { sceneSolids, viewsOf } from '../../../tasks/perception/v1-block-counting/checks.ts';
+import { VisibilityTester } from '../../../tasks/perception/v1-block-counting/visibility.ts';
+const i = v1BlockCounting.generate(100, 'L7');
+const t = new VisibilityTester(sceneSolids(i.scene));
+const views = viewsOf(i);
+let t0 = performance.now();
+let facing = 0;
+for (const v of views) for (const [, s] of t.look(v)) facing += s.facing;
+const dt = performance.now() - t0;
+console.log('views', views.length, 'blocks', i.scene.blocks.length, 'samples', facing, 'ms', dt.toFixed(1), 'us/sample', (1000 * dt / facing).toFixed(2));
+t0 = performance.now();
+for (let k = 0; k < 5; k++) for (const v of views) t.look(v);
+console.log('warm ms per full sweep', ((performance.now() - t0) / 5).toFixed(1));

@@ -1,0 +1,171 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Quat, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
+import type { CameraSpec } from '../render/camera-spec.ts';
+import { cameraFrame } from '../render/page/camera.ts';
+import { pageScript } from '../render/page-bundle.ts';
+import { Renderer } from '../render/renderer.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SIZE = 768;
+const PARTS = 50;
+const WARMUP = 5;
+const FRAMES = 40;
+const COLORS = ['#c0392b', '#2e86de', '#27ae60', '#f1c40f', '#8e44ad', '#e67e22', '#16a085', '#7f8c8d'];
+
+/** A small seeded generator (mulberry32) so every run benchmarks the same scene. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** 50 parts (boxes, hulls, cylinders) on a ground, poses moving with the frame index. */
+function benchScene(frame: number): SceneDescription {
+  const rand = prng(7);
+  const bodies: SceneBody[] = [];
+  for (let i = 0; i < PARTS; i++) {
+    const kind = i % 7 === 0 ? 'cylinder' : i % 6 === 0 ? 'hull' : 'box';
+    const s = 0.03 + 0.05 * rand();
+    const shape: ShapeSpec =
+      kind === 'box'
+        ? { type: 'box', half: [s, 0.6 * s + 0.02 * rand(), 0.8 * s] }
+        : kind === 'cylinder'
+          ? { type: 'cylinder', radius: 0.6 * s, halfHeight: s }
+          : { type: 'hull', points: [[-s, 0, -s], [s, 0, -s], [0, 0, s], [0, 1.5 * s, 0], [0.3 * s, 0.5 * s, 0.8 * s]] };
+    const x = -0.8 + 1.6 * rand();
+    const z = -0.8 + 1.6 * rand();
+    const a = rand() * Math.PI + 0.02 * frame * (i % 3);
+    const q: Quat = [0, Math.sin(a / 2), 0, Math.cos(a / 2)];
+    const p: Vec3 = [x + 0.002 * frame * ((i % 5) - 2), 0.1 + 0.2 * rand() + 0.001 * frame * (i % 4), z];
+    bodies.push({ name: `part-${i}`, shapes: [shape], pose: { p, q }, color: COLORS[i % COLORS.length], opacity: 1, visible: true });
+  }
+  return { bodies, rulers: [], ground: { y: 0 } };
+}
+
+/** Peak resident memory (VmHWM) summed over a process and its descendants, MB (Linux). */
+function treePeakRssMb(rootPid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid)!.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let kb = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) kb += Number(m[1]);
+    } catch {
+      // gone
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return kb / 1024;
+}
+
+/**
+ * Renderer throughput at 768² for a 50-part scene, full path (scene check, diff, sync, draw,
+ * PNG into a Node Buffer), against plain three.js drawing the same scene in a second page of the
+ * same browser and captured the same way; plus launch time and peak memory.
+ */
+export async function benchRender(): Promise<Record<string, unknown>> {
+  const camera: CameraSpec = { azimuth: 35, elevation: 35, distance: 2.6, target: [0, 0.1, 0] };
+  const scenes = Array.from({ length: WARMUP + FRAMES }, (_, i) => benchScene(i));
+  const renderer = new Renderer({ width: SIZE, height: SIZE });
+  try {
+    const t0 = performance.now();
+    await renderer.render({ bodies: [], rulers: [] }, camera, { width: 64, height: 64 });
+    const firstRenderMs = performance.now() - t0;
+    const launchMs = renderer.chromium.counters().launchMs[0];
+
+    const barePage = await renderer.chromium.runningBrowser!.newPage();
+    await barePage.setContent('<!doctype html><html><body style="margin:0"></body></html>');
+    await barePage.addScriptTag({
+      content: await pageScript({ name: 'bench-bare', entry: join(here, 'pages', 'bare-three.ts'), sourceDir: join(here, 'pages') }),
+    });
+    await barePage.evaluate(
+      (s: SceneDescription, w: number) => (window as unknown as { __bare: { init(s: SceneDescription, w: number, h: number): void } }).__bare.init(s, w, w),
+      scenes[0],
+      SIZE,
+    );
+    const frame = cameraFrame(camera);
+    const bareCamera = { position: frame.position, target: camera.target, fov: 40 };
+    const bareFrame = async (i: number): Promise<Buffer> => {
+      const poses = scenes[i].bodies.flatMap((b) => [...b.pose.p, ...b.pose.q]);
+      const b64 = await barePage.evaluate(
+        (p: number[], c: typeof bareCamera) =>
+          (window as unknown as { __bare: { frame(p: number[], c: typeof bareCamera): string } }).__bare.frame(p, c),
+        poses,
+        bareCamera,
+      );
+      return Buffer.from(b64, 'base64');
+    };
+    const rendererFrame = (i: number): Promise<Buffer> => renderer.render(scenes[i], camera);
+
+    // Frames alternate between the two (renderer, bare, renderer, …) so both see the same
+    // machine load; a busy machine slows both alike and the ratio stays meaningful.
+    for (let i = 0; i < WARMUP; i++) {
+      await rendererFrame(i);
+      await bareFrame(i);
+    }
+    let oursMs = 0;
+    let bareMs = 0;
+    let pngBytes = 0;
+    for (let i = WARMUP; i < WARMUP + FRAMES; i++) {
+      let t = performance.now();
+      pngBytes += (await rendererFrame(i)).length;
+      oursMs += performance.now() - t;
+      t = performance.now();
+      await bareFrame(i);
+      bareMs += performance.now() - t;
+    }
+    pngBytes /= FRAMES;
+    const maskStart = performance.now();
+    for (let i = 0; i < 10; i++) await renderer.mask(scenes[i], camera);
+    const maskFps = 10000 / (performance.now() - maskStart);
+    await barePage.close();
+
+    const rendererFps = (FRAMES * 1000) / oursMs;
+    const bareFps = (FRAMES * 1000) / bareMs;
+    return {
+      size: `${SIZE}x${SIZE}`,
+      parts: PARTS,
+      frames: FRAMES,
+      rendererFps: round2(rendererFps),
+      bareThreeFps: round2(bareFps),
+      ratio: round2(rendererFps / bareFps),
+      ratioTarget: 0.8,
+      maskFps: round2(maskFps),
+      pngKB: round2(pngBytes / 1024),
+      browserLaunchMs: round2(launchMs),
+      firstRenderMs: round2(firstRenderMs),
+      nodeMaxRssMB: round2(process.resourceUsage().maxRSS / 1024),
+      browserPeakRssMB: round2(treePeakRssMb(renderer.chromium.pid!)),
+    };
+  } finally {
+    await renderer.close();
+  }
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await benchRender(), null, 2));
+}

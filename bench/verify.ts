@@ -1,0 +1,137 @@
+/**
+ * Verification benchmarks: how long `spaceact verify` takes per released instance and in all,
+ * and the exact-cover packing count of the Soma cube against a plain backtracking count of
+ * the same packings, measured in the same run.
+ */
+import { suiteInstances } from '../tasks/suites.ts';
+import { countPackings, orientations, type Cell } from '../verify/polycube.ts';
+import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstances } from '../verify/verify.ts';
+
+/** The seven Soma pieces. */
+const SOMA: Cell[][] = [
+  [[0, 0, 0], [1, 0, 0], [0, 1, 0]],
+  [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0]],
+  [[0, 0, 0], [1, 0, 0], [2, 0, 0], [1, 1, 0]],
+  [[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 1, 0]],
+  [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
+  [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 0, 1]],
+  [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 1]],
+];
+
+function cube(n: number): Cell[] {
+  const out: Cell[] = [];
+  for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) for (let z = 0; z < n; z++) out.push([x, y, z]);
+  return out;
+}
+
+/** Every placement of each piece in an n×n×n cube, as a 27-bit occupancy mask (n ≤ 3). */
+function placementMasks(pieces: Cell[][], n: number): Array<Array<{ mask: number; low: number }>> {
+  return pieces.map((piece) => {
+    const out: Array<{ mask: number; low: number }> = [];
+    for (const o of orientations(piece)) {
+      for (let dx = 0; dx < n; dx++) for (let dy = 0; dy < n; dy++) for (let dz = 0; dz < n; dz++) {
+        let mask = 0;
+        let low = Infinity;
+        let fits = true;
+        for (const [x, y, z] of o) {
+          const [X, Y, Z] = [x + dx, y + dy, z + dz];
+          if (X >= n || Y >= n || Z >= n) {
+            fits = false;
+            break;
+          }
+          const i = (X * n + Y) * n + Z;
+          mask |= 1 << i;
+          low = Math.min(low, i);
+        }
+        if (fits) out.push({ mask, low });
+      }
+    }
+    return out;
+  });
+}
+
+/** The simple baseline: place the pieces one after another, each in every placement that fits. */
+function plainBacktrackCount(pieces: Cell[][], n: number): number {
+  const masks = placementMasks(pieces, n).map((list) => list.map((p) => p.mask));
+  let count = 0;
+  const search = (p: number, filled: number): void => {
+    if (p === masks.length) {
+      count++;
+      return;
+    }
+    for (const m of masks[p]) if ((filled & m) === 0) search(p + 1, filled | m);
+  };
+  search(0, 0);
+  return count;
+}
+
+/**
+ * A tuned bitset backtracking for comparison: fill the lowest empty cell with every unused
+ * piece placement whose lowest cell it is (the cell-column order Algorithm X would pick in a
+ * fixed order, with no links).
+ */
+function lowestCellCount(pieces: Cell[][], n: number): number {
+  const all = placementMasks(pieces, n);
+  const byCell: number[][][] = Array.from({ length: n ** 3 }, () => pieces.map(() => []));
+  all.forEach((list, p) => list.forEach(({ mask, low }) => byCell[low][p].push(mask)));
+  const full = (1 << n ** 3) - 1;
+  let count = 0;
+  const search = (filled: number, used: number): void => {
+    if (filled === full) {
+      count++;
+      return;
+    }
+    let c = 0;
+    while (filled & (1 << c)) c++;
+    for (let p = 0; p < pieces.length; p++) {
+      if (used & (1 << p)) continue;
+      for (const m of byCell[c][p]) if ((filled & m) === 0) search(filled | m, used | (1 << p));
+    }
+  };
+  search(0, 0);
+  return count;
+}
+
+function time<T>(fn: () => T): { value: T; ms: number } {
+  const t = performance.now();
+  const value = fn();
+  return { value, ms: Math.round((performance.now() - t) * 10) / 10 };
+}
+
+/** Verify-all timing and the Soma exact-cover comparison. */
+export async function benchVerify(): Promise<Record<string, unknown>> {
+  // Warm every search once so none pays for the JIT alone.
+  countPackings(SOMA, cube(3), { limit: 10 });
+  lowestCellCount(SOMA.slice(0, 1), 1);
+  plainBacktrackCount(SOMA.slice(0, 1), 1);
+  const dlx = time(() => countPackings(SOMA, cube(3)).count);
+  const plain = time(() => plainBacktrackCount(SOMA, 3));
+  const lowest = time(() => lowestCellCount(SOMA, 3));
+  if (dlx.value !== plain.value || dlx.value !== lowest.value) {
+    throw new Error(`Soma counts disagree: exact cover ${dlx.value}, plain ${plain.value}, lowest-cell ${lowest.value}`);
+  }
+
+  const ids = suiteInstances('all');
+  const started = performance.now();
+  const results = await verifyInstances(ids);
+  const totalSeconds = Math.round((performance.now() - started) / 10) / 100;
+  return {
+    soma: {
+      packings: dlx.value,
+      exactCoverMs: dlx.ms,
+      plainBacktrackingMs: plain.ms,
+      exactCoverSpeedupVsPlain: Math.round((plain.ms / Math.max(dlx.ms, 0.1)) * 10) / 10,
+      lowestCellBitsetMs: lowest.ms,
+      exactCoverSpeedupVsLowestCell: Math.round((lowest.ms / Math.max(dlx.ms, 0.1)) * 100) / 100,
+    },
+    verify: {
+      instances: ids.length,
+      verified: results.filter((r) => r.verified).length,
+      randomSeeds: DEFAULT_RANDOM_SEEDS,
+      randomTurns: DEFAULT_RANDOM_TURNS,
+      totalSeconds,
+      meanSecondsPerInstance: ids.length ? Math.round((totalSeconds / ids.length) * 100) / 100 : 0,
+      perInstance: Object.fromEntries(results.map((r) => [r.instance, r.seconds])),
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { numberOption } from '../../agents/agent-options.ts';
+import { compareRuns, formatComparison } from '../../report/compare.ts';
+
+/** `spaceact compare DIR_A DIR_B [--json] [--seed N]`: paired statistics of two runs. */
+export function register(program: Command): void {
+  program
+    .command('compare')
+    .description('compare two runs instance by instance: B − A in success and mean score with bootstrap 95% intervals, Wilson intervals per side')
+    .argument('<dirA>', 'run folder A (the baseline)')
+    .argument('<dirB>', 'run folder B')
+    .option('--json', 'print the comparison as JSON')
+    .option('--seed <n>', 'seed of the bootstrap resampling (same seed, same intervals)', '0')
+    .option('--resamples <n>', 'bootstrap resamples', '10000')
+    .action((dirA: string, dirB: string, opts: { json?: boolean; seed: string; resamples: string }) => {
+      const seed = numberOption(opts, 'seed', { min: 0, max: 2 ** 31, integer: true })!;
+      const resamples = numberOption(opts, 'resamples', { min: 100, max: 1_000_000, integer: true })!;
+      const c = compareRuns(dirA, dirB, { seed, resamples });
+      process.stdout.write(opts.json ? JSON.stringify(c, null, 2) + '\n' : formatComparison(c));
+    });
+}

@@ -1,0 +1,201 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { SpaceActError } from '../../sim/errors.ts';
+import type { SceneDescription, Vec3 } from '../../sim/types.ts';
+import { NAMED_VIEWS, type CameraSpec } from '../../render/camera-spec.ts';
+import { fitCamera } from '../../render/fit-camera.ts';
+import { Renderer } from '../../render/renderer.ts';
+import { checkCamera, checkScene } from '../../render/scene-check.ts';
+
+/** Options of `spaceact render`, as commander hands them over (strings until checked). */
+export interface RenderCommandOptions {
+  scene?: string;
+  instance?: string;
+  out?: string;
+  azimuth?: string;
+  elevation?: string;
+  distance?: string;
+  target?: string;
+  view?: string;
+  fov?: string;
+  ortho?: boolean;
+  orthoHeight?: string;
+  width?: string;
+  height?: string;
+  mode?: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function invalid(message: string, details: Record<string, unknown> = {}): never {
+  throw new SpaceActError('invalid-argument', message, details);
+}
+
+function number(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const v = Number(text);
+  if (text.trim() === '' || !Number.isFinite(v)) invalid(`--${flag} must be a number, got ${JSON.stringify(text)}`, { flag });
+  return v;
+}
+
+function parseTarget(text: string | undefined): Vec3 | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((s) => Number(s));
+  if (parts.length !== 3 || text.split(',').some((s) => s.trim() === '') || parts.some((x) => !Number.isFinite(x))) {
+    invalid(`--target must be three numbers x,y,z in metres, got ${JSON.stringify(text)}`, { flag: 'target' });
+  }
+  return parts as Vec3;
+}
+
+/**
+ * Reads a scene file: JSON `{scene, camera?}` or a bare scene description. Errors name the
+ * file and the first bad field.
+ */
+export async function readSceneFile(path: string): Promise<{ scene: SceneDescription; camera?: CameraSpec }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new SpaceActError('io', `cannot read scene file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+      file: path,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    invalid(`scene file ${path} is not valid JSON: ${(err as Error).message}`, { file: path });
+  }
+  const wrapped = typeof json === 'object' && json !== null && 'scene' in json;
+  const root = json as { scene?: unknown; camera?: unknown };
+  try {
+    const scene = checkScene(wrapped ? root.scene : json, 'scene');
+    const camera = wrapped && root.camera !== undefined ? checkCamera(root.camera, 'camera') : undefined;
+    return camera ? { scene, camera } : { scene };
+  } catch (err) {
+    if (err instanceof SpaceActError) throw new SpaceActError(err.code, `${path}: ${err.message}`, { file: path, ...err.details });
+    throw err;
+  }
+}
+
+/** Loads a module of the task layer by path, so this command works before that layer exists. */
+async function loadTaskModule(file: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(join(here, '..', '..', 'tasks', file)).href)) as Record<string, unknown>;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module/.test(e.message)) {
+      throw new SpaceActError(
+        'unknown-instance',
+        `rendering --instance needs the task layer (tasks/${file}), which this build cannot load: ${e.message}`,
+        { module: `tasks/${file}` },
+      );
+    }
+    throw err;
+  }
+}
+
+interface TaskEnvLike {
+  scene(): SceneDescription;
+  camera: CameraSpec;
+  free(): void;
+}
+
+/** The scene and initial camera of a task instance, through the task registry (loaded lazily). */
+async function instanceScene(id: string): Promise<{ scene: SceneDescription; camera: CameraSpec }> {
+  const registry = await loadTaskModule('registry.ts');
+  const envModule = await loadTaskModule('env.ts');
+  const instanceFromId = registry.instanceFromId as ((id: string) => { family: unknown; instance: unknown }) | undefined;
+  const TaskEnv = envModule.TaskEnv as { create(family: unknown, instance: unknown): Promise<TaskEnvLike> } | undefined;
+  if (typeof instanceFromId !== 'function' || typeof TaskEnv?.create !== 'function') {
+    throw new SpaceActError('unknown-instance', 'the task layer has no instanceFromId(id) / TaskEnv.create(family, instance) to render an instance with');
+  }
+  try {
+    const { family, instance } = instanceFromId(id);
+    const env = await TaskEnv.create(family, instance);
+    try {
+      return { scene: env.scene(), camera: structuredClone(env.camera) };
+    } finally {
+      env.free();
+    }
+  } catch (err) {
+    // A module loaded by path can come with its own copy of sim/errors.ts (e.g. under a CJS
+    // test runner), so recognise the error by name and hand on one of ours.
+    const e = err as SpaceActError;
+    if (!(err instanceof SpaceActError) && e?.name === 'SpaceActError') throw new SpaceActError(e.code, e.message, e.details);
+    throw err;
+  }
+}
+
+/**
+ * Runs `spaceact render`: reads the scene, builds the camera (the file's, else one fitted to
+ * the scene from `--view` or iso; flags override single fields), renders and writes the PNG.
+ * Everything is checked before the browser starts; nothing is written on error.
+ */
+export async function renderCommand(opts: RenderCommandOptions): Promise<{ out: string; width: number; height: number; mode: string }> {
+  if (!opts.out) invalid('--out PNG is required');
+  if ((opts.scene === undefined) === (opts.instance === undefined)) invalid('give exactly one of --scene FILE or --instance ID');
+  const mode = opts.mode ?? 'rgb';
+  if (mode !== 'rgb' && mode !== 'depth' && mode !== 'mask') invalid(`--mode must be rgb, depth or mask, got ${JSON.stringify(mode)}`);
+  if (opts.view !== undefined && !NAMED_VIEWS[opts.view]) {
+    invalid(`--view must be one of ${Object.keys(NAMED_VIEWS).join(', ')}, got ${JSON.stringify(opts.view)}`);
+  }
+  const width = number('width', opts.width);
+  const height = number('height', opts.height);
+  const overrides = {
+    azimuth: number('azimuth', opts.azimuth),
+    elevation: number('elevation', opts.elevation),
+    distance: number('distance', opts.distance),
+    target: parseTarget(opts.target),
+    fov: number('fov', opts.fov),
+    orthoHeight: number('ortho-height', opts.orthoHeight),
+  };
+  const loaded = opts.scene !== undefined ? await readSceneFile(opts.scene) : await instanceScene(opts.instance!);
+  let camera: CameraSpec = loaded.camera ?? fitCamera(loaded.scene, opts.view ?? 'iso', overrides.fov);
+  if (opts.view !== undefined) camera = { ...camera, ...NAMED_VIEWS[opts.view] };
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) (camera as unknown as Record<string, unknown>)[k] = v;
+  if (opts.ortho) camera.projection = 'orthographic';
+  camera = checkCamera(camera, 'camera');
+  const renderer = new Renderer({ width, height });
+  let png: Buffer;
+  try {
+    png = await renderer.render(loaded.scene, camera, { view: mode });
+  } finally {
+    await renderer.close();
+  }
+  const out = resolve(opts.out);
+  try {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, png);
+  } catch (err) {
+    throw new SpaceActError('io', `cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { file: out });
+  }
+  return { out, width: renderer.width, height: renderer.height, mode };
+}
+
+/** `spaceact render`: one picture of a scene file or a task instance. */
+export function register(program: Command): void {
+  program
+    .command('render')
+    .description('render a scene file (JSON {scene, camera?} or a bare scene) or a task instance to a PNG')
+    .option('--scene <file>', 'scene JSON file')
+    .option('--instance <id>', 'task instance id, e.g. P6-L3-s100 (its initial view)')
+    .option('--out <png>', 'output PNG file')
+    .option('--view <name>', `named view: ${Object.keys(NAMED_VIEWS).join(', ')}`)
+    .option('--azimuth <deg>', 'orbit azimuth in degrees (0 = from +Z, 90 = from +X)')
+    .option('--elevation <deg>', 'orbit elevation in degrees (-90..90; 90 = top)')
+    .option('--distance <m>', 'camera distance from the target in metres')
+    .option('--target <x,y,z>', 'point the camera looks at, metres')
+    .option('--fov <deg>', 'vertical field of view in degrees (perspective)')
+    .option('--ortho', 'orthographic projection')
+    .option('--ortho-height <m>', 'visible height in metres of the orthographic view')
+    .option('--width <px>', 'image width in pixels (default 768)')
+    .option('--height <px>', 'image height in pixels (default 768)')
+    .option('--mode <mode>', 'rgb (default), depth or mask')
+    .action(async (opts: RenderCommandOptions) => {
+      const r = await renderCommand(opts);
+      process.stdout.write(`wrote ${r.out} (${r.width}×${r.height}, ${r.mode})\n`);
+    });
+}

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { numberOption } from '../../agents/agent-options.ts';
+import { writeReport } from '../../report/html.ts';
+
+/** `spaceact report DIR [--out FILE] [--embed]`: the HTML report of a run. */
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('write the HTML report of a run: summary tables, charts and a replay of every episode (no network, one file)')
+    .argument('<dir>', 'run folder (spaceact run --out)')
+    .option('--out <file>', 'where to write the page (default DIR/report.html)')
+    .option('--embed', 'put every image into the page (portable single file; large) instead of linking DIR/episodes/…')
+    .option('--page-size <n>', 'episode replays per page', '25')
+    .action(async (dir: string, opts: { out?: string; embed?: boolean; pageSize: string }) => {
+      const pageSize = numberOption(opts, 'pageSize', { min: 1, max: 10000, integer: true })!;
+      const file = await writeReport(dir, { pageSize, ...(opts.out ? { out: opts.out } : {}), ...(opts.embed ? { embed: true } : {}) });
+      process.stdout.write(`wrote ${file}\n`);
+    });
+}

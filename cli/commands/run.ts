@@ -1,0 +1,140 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { flagName, numberOption, type AgentOptions } from '../../agents/agent-options.ts';
+import { agentFactory, AGENTS } from '../../agents/agent-registry.ts';
+import { parseMode } from '../../agents/modes.ts';
+import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
+import { SpaceActError } from '../../sim/errors.ts';
+import { familyInstances, suiteInstances } from '../../tasks/suites.ts';
+import { parseInstanceId } from '../../tasks/registry.ts';
+import { writeReport } from '../../report/html.ts';
+import { RunProgress } from '../../report/progress.ts';
+
+/** Resolves `--instance`, `--family` and `--suite` into instance ids (exactly one must be given). */
+export function selectInstances(opts: { instance?: string; family?: string; suite?: string }): string[] {
+  const given = [opts.instance, opts.family, opts.suite].filter((x) => x !== undefined).length;
+  if (given !== 1) throw new SpaceActError('invalid-argument', 'give exactly one of --instance, --family or --suite');
+  if (opts.instance) {
+    const ids = opts.instance.split(',').map((s) => s.trim()).filter(Boolean);
+    ids.forEach((id) => parseInstanceId(id));
+    return ids;
+  }
+  if (opts.family) return familyInstances(opts.family);
+  return suiteInstances(opts.suite!);
+}
+
+/** Which command-line options each agent reads (anything else given for it is an error). */
+const AGENT_OPTIONS: Record<string, readonly string[]> = {
+  reference: [],
+  null: [],
+  random: ['seed'],
+  greedy: ['seed', 'greedySamples'],
+  openai: [
+    'baseUrl', 'model', 'apiKeyEnv', 'temperature', 'maxOutputTokens', 'maxTokensField', 'reasoningEffort', 'timeout',
+    'apiAttempts', 'backoffBase', 'backoffCap', 'replyRetries', 'historyTurns', 'seed', 'cache', 'prices',
+  ],
+};
+const ALL_AGENT_OPTIONS = new Set(Object.values(AGENT_OPTIONS).flat());
+/** Options naming files or folders: made absolute so worker processes find them too. */
+const PATH_OPTIONS = new Set(['cache', 'prices']);
+
+/** The agent's own options out of the command line's. */
+export function agentOptions(agent: string, opts: Record<string, unknown>): AgentOptions {
+  const reads = new Set(AGENT_OPTIONS[agent] ?? [...ALL_AGENT_OPTIONS]);
+  const out: AgentOptions = {};
+  for (const key of ALL_AGENT_OPTIONS) {
+    if (opts[key] === undefined) continue;
+    if (!reads.has(key)) throw new SpaceActError('invalid-argument', `${flagName(key)} does not apply to --agent ${agent}`, { option: key });
+    out[key] = PATH_OPTIONS.has(key) ? resolve(String(opts[key])) : opts[key];
+  }
+  return out;
+}
+
+function line(e: SummaryEntry): string {
+  const score = e.score === null ? (e.solved ? 'pass' : 'fail') : e.score.toFixed(1);
+  const tokens = e.inputTokens || e.outputTokens ? `  tokens ${e.inputTokens}/${e.outputTokens}` : '';
+  const cost = e.cost !== undefined ? `  $${e.cost.toFixed(4)}` : '';
+  return `${e.instance.padEnd(14)} ${e.solved ? 'solved  ' : e.abandoned ? 'abandon ' : 'unsolved'} score ${score.padStart(5)}  turns ${String(e.turns).padStart(3)}  actions ${String(e.actions).padStart(4)} (ref ${e.referenceActions})  violations ${e.violations}${tokens}${cost}\n`;
+}
+
+/** `spaceact run`: run an agent over instances, writing logs and DIR/summary.json. */
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description('run an agent over instances; writes DIR/episodes/*/log.jsonl and DIR/summary.json')
+    .requiredOption('--agent <name>', `agent: ${Object.keys(AGENTS).join(', ')}`)
+    .option('--instance <ids>', 'instance id(s), comma-separated')
+    .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
+    .option('--suite <name>', 'main (hardest tier of each family) or all (the released set)')
+    .requiredOption('--out <dir>', 'output folder (rerunning with the same folder resumes)')
+    .option('--mode <mode>', 'diagnostic mode(s): plan, state, no-camera, blind, nonote, nosplit, cap1 (join with +)', 'default')
+    .option('--render <when>', 'always | auto (only when the agent looks) | never', 'always')
+    .option('--history-images <m>', 'images of the last m turns kept in the history', '1')
+    .option('--concurrency <n>', 'episodes run in parallel worker processes', '1')
+    .option('--cost-limit <dollars>', 'stop after the turn in flight once this much is recorded in --out (needs --prices)')
+    .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
+    .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn, besides enumerable ones')
+    .option('--model <name>', 'openai: model name')
+    .option('--base-url <url>', 'openai: endpoint root (default $OPENAI_BASE_URL or https://api.openai.com/v1)')
+    .option('--api-key-env <NAME>', 'openai: environment variable holding the key (default OPENAI_API_KEY)')
+    .option('--temperature <t>', 'openai: sampling temperature (default: the endpoint\'s)')
+    .option('--max-output-tokens <n>', 'openai: output-token limit per request')
+    .option('--max-tokens-field <field>', 'openai: max_completion_tokens (default) or max_tokens for older endpoints')
+    .option('--reasoning-effort <level>', 'openai: none, minimal, low, medium, high or xhigh (only for endpoints that take it)')
+    .option('--timeout <seconds>', 'openai: per-request timeout (default 300)')
+    .option('--api-attempts <n>', 'openai: requests per answer before the episode is abandoned (default 6)')
+    .option('--backoff-base <seconds>', 'openai: first retry delay, doubling (default 1)')
+    .option('--backoff-cap <seconds>', 'openai: longest retry delay (default 30)')
+    .option('--reply-retries <n>', 'openai: re-asks after an invalid reply (default 2)')
+    .option('--history-turns <k>', 'openai: earlier turns shown as text (default 8)')
+    .option('--prices <file>', 'openai: JSON price table {model: {input_per_mtok, output_per_mtok}}')
+    .option('--cache <dir>', 'openai: response cache folder')
+    .option('--no-report', 'do not write DIR/report.html at the end')
+    .action(async (opts: Record<string, string | undefined>) => {
+      const ids = selectInstances(opts);
+      const mode = parseMode(opts.mode);
+      const agentName = opts.agent!;
+      const factory = agentFactory(agentName);
+      const render = opts.render as 'always' | 'auto' | 'never';
+      if (!['always', 'auto', 'never'].includes(render)) throw new SpaceActError('invalid-argument', '--render must be always, auto or never');
+      const historyImages = numberOption(opts, 'historyImages', { min: 0, max: 20, integer: true })!;
+      const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
+      const costLimit = numberOption(opts, 'costLimit', { min: 0 });
+      const options = agentOptions(agentName, opts);
+      // Build one agent now, so bad options fail before anything runs.
+      const probe = factory(options);
+      await probe.close?.();
+      if (costLimit !== undefined && agentName === 'openai' && probe.settings.price === undefined) {
+        throw new SpaceActError('invalid-argument', `--cost-limit needs a price for model ${String(options.model)}: give --prices with an entry for it`);
+      }
+      const progress = new RunProgress(ids.length);
+      let summary: Awaited<ReturnType<typeof runInstances>>;
+      try {
+        summary = await runInstances({
+          instances: ids,
+          agent: { name: agentName, options },
+          mode,
+          out: opts.out!,
+          render,
+          historyImages,
+          concurrency,
+          ...(costLimit !== undefined ? { costLimit } : {}),
+          onEpisode: (e) => {
+            progress.log(line(e));
+            progress.episodeDone(e);
+          },
+        });
+      } finally {
+        progress.close();
+      }
+      const t = summary.totals;
+      const cost = t.cost !== undefined ? `, $${t.cost.toFixed(4)}` : '';
+      process.stdout.write(
+        `${t.solved}/${t.episodes} solved; tokens in/out ${t.inputTokens}/${t.outputTokens}${cost}; summary in ${opts.out}/summary.json\n`,
+      );
+      if (summary.stopped) {
+        process.stdout.write(`stopped: ${summary.stopped.message}; ${summary.unfinished.length} episode(s) unfinished\n`);
+      }
+      if ((opts as { report?: boolean }).report !== false) process.stdout.write(`report: ${await writeReport(opts.out!)}\n`);
+    });
+}

@@ -1,0 +1,45 @@
+import { accessSync, constants } from 'node:fs';
+import puppeteer from 'puppeteer';
+import { SpaceActError } from '../sim/errors.ts';
+
+function executable(path: string | undefined): path is string {
+  if (!path) return false;
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Chromium to launch: an explicit path (which must exist), else `PUPPETEER_EXECUTABLE_PATH`, then
+ * `/usr/bin/chromium`, then a browser already in puppeteer's cache. Never downloads one.
+ */
+export function resolveChromium(explicit?: string): string {
+  if (explicit !== undefined) {
+    if (executable(explicit)) return explicit;
+    throw new SpaceActError('browser', `the Chromium executable ${explicit} does not exist or is not executable; run scripts/ensure-chromium.sh or pass another path`, {
+      executablePath: explicit,
+    });
+  }
+  const tried: string[] = [];
+  const candidates = [process.env.PUPPETEER_EXECUTABLE_PATH, '/usr/bin/chromium'];
+  for (const c of candidates) {
+    if (c === undefined || c === '') continue;
+    if (executable(c)) return c;
+    tried.push(c);
+  }
+  try {
+    const cached = puppeteer.executablePath();
+    if (executable(cached)) return cached;
+    tried.push(cached);
+  } catch {
+    tried.push('(puppeteer cache: none)');
+  }
+  throw new SpaceActError(
+    'browser',
+    'no Chromium found to render with; run scripts/ensure-chromium.sh (installs Debian\'s chromium) or set PUPPETEER_EXECUTABLE_PATH',
+    { tried },
+  );
+}

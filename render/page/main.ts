@@ -1,0 +1,408 @@
+/**
+ * The page side of the renderer: holds the three.js scene, applies the updates Node sends and
+ * draws one picture per call. Bundled by esbuild into one script (render/page-bundle.ts);
+ * it loads nothing over the network.
+ */
+import * as THREE from 'three';
+import { buildBody, disposeBody, HIGHLIGHT_COLOR, setBodySequence, SOLID_LAYER, type BodyObject } from './bodies.ts';
+import { cameraFrame } from './camera.ts';
+import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate } from './protocol.ts';
+import { buildRulers, type RulerSet } from './rulers.ts';
+import { drawMarker } from './marker.ts';
+
+/** Direction towards the key light: above, in front and to the right, so the three faces a default view sees differ in brightness. */
+const KEY_DIR = new THREE.Vector3(0.5, 1.4, 0.8).normalize();
+const SHADOW_MAP = 2048;
+/** Side of the ground square when a scene gives no size, metres. */
+const DEFAULT_GROUND_SIZE = 20;
+/** Depth view grey levels: nearest surface and farthest surface (background is black). */
+const DEPTH_NEAR_GREY = 1.0;
+const DEPTH_FAR_GREY = 0.15;
+
+// Scratch objects for the per-picture code paths.
+const basis = new THREE.Matrix4();
+const axisX = new THREE.Vector3();
+const axisY = new THREE.Vector3();
+const axisZ = new THREE.Vector3();
+const scratch = new THREE.Vector3();
+const bodyBox = new THREE.Box3();
+const bodySphere = new THREE.Sphere();
+const BLACK = new THREE.Color(0, 0, 0);
+
+const seqOf = (o: THREE.Object3D): number => (o.userData.seq as number | undefined) ?? 0;
+
+class PageView implements PageApi {
+  private readonly renderer: THREE.WebGLRenderer;
+  private readonly scene = new THREE.Scene();
+  private readonly bodyRoot = new THREE.Group();
+  private readonly bodies = new Map<string, BodyObject>();
+  private rulers: RulerSet | null = null;
+  private ground: THREE.Mesh | null = null;
+  private groundSize: number | undefined;
+  private background = new THREE.Color('#e6eaef');
+  private readonly perspective = new THREE.PerspectiveCamera();
+  private readonly ortho = new THREE.OrthographicCamera();
+  private readonly key = new THREE.DirectionalLight('#ffffff', 2.4);
+  private readonly fill = new THREE.DirectionalLight('#ffffff', 0.5);
+  private readonly hemi = new THREE.HemisphereLight('#ffffff', '#8c877c', 1.3);
+  private readonly highlightMaterial = new THREE.MeshStandardMaterial({
+    color: HIGHLIGHT_COLOR,
+    emissive: HIGHLIGHT_COLOR,
+    emissiveIntensity: 0.45,
+    roughness: 0.75,
+    polygonOffset: true,
+    polygonOffsetFactor: 1,
+    polygonOffsetUnits: 1,
+  });
+  private readonly highlightEdgeMaterial = new THREE.LineBasicMaterial({ color: '#7a007a' });
+  private readonly marker: THREE.Sprite;
+  private readonly maskMaterial = new THREE.MeshBasicMaterial({ color: '#ffffff' });
+  private readonly depthMaterial = new THREE.ShaderMaterial({
+    uniforms: { uNear: { value: 0 }, uFar: { value: 1 } },
+    vertexShader: /* glsl */ `
+      varying float vDepth;
+      void main() {
+        vec4 mv = modelViewMatrix * vec4(position, 1.0);
+        vDepth = -mv.z;
+        gl_Position = projectionMatrix * mv;
+      }`,
+    fragmentShader: /* glsl */ `
+      uniform float uNear;
+      uniform float uFar;
+      varying float vDepth;
+      void main() {
+        float t = clamp((vDepth - uNear) / (uFar - uNear), 0.0, 1.0);
+        gl_FragColor = vec4(vec3(mix(${DEPTH_NEAR_GREY.toFixed(3)}, ${DEPTH_FAR_GREY.toFixed(3)}, t)), 1.0);
+      }`,
+  });
+  private maskTarget: THREE.WebGLRenderTarget | null = null;
+  private maskPixels = new Uint8Array(0);
+
+  constructor() {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: false, alpha: false });
+    this.renderer.setPixelRatio(1);
+    this.renderer.shadowMap.enabled = true;
+    this.renderer.shadowMap.type = THREE.PCFShadowMap;
+    // Ties in depth are broken by scene order, never by creation history (object ids).
+    this.renderer.setOpaqueSort(
+      (a, b) => a.groupOrder - b.groupOrder || a.renderOrder - b.renderOrder || a.z - b.z || seqOf(a.object) - seqOf(b.object),
+    );
+    this.renderer.setTransparentSort(
+      (a, b) => a.groupOrder - b.groupOrder || a.renderOrder - b.renderOrder || b.z - a.z || seqOf(a.object) - seqOf(b.object),
+    );
+    document.body.appendChild(this.renderer.domElement);
+    this.key.castShadow = true;
+    this.key.shadow.mapSize.set(SHADOW_MAP, SHADOW_MAP);
+    this.key.shadow.bias = -0.0004;
+    this.scene.add(this.hemi, this.key, this.key.target, this.fill, this.fill.target, this.bodyRoot);
+    this.marker = drawMarker(HIGHLIGHT_COLOR);
+    this.marker.visible = false;
+    this.scene.add(this.marker);
+  }
+
+  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult {
+    this.apply(update);
+    const { width, height } = request;
+    if (this.renderer.domElement.width !== width || this.renderer.domElement.height !== height) {
+      this.renderer.setSize(width, height, false);
+    }
+    if (request.mode === 'mask') return this.drawMask(request);
+    const camera = this.placeCamera(request, this.contentBounds(request.mode === 'rgb'));
+    if (request.mode === 'depth') this.drawDepth(camera);
+    else this.drawRgb(camera, request);
+    const url = this.renderer.domElement.toDataURL('image/png');
+    return { kind: 'png', png: url.slice(url.indexOf(',') + 1) };
+  }
+
+  private apply(u: SceneUpdate): void {
+    if (u.reset) {
+      for (const b of this.bodies.values()) {
+        this.bodyRoot.remove(b.group);
+        disposeBody(b);
+      }
+      this.bodies.clear();
+    }
+    for (const name of u.remove ?? []) {
+      const b = this.bodies.get(name);
+      if (!b) continue;
+      this.bodyRoot.remove(b.group);
+      disposeBody(b);
+      this.bodies.delete(name);
+    }
+    for (const g of u.add ?? []) {
+      const old = this.bodies.get(g.name);
+      if (old) {
+        this.bodyRoot.remove(old.group);
+        disposeBody(old);
+      }
+      const b = buildBody(g);
+      this.bodies.set(g.name, b);
+      this.bodyRoot.add(b.group);
+    }
+    for (const [name, px, py, pz, qx, qy, qz, qw] of u.poses ?? []) {
+      const g = this.bodies.get(name)!.group;
+      g.position.set(px, py, pz);
+      g.quaternion.set(qx, qy, qz, qw).normalize();
+    }
+    for (const [name, visible] of u.visible ?? []) this.bodies.get(name)!.group.visible = visible;
+    if (u.order) u.order.forEach((name, i) => setBodySequence(this.bodies.get(name)!, i));
+    if (u.rulers) {
+      if (this.rulers) {
+        this.scene.remove(this.rulers.group);
+        this.rulers.dispose();
+      }
+      this.rulers = buildRulers(u.rulers);
+      this.scene.add(this.rulers.group);
+    }
+    if (u.environment) {
+      this.background.set(u.environment.background);
+      const g = u.environment.ground;
+      if (this.ground) {
+        this.scene.remove(this.ground);
+        this.ground.geometry.dispose();
+        (this.ground.material as THREE.Material).dispose();
+        this.ground = null;
+      }
+      this.groundSize = g?.size;
+      if (g) {
+        this.ground = new THREE.Mesh(
+          new THREE.PlaneGeometry(1, 1),
+          new THREE.MeshStandardMaterial({ color: g.color, roughness: 0.95, metalness: 0 }),
+        );
+        this.ground.rotation.x = -Math.PI / 2;
+        // Drawn first and without depth: nothing belongs below the ground, and ruler labels
+        // that hang below an upright ruler's "0" stay readable.
+        (this.ground.material as THREE.Material).depthWrite = false;
+        this.ground.renderOrder = -1;
+        this.ground.position.y = g.y;
+        this.ground.receiveShadow = true;
+        this.scene.add(this.ground);
+      }
+    }
+    this.bodyRoot.updateMatrixWorld(true);
+    this.sizeGround();
+  }
+
+  /**
+   * A ground without a given size is a 20 m square under the origin: fixed, so it does not
+   * shift between strobe frames while bodies move.
+   */
+  private sizeGround(): void {
+    if (!this.ground) return;
+    const size = this.groundSize ?? DEFAULT_GROUND_SIZE;
+    this.ground.scale.set(size, size, 1);
+    this.ground.updateMatrixWorld(true);
+  }
+
+  /** Bounds of what the view draws: visible bodies, and for RGB also rulers and ground. */
+  private contentBounds(everything: boolean): THREE.Box3 {
+    const box = bodyBox.makeEmpty();
+    for (const b of this.bodies.values()) if (b.group.visible) box.expandByObject(b.group);
+    if (everything) {
+      if (this.rulers) box.union(this.rulers.bounds);
+      if (this.ground) box.expandByObject(this.ground);
+    }
+    return box;
+  }
+
+  /** Sets up the camera for the request with near/far planes tight around `bounds`. */
+  private placeCamera(request: FrameRequest, bounds: THREE.Box3): THREE.Camera {
+    const spec = request.camera;
+    const frame = cameraFrame(spec);
+    const orthographic = spec.projection === 'orthographic' || request.mode === 'mask';
+    const camera = orthographic ? this.ortho : this.perspective;
+    camera.position.fromArray(frame.position);
+    axisX.fromArray(frame.right);
+    axisY.fromArray(frame.up);
+    axisZ.fromArray(frame.back);
+    camera.quaternion.setFromRotationMatrix(basis.makeBasis(axisX, axisY, axisZ));
+    camera.updateMatrixWorld(true);
+    const [zmin, zmax] = depthRange(bounds, camera.position, axisZ);
+    const margin = 0.01 * (zmax - zmin) + 1e-3;
+    const aspect = request.width / request.height;
+    if (camera === this.ortho) {
+      const h = spec.orthoHeight / 2;
+      this.ortho.left = -h * aspect;
+      this.ortho.right = h * aspect;
+      this.ortho.top = h;
+      this.ortho.bottom = -h;
+      this.ortho.near = zmin - margin;
+      this.ortho.far = zmax + margin;
+      this.ortho.updateProjectionMatrix();
+    } else {
+      this.perspective.fov = spec.fov;
+      this.perspective.aspect = aspect;
+      this.perspective.far = Math.max(zmax + margin, 1e-2);
+      this.perspective.near = Math.max(zmin - margin, this.perspective.far * 1e-4, 1e-4);
+      this.perspective.updateProjectionMatrix();
+    }
+    camera.layers.set(0);
+    return camera;
+  }
+
+  private drawRgb(camera: THREE.Camera, request: FrameRequest): void {
+    this.scene.background = this.background;
+    this.placeLights(camera);
+    this.rulers?.layout(camera, request.width, request.height);
+    const highlighted = (request.highlight?.bodies ?? []).flatMap((n) => {
+      const b = this.bodies.get(n);
+      return b ? [b] : [];
+    });
+    for (const b of highlighted) {
+      for (const m of b.meshes) m.material = this.highlightMaterial;
+      for (const e of b.edges) e.material = this.highlightEdgeMaterial;
+    }
+    const point = request.highlight?.point;
+    this.marker.visible = point !== undefined;
+    if (point) this.marker.position.fromArray(point);
+    try {
+      this.renderer.render(this.scene, camera);
+    } finally {
+      for (const b of highlighted) {
+        for (const m of b.meshes) m.material = b.material;
+        for (const e of b.edges) e.material = b.edgeMaterial;
+      }
+      this.marker.visible = false;
+    }
+  }
+
+  /** Key light fixed in the world with a shadow box fitted to the bodies; fill light from the camera's upper left. */
+  private placeLights(camera: THREE.Camera): void {
+    const box = this.contentBounds(false);
+    const sphere = box.isEmpty() ? bodySphere.set(scratch.set(0, 0, 0), 1) : box.getBoundingSphere(bodySphere);
+    const r = Math.max(sphere.radius, 1e-3);
+    this.key.target.position.copy(sphere.center);
+    this.key.position.copy(sphere.center).addScaledVector(KEY_DIR, 3 * r);
+    const cam = this.key.shadow.camera;
+    cam.left = -1.05 * r;
+    cam.right = 1.05 * r;
+    cam.top = 1.05 * r;
+    cam.bottom = -1.05 * r;
+    cam.near = 1.9 * r;
+    const groundDrop = this.ground ? Math.max(0, sphere.center.y - this.ground.position.y) / KEY_DIR.y : 0;
+    cam.far = 4.1 * r + groundDrop;
+    cam.updateProjectionMatrix();
+    this.key.shadow.normalBias = 0.004 * r;
+    this.key.target.updateMatrixWorld();
+    this.key.updateMatrixWorld();
+    const up = axisY.set(0, 1, 0).applyQuaternion(camera.quaternion);
+    const right = axisX.set(1, 0, 0).applyQuaternion(camera.quaternion);
+    this.fill.target.position.copy(sphere.center);
+    this.fill.position.copy(camera.position).addScaledVector(up, r).addScaledVector(right, -r);
+    this.fill.target.updateMatrixWorld();
+    this.fill.updateMatrixWorld();
+  }
+
+  private drawDepth(camera: THREE.Camera): void {
+    const back = axisZ.set(0, 0, 1).applyQuaternion(camera.quaternion);
+    const [near, far] = this.surfaceDepthRange(camera.position, back);
+    this.depthMaterial.uniforms.uNear.value = near;
+    this.depthMaterial.uniforms.uFar.value = Math.max(far, near + 1e-6);
+    camera.layers.set(SOLID_LAYER);
+    this.scene.background = BLACK;
+    this.scene.overrideMaterial = this.depthMaterial;
+    try {
+      this.renderer.render(this.scene, camera);
+    } finally {
+      this.scene.overrideMaterial = null;
+      camera.layers.set(0);
+    }
+  }
+
+  /** Exact view-depth range of all visible body surfaces (vertex by vertex). */
+  private surfaceDepthRange(origin: THREE.Vector3, back: THREE.Vector3): [number, number] {
+    let lo = Infinity;
+    let hi = -Infinity;
+    const v = scratch;
+    for (const b of this.bodies.values()) {
+      if (!b.group.visible) continue;
+      for (const m of b.meshes) {
+        const pos = m.geometry.getAttribute('position');
+        for (let i = 0; i < pos.count; i++) {
+          v.fromBufferAttribute(pos, i).applyMatrix4(m.matrixWorld).sub(origin);
+          const d = -v.dot(back);
+          if (d < lo) lo = d;
+          if (d > hi) hi = d;
+        }
+      }
+    }
+    return Number.isFinite(lo) ? [lo, hi] : [0, 1];
+  }
+
+  private drawMask(request: FrameRequest): MaskResult {
+    const { width, height } = request;
+    const only = request.only ? new Set(request.only) : null;
+    const hidden: THREE.Group[] = [];
+    if (only) {
+      for (const [name, b] of this.bodies) {
+        if (!only.has(name) && b.group.visible) {
+          b.group.visible = false;
+          hidden.push(b.group);
+        }
+      }
+    }
+    if (!this.maskTarget || this.maskTarget.width !== width || this.maskTarget.height !== height) {
+      this.maskTarget?.dispose();
+      this.maskTarget = new THREE.WebGLRenderTarget(width, height, { samples: 0, depthBuffer: true });
+      this.maskPixels = new Uint8Array(width * height * 4);
+    }
+    const outputColorSpace = this.renderer.outputColorSpace;
+    try {
+      const camera = this.placeCamera(request, this.contentBounds(false));
+      camera.layers.set(SOLID_LAYER);
+      this.scene.background = BLACK;
+      this.scene.overrideMaterial = this.maskMaterial;
+      this.renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
+      this.renderer.setRenderTarget(this.maskTarget);
+      this.renderer.render(this.scene, camera);
+      this.renderer.readRenderTargetPixels(this.maskTarget, 0, 0, width, height, this.maskPixels);
+      camera.layers.set(0);
+    } finally {
+      this.renderer.setRenderTarget(null);
+      this.renderer.outputColorSpace = outputColorSpace;
+      this.scene.overrideMaterial = null;
+      for (const g of hidden) g.visible = true;
+    }
+    const rowBytes = Math.ceil(width / 8);
+    const packed = new Uint8Array(rowBytes * height);
+    let count = 0;
+    const px = this.maskPixels;
+    for (let y = 0; y < height; y++) {
+      // GL rows run bottom to top; the mask runs top to bottom like an image.
+      const src = (height - 1 - y) * width * 4;
+      const dst = y * rowBytes;
+      for (let x = 0; x < width; x++) {
+        if (px[src + 4 * x] > 127) {
+          packed[dst + (x >> 3)] |= 0x80 >> (x & 7);
+          count++;
+        }
+      }
+    }
+    return { kind: 'mask', width, height, bits: toBase64(packed), count };
+  }
+}
+
+/** Range of `dot(p - origin, -back)` over the corners of `box`; [0, 1] when empty. */
+function depthRange(box: THREE.Box3, origin: THREE.Vector3, back: THREE.Vector3): [number, number] {
+  if (box.isEmpty()) return [0.01, 100];
+  let lo = Infinity;
+  let hi = -Infinity;
+  const c = new THREE.Vector3();
+  for (let i = 0; i < 8; i++) {
+    c.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
+    const d = -c.sub(origin).dot(back);
+    lo = Math.min(lo, d);
+    hi = Math.max(hi, d);
+  }
+  return [lo, hi];
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(s);
+}
+
+(window as unknown as { __spaceact: PageApi }).__spaceact = new PageView();

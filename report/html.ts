@@ -1,0 +1,380 @@
+import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LogTurn } from '../agents/episode-log.ts';
+import type { SummaryEntry } from '../agents/runner.ts';
+import { pageScript } from '../render/page-bundle.ts';
+import { SpaceActError } from '../sim/errors.ts';
+import { aggregateBy, groupStats, type GroupBy, type GroupStats } from './aggregate.ts';
+import { barChart } from './charts.ts';
+import { html, inlineElement, type Html } from './escape.ts';
+import { CATEGORY_NAMES, categoryOf, loadRun, type EpisodeData, type RunData } from './run-data.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The report page's script (paging and filters), bundled by esbuild like the renderer's page. */
+const REPORT_PAGE = { name: 'report-page', entry: join(here, 'report-page', 'main.ts'), sourceDir: join(here, 'report-page') };
+
+/** Options of {@link writeReport}. */
+export interface ReportOptions {
+  /** Where to write the page (default `DIR/report.html`). */
+  out?: string;
+  /** Put every image into the page as a data URI: one portable file, but large. */
+  embed?: boolean;
+  /** Episodes per page of replays (default 25). */
+  pageSize?: number;
+}
+
+/** How the page refers to one episode image. */
+type ImageSource = (ep: EpisodeData, file: string) => string | null;
+
+/** The content security policy of the page: nothing from the network, nothing but inline code. */
+export const REPORT_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
+/** Image file names a log may name: plain names in the episode's own folder, nothing else. */
+const IMAGE_FILE = /^[A-Za-z0-9_.-]+\.png$/;
+
+const CATEGORY_COLORS: Record<string, string> = {
+  B: '#b5651d',
+  P: '#4a7bb7',
+  M: '#7b52ab',
+  A: '#2e8b57',
+  V: '#c0392b',
+  T: '#d4a017',
+  '?': '#777777',
+};
+
+// ---- small formatting helpers -------------------------------------------------------------
+
+function num(x: unknown): number | null {
+  return typeof x === 'number' && Number.isFinite(x) ? x : null;
+}
+
+function str(x: unknown): string {
+  return typeof x === 'string' ? x : x === undefined || x === null ? '' : JSON.stringify(x);
+}
+
+function list<T>(x: unknown): T[] {
+  return Array.isArray(x) ? (x as T[]) : [];
+}
+
+function fixed(x: number | null | undefined, digits = 1): string {
+  return x === null || x === undefined ? '–' : x.toFixed(digits);
+}
+
+function pct(x: number | null): string {
+  return x === null ? '–' : `${(100 * x).toFixed(1)}%`;
+}
+
+function money(x: number | undefined): string {
+  return x === undefined ? '–' : `$${x.toFixed(4)}`;
+}
+
+function json(x: unknown): string {
+  try {
+    return JSON.stringify(x) ?? '';
+  } catch {
+    return '(unprintable)';
+  }
+}
+
+/** What became of an episode, in one word. */
+export function resultOf(e: SummaryEntry | null): 'solved' | 'unsolved' | 'pass' | 'fail' | 'abandoned' | 'unfinished' {
+  if (!e) return 'unfinished';
+  if (e.abandoned) return 'abandoned';
+  if (!e.graded) return e.solved ? 'pass' : 'fail';
+  return e.solved ? 'solved' : 'unsolved';
+}
+
+/** The page anchor of an episode (its folder name, which is already a safe token). */
+function anchor(ep: EpisodeData): string {
+  return `ep-${ep.dirName}`;
+}
+
+// ---- summary tables and charts ------------------------------------------------------------
+
+const TABLE_HEAD = html`<tr><th>group</th><th>episodes</th><th>solved</th><th>success [Wilson 95%]</th><th>graded</th><th>mean score</th><th>turns</th><th>actions</th><th>violations</th><th>tokens in</th><th>tokens out</th><th>cost</th><th>abandoned</th></tr>`;
+
+function groupLabel(by: GroupBy | 'all', key: string): string {
+  if (by === 'category') return `${key} ${CATEGORY_NAMES[key as keyof typeof CATEGORY_NAMES] ?? ''}`.trim();
+  return key;
+}
+
+function statsRow(by: GroupBy | 'all', g: GroupStats): Html {
+  const w = g.success95 ? ` [${(100 * g.success95.lo).toFixed(1)}, ${(100 * g.success95.hi).toFixed(1)}]` : '';
+  return html`<tr data-group="${by}:${g.key}"><th scope="row">${groupLabel(by, g.key)}</th><td data-col="episodes">${g.episodes}</td><td data-col="solved">${g.solved}</td><td data-col="success">${pct(g.successRate)}<span class="ci">${w}</span></td><td data-col="graded">${g.graded}</td><td data-col="score">${fixed(g.meanScore)}</td><td data-col="turns">${fixed(g.meanTurns)}</td><td data-col="actions">${fixed(g.meanActions)}</td><td data-col="violations">${fixed(g.meanViolations)}</td><td data-col="input-tokens">${g.inputTokens}</td><td data-col="output-tokens">${g.outputTokens}</td><td data-col="cost">${money(g.cost)}</td><td data-col="abandoned">${g.abandoned}</td></tr>`;
+}
+
+function statsTable(title: string, by: GroupBy, entries: SummaryEntry[]): Html {
+  const rows = aggregateBy(entries, by).map((g) => statsRow(by, g));
+  return html`<h3>${title}</h3><table class="stats" data-by="${by}"><thead>${TABLE_HEAD}</thead><tbody>${rows}</tbody><tfoot>${statsRow('all', groupStats('all', entries))}</tfoot></table>`;
+}
+
+function charts(entries: SummaryEntry[]): Html {
+  if (entries.length === 0) return html``;
+  const cats = aggregateBy(entries, 'category');
+  const label = (k: string): string => groupLabel('category', k);
+  const success = barChart({
+    title: 'Success rate by category (Wilson 95% whiskers)',
+    max: 1,
+    format: (v) => `${Math.round(v * 100)}%`,
+    ticks: [0, 0.25, 0.5, 0.75, 1],
+    bars: cats.map((g) => ({ label: label(g.key), value: g.successRate, interval: g.success95, note: `${g.solved}/${g.episodes}`, color: CATEGORY_COLORS[g.key] })),
+  });
+  const score = barChart({
+    title: 'Mean tiered score by category (graded episodes)',
+    max: 100,
+    format: (v) => v.toFixed(v === Math.round(v) ? 0 : 1),
+    ticks: [0, 20, 40, 60, 80, 100],
+    bars: cats.map((g) => ({ label: label(g.key), value: g.meanScore, note: `n=${g.graded}`, color: CATEGORY_COLORS[g.key] })),
+  });
+  const perCategory = cats.map((c) => {
+    const fams = aggregateBy(entries.filter((e) => categoryOf(e.family) === c.key), 'family');
+    const chart = barChart({
+      title: `${label(c.key)}: mean score per family (success in brackets)`,
+      max: 100,
+      format: (v) => v.toFixed(v === Math.round(v) ? 0 : 1),
+      ticks: [0, 20, 40, 60, 80, 100],
+      bars: fams.map((g) => ({ label: g.key, value: g.meanScore, note: `${g.solved}/${g.episodes} solved`, color: CATEGORY_COLORS[c.key] })),
+    });
+    return html`<figure class="chart-box" data-category="${c.key}">${chart}</figure>`;
+  });
+  return html`<div class="charts"><figure class="chart-box">${success}</figure><figure class="chart-box">${score}</figure>${perCategory}</div>`;
+}
+
+// ---- the episode list and replays ---------------------------------------------------------
+
+function episodeRow(ep: EpisodeData): Html {
+  const e = ep.entry;
+  const result = resultOf(e);
+  const score = e ? (e.score === null ? (e.solved ? 'pass' : 'fail') : e.score.toFixed(1)) : '–';
+  return html`<tr data-instance="${ep.instance}" class="r-${result}"><td><a href="#${anchor(ep)}">${ep.instance}</a></td><td>${e?.family ?? ''}</td><td>${e?.tier ?? ''}</td><td data-col="result">${result}</td><td data-col="score">${score}</td><td data-col="turns">${e?.turns ?? ep.turns.length}</td><td data-col="actions">${e ? `${e.actions} (ref ${e.referenceActions})` : ''}</td><td data-col="violations">${e?.violations ?? ''}</td><td>${e?.invalidReplies ?? ''}</td><td>${e ? `${e.inputTokens}/${e.outputTokens}` : ''}</td><td>${money(e?.cost)}</td><td>${e?.endReason ?? ''}${e?.abandonReason ? `: ${e.abandonReason}` : ''}</td></tr>`;
+}
+
+const IMAGE_KIND: Record<string, string> = {
+  view: 'View',
+  strobe: 'Strobe: five frames 0.25 s apart',
+  rollback: 'Rollback: violation (left) and rolled-back state (right)',
+};
+
+function imagesOf(ep: EpisodeData, t: LogTurn, src: ImageSource): Html {
+  const figs = list<{ kind?: unknown; caption?: unknown; file?: unknown }>(t.images).map((img) => {
+    const kind = str(img.kind);
+    const file = str(img.file);
+    const url = IMAGE_FILE.test(file) ? src(ep, file) : null;
+    const image = url ? html`<img loading="lazy" decoding="async" src="${url}" alt="${str(img.caption) || kind}">` : null;
+    // Linked files open full size in a tab; browsers refuse to open data: URIs that way.
+    const body = !image ? html`<div class="missing">image ${file} is missing</div>` : url!.startsWith('data:') ? image : html`<a href="${url}" target="_blank" rel="noopener">${image}</a>`;
+    return html`<figure class="img img-${kind}"><figcaption><b>${IMAGE_KIND[kind] ?? kind}</b> ${str(img.caption)}</figcaption>${body}</figure>`;
+  });
+  return figs.length ? html`<div class="images">${figs}</div>` : html``;
+}
+
+interface LooseResult {
+  call?: { tool?: unknown; args?: unknown };
+  status?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  violation?: { kind?: unknown; bodies?: unknown };
+  timeBefore?: unknown;
+  timeAfter?: unknown;
+  data?: unknown;
+}
+
+function callsTable(t: LogTurn): Html {
+  const results = list<LooseResult>(t.results);
+  const actions = list<{ tool?: unknown; args?: unknown }>(t.reply?.actions);
+  if (results.length === 0 && actions.length === 0) return html`<p class="muted">No calls.</p>`;
+  // Results carry every call, including those not run; a turn that ran nothing shows what was sent.
+  const rows = (results.length ? results : actions.map((call) => ({ call, status: 'not-run', message: 'not run' }) as LooseResult)).map((r, i) => {
+    const status = str(r.status);
+    const t0 = num(r.timeBefore);
+    const t1 = num(r.timeAfter);
+    const time = t0 !== null && t1 !== null && t1 > t0 ? `${t0.toFixed(2)} → ${t1.toFixed(2)} s` : '';
+    const violation = r.violation ? html`<span class="vkind">${str(r.violation.kind)}</span> ` : null;
+    const data = r.data !== undefined ? html`<div class="data">data: <code>${json(r.data)}</code></div>` : null;
+    return html`<tr class="s-${status}"><td>${i + 1}</td><td><code>${str(r.call?.tool)}</code></td><td><code>${json(r.call?.args ?? {})}</code></td><td class="status">${status}</td><td>${violation}${str(r.message)}${data}</td><td>${time}</td></tr>`;
+  });
+  return html`<table class="calls"><thead><tr><th>#</th><th>tool</th><th>args</th><th>status</th><th>result</th><th>world time</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function requestsBlock(t: LogTurn): Html {
+  const reqs = list<Record<string, unknown>>(t.reply?.requests);
+  if (reqs.length === 0) return html``;
+  const items = reqs.map((r) => {
+    const usage = r.usage as { inputTokens?: unknown; outputTokens?: unknown } | undefined;
+    const problems = list<unknown>(r.problems);
+    return html`<li>attempt ${str(r.attempt)}${r.cached ? ' (cached)' : ''}${num(r.apiRetries) ? `, ${str(r.apiRetries)} API retries` : ''}${usage ? `, tokens ${str(usage.inputTokens)}/${str(usage.outputTokens)}` : ''}${r.finishReason ? `, finish ${str(r.finishReason)}` : ''}${r.error ? html`, <span class="bad">error: ${str(r.error)}</span>` : null}${problems.length ? html`<ul class="problems">${problems.map((p) => html`<li>${str(p)}</li>`)}</ul>` : null}${r.raw !== undefined ? html`<details><summary>refused reply text</summary><pre>${str(r.raw)}</pre></details>` : null}</li>`;
+  });
+  return html`<details class="requests"><summary>${reqs.length} request(s)</summary><ul>${items}</ul></details>`;
+}
+
+function turnBlock(ep: EpisodeData, t: LogTurn, prevNote: string | null, src: ImageSource): Html {
+  const reply = t.reply ?? ({} as LogTurn['reply']);
+  const t0 = num(t.worldTimeBefore);
+  const t1 = num(t.worldTimeAfter);
+  const usage = reply.usage;
+  const bits: string[] = [];
+  if (t0 !== null && t1 !== null) bits.push(`world time ${t0.toFixed(2)} → ${t1.toFixed(2)} s`);
+  if (usage) bits.push(`tokens ${str(usage.inputTokens)}/${str(usage.outputTokens)}${num(usage.cost) !== null ? `, $${usage.cost!.toFixed(4)}` : ''}`);
+  if (num(reply.invalidReplies)) bits.push(`${reply.invalidReplies} invalid repl${reply.invalidReplies === 1 ? 'y' : 'ies'}`);
+  if (num(reply.apiRetries)) bits.push(`${reply.apiRetries} API retries`);
+  const violations = list<LooseResult>(t.results).filter((r) => r.status === 'violation').length;
+  if (violations) bits.push(`${violations} violation${violations === 1 ? '' : 's'}`);
+  const note = str(reply.note);
+  const noteBlock =
+    prevNote !== null && note === prevNote
+      ? html`<p class="muted">Note unchanged.</p>`
+      : html`<div class="note"><h5>Note</h5><div class="text">${note || '(empty)'}</div></div>`;
+  const refused = list<unknown>(reply.refused);
+  return html`<li class="turn${violations ? ' has-violation' : ''}" data-turn="${str(t.turn)}"><h4>Turn ${str(t.turn)} <span class="muted">${bits.join(' · ')}</span></h4>
+${imagesOf(ep, t, src)}
+<div class="rationale"><h5>Rationale</h5><div class="text">${str(reply.rationale) || '(empty)'}</div></div>
+${noteBlock}
+${refused.length ? html`<div class="refused"><h5>Every reply this turn was refused; no calls ran. Problems with the last one:</h5><ul>${refused.map((p) => html`<li>${str(p)}</li>`)}</ul></div>` : null}
+${reply.abandoned ? html`<p class="bad">Abandoned: ${str(reply.abandoned.reason)}</p>` : null}
+${callsTable(t)}
+${requestsBlock(t)}
+${reply.raw !== undefined ? html`<details class="raw"><summary>raw reply</summary><pre>${str(reply.raw)}</pre></details>` : null}</li>`;
+}
+
+function endBlock(ep: EpisodeData): Html {
+  const end = ep.end;
+  if (!end) return html``;
+  const o = end.outcome ?? ({} as typeof end.outcome);
+  const s = end.score ?? ({} as typeof end.score);
+  return html`<div class="end"><h4>End</h4><p>${str(o.endReason)}: ${o.solved ? 'solved' : 'not solved'}; score ${s.score === null ? 'none (pass/fail family)' : str(s.score)} (${str(s.band)}); progress ${fixed(num(o.progress), 3)}; ${str(o.actions)} actions (reference ${str(end.referenceActions)}), ${str(o.perceptionActions)} camera calls, ${str(o.violations)} violations, ${str(o.invalidCalls)} invalid calls; world time ${fixed(num(o.worldTime), 2)} s${o.abandonReason ? `; abandoned: ${str(o.abandonReason)}` : ''}.</p><p class="muted">final state hash <code>${str(o.finalStateHash)}</code> · finished ${str(end.finishedAt)}</p></div>`;
+}
+
+function episodeSection(ep: EpisodeData, src: ImageSource): Html {
+  const e = ep.entry;
+  const result = resultOf(e);
+  const h = ep.header;
+  const score = e ? (e.score === null ? (e.solved ? 'pass' : 'fail') : `score ${e.score.toFixed(1)}`) : 'unfinished';
+  const head = `${e ? `${e.turns} turns · ${e.actions} actions · ${e.violations} violations` : `${ep.turns.length} turns logged`}`;
+  let prevNote: string | null = null;
+  const turns = ep.turns.map((t) => {
+    const block = turnBlock(ep, t, prevNote, src);
+    prevNote = str(t.reply?.note);
+    return block;
+  });
+  const meta = h
+    ? html`<p class="muted">agent <code>${h.agent?.name}</code> ${json(h.agent?.settings ?? {})} · mode ${h.mode} · budgets ${json(h.budgets)} · history images ${str(h.historyImages)} · instance digest <code>${h.instance?.digest}</code> · started ${h.startedAt}</p>`
+    : null;
+  return html`<section class="episode r-${result}" id="${anchor(ep)}" data-instance="${ep.instance}" data-result="${result}" data-family="${e?.family ?? ''}"><details><summary><b>${ep.instance}</b> <span class="badge b-${result}">${result}</span> ${score} · ${head}</summary>
+${meta}
+${ep.problems.length ? html`<ul class="problems">${ep.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
+<ol class="turns">${turns}</ol>
+${endBlock(ep)}</details></section>`;
+}
+
+// ---- the page ---------------------------------------------------------------------------
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;color:#1b1b1b;background:#fafafa}
+h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd} h3{font-size:15px;margin:18px 0 6px}
+h4{font-size:14px;margin:6px 0} h5{font-size:12px;margin:6px 0 2px;color:#555;text-transform:uppercase;letter-spacing:.04em}
+table{border-collapse:collapse;background:#fff} th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}
+th{background:#f0f2f5} tbody th,td:first-child,thead th:first-child{text-align:left} .ci{color:#777;font-size:12px}
+table.episodes td:nth-child(-n+4),table.calls td{text-align:left} table.calls{width:100%;margin:6px 0} table.calls th,table.episodes th{text-align:left} table.calls td:nth-child(3){min-width:200px;max-width:360px}
+table.calls td:nth-child(2),table.calls td:nth-child(4),table.calls td:nth-child(6){white-space:nowrap}
+.tiles{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0} .tile{background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px}
+.tile b{display:block;font-size:20px} .muted{color:#666} .bad{color:#a31515} code{font-size:12px;overflow-wrap:anywhere}
+.charts{display:flex;flex-wrap:wrap;gap:12px} .chart-box{margin:0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px;max-width:100%;overflow-x:auto}
+section.episode>details{background:#fff;border:1px solid #ddd;border-radius:6px;margin:6px 0;padding:4px 10px}
+section.episode summary{cursor:pointer;padding:4px 0} .badge{border-radius:9px;padding:1px 8px;font-size:12px;color:#fff;background:#777}
+.b-solved,.b-pass{background:#2e7d32} .b-unsolved,.b-fail{background:#b26a00} .b-abandoned{background:#a31515} .b-unfinished{background:#555}
+ol.turns{padding-left:0;list-style:none} li.turn{border-top:1px solid #e5e5e5;padding:6px 0} li.turn.has-violation{border-left:4px solid #c62828;padding-left:8px}
+.images{display:flex;flex-wrap:wrap;gap:8px} figure.img{margin:0;max-width:100%} figure.img img{display:block;max-width:100%;height:auto;border:1px solid #ccc}
+figure.img-view img{width:384px} figure.img-rollback img{width:772px} figure.img-strobe img{width:100%} figcaption{font-size:12px;color:#444;max-width:772px}
+.text{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;border-radius:4px;padding:4px 8px} pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:6px}
+tr.s-violation td{background:#fdecea} tr.s-invalid td{background:#fff4e5} tr.s-not-run td{color:#888} .vkind{font-weight:600;color:#a31515}
+.missing{border:1px dashed #aaa;padding:20px;color:#888} #controls{margin:8px 0;display:flex;gap:12px;align-items:center;flex-wrap:wrap} #pager button{margin:0 2px}
+`;
+
+function header(run: RunData, entries: SummaryEntry[]): Html {
+  const s = run.summary;
+  const all = groupStats('all', entries);
+  const w = all.success95 ? `Wilson 95% [${pct(all.success95.lo)}, ${pct(all.success95.hi)}]` : '';
+  return html`<header><h1>SpaceAct run report: ${basename(resolve(run.dir))}</h1>
+<p class="muted">agent <code>${s.agent.name}</code> ${json(s.agent.settings)} · mode <code>${s.mode}</code> · ${s.package.name} ${s.package.version} · ${entries.length} finished episode(s)${s.unfinished.length ? `, ${s.unfinished.length} unfinished` : ''}</p>
+${s.stopped ? html`<p class="bad">Run stopped early: ${s.stopped.message}</p>` : null}
+<div class="tiles">
+<div class="tile" id="tile-success"><b>${all.solved}/${all.episodes}</b>solved (${pct(all.successRate)})<br><span class="ci">${w}</span></div>
+<div class="tile" id="tile-score"><b>${fixed(all.meanScore)}</b>mean score over ${all.graded} graded</div>
+<div class="tile"><b>${fixed(all.meanTurns)}</b>turns per episode</div>
+<div class="tile"><b>${fixed(all.meanViolations)}</b>violations per episode</div>
+<div class="tile"><b>${all.inputTokens + all.outputTokens}</b>tokens (in ${all.inputTokens}, out ${all.outputTokens})</div>
+<div class="tile"><b>${money(all.cost)}</b>cost</div>
+<div class="tile"><b>${all.abandoned}</b>abandoned</div>
+</div></header>`;
+}
+
+/**
+ * The report page of a run as one HTML document. Every text from the run goes through the
+ * escaping template; images come from `imageSource` (relative files or data URIs).
+ */
+export function renderReport(run: RunData, opts: { imageSource: ImageSource; script: string; pageSize?: number }): string {
+  const entries = run.summary.episodes;
+  const families = [...new Set(entries.map((e) => e.family))];
+  const results = ['solved', 'unsolved', 'pass', 'fail', 'abandoned', 'unfinished'].filter((r) => run.episodes.some((ep) => resultOf(ep.entry) === r));
+  const controls = html`<div id="controls" hidden><label>result <select id="filter-result"><option value="all">all</option>${results.map((r) => html`<option value="${r}">${r}</option>`)}</select></label><label>family <select id="filter-family"><option value="all">all</option>${families.map((f) => html`<option value="${f}">${f}</option>`)}</select></label><span id="pager"></span></div>`;
+  const body = html`${header(run, entries)}
+<h2>Summary</h2>
+<p class="muted">Success counts every finished episode (abandoned ones as unsolved). Mean score is over graded episodes only: pass/fail families count toward success alone. Turns, actions and violations are means per episode; tokens and cost are totals.</p>
+${statsTable('By category', 'category', entries)}
+${statsTable('By family', 'family', entries)}
+${statsTable('By tier', 'tier', entries)}
+<h2>Charts</h2>
+${charts(entries)}
+<h2>Episodes</h2>
+<table class="episodes"><thead><tr><th>instance</th><th>family</th><th>tier</th><th>result</th><th>score</th><th>turns</th><th>actions</th><th>violations</th><th>invalid replies</th><th>tokens in/out</th><th>cost</th><th>end</th></tr></thead><tbody>${run.episodes.map(episodeRow)}</tbody></table>
+<h2>Replays</h2>
+<p class="muted">Each episode opens to its turns: the images the agent saw (views, strobe strips, split rollback views), its rationale and note, its calls and what became of them.</p>
+${controls}
+<div id="episodes">${run.episodes.map((ep) => episodeSection(ep, opts.imageSource))}</div>`;
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>SpaceAct report: ${basename(resolve(run.dir))}</title>
+${inlineElement('style', STYLE)}
+</head><body data-page-size="${opts.pageSize ?? 25}">
+${body}
+${inlineElement('script', opts.script)}
+</body></html>
+`;
+  return page.text;
+}
+
+/** A path relative to `from` as a URL path (each segment percent-encoded). */
+function relativeUrl(fromDir: string, target: string): string {
+  return relative(fromDir, target).split(sep).map(encodeURIComponent).join('/');
+}
+
+/**
+ * Writes the HTML report of the run in `dir` (default `DIR/report.html`) and returns its path.
+ * Images are referenced as relative files under `DIR/episodes/…` (lazy-loaded), or with
+ * `embed` put into the page as data URIs. The page makes no network request.
+ */
+export async function writeReport(dir: string, opts: ReportOptions = {}): Promise<string> {
+  const run = loadRun(dir);
+  const out = resolve(opts.out ?? join(dir, 'report.html'));
+  if (opts.pageSize !== undefined && !(Number.isInteger(opts.pageSize) && opts.pageSize >= 1 && opts.pageSize <= 10000)) {
+    throw new SpaceActError('invalid-argument', `page size must be a whole number from 1 to 10000, got ${opts.pageSize}`);
+  }
+  if (!existsSync(dirname(out))) throw new SpaceActError('io', `the folder of ${out} does not exist`, { out });
+  const episodesDir = resolve(dir, 'episodes');
+  const imageSource: ImageSource = (ep, file) => {
+    const path = join(episodesDir, ep.dirName, file);
+    if (!existsSync(path)) return null;
+    if (opts.embed) return `data:image/png;base64,${readFileSync(path).toString('base64')}`;
+    return relativeUrl(dirname(out), path);
+  };
+  const text = renderReport(run, { imageSource, script: await pageScript(REPORT_PAGE), ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) });
+  const tmp = `${out}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, out);
+  return out;
+}

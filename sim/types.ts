@@ -1,0 +1,138 @@
+/**
+ * Plain data types shared by the physical world, the renderer and the tasks.
+ *
+ * Everything here is JSON: a scene description can be written to a file, sent to the
+ * browser page, hashed, or checked into `fixtures/`. Units are SI (metres, kilograms,
+ * seconds); angles inside data are radians only where a quaternion holds them, and degrees
+ * wherever a person or a model reads them. The world is Y-up.
+ */
+
+/** A vector in metres (or metres per second), `[x, y, z]`, Y up. */
+export type Vec3 = [number, number, number];
+
+/** A unit quaternion `[x, y, z, w]`. */
+export type Quat = [number, number, number, number];
+
+/** A rigid pose: position `p` in metres and orientation `q`. */
+export interface Pose {
+  p: Vec3;
+  q: Quat;
+}
+
+/** The identity orientation. */
+export const IDENTITY_QUAT: Quat = [0, 0, 0, 1];
+
+/**
+ * One convex or mesh piece of a body, in the body's own frame (optionally offset by `pose`).
+ * Several shapes in one body make a compound body.
+ */
+export type ShapeSpec =
+  | { type: 'box'; half: Vec3; pose?: Pose }
+  | { type: 'ball'; radius: number; pose?: Pose }
+  /** Axis along the shape's local Y. */
+  | { type: 'cylinder'; radius: number; halfHeight: number; pose?: Pose }
+  /** The convex hull of the points. */
+  | { type: 'hull'; points: Vec3[]; pose?: Pose }
+  /** A triangle mesh; only for static bodies. */
+  | { type: 'mesh'; vertices: Vec3[]; indices: [number, number, number][]; pose?: Pose };
+
+/** Physical material of a body's colliders. */
+export interface Material {
+  /** kg/m³ */
+  density: number;
+  /** Coulomb friction coefficient; pairs combine by the rule in `sim/materials.ts`. */
+  friction: number;
+  /** 0 = perfectly inelastic. */
+  restitution: number;
+}
+
+/**
+ * How a body takes part in the simulation.
+ * - `dynamic`: moved by gravity and contacts.
+ * - `static`: never moves.
+ * - `kinematic`: moved only by the world's swept moves (a held part).
+ */
+export type BodyKind = 'dynamic' | 'static' | 'kinematic';
+
+/** Everything needed to create a body. */
+export interface BodySpec {
+  /** Unique, stable name; the handle used by tools, logs and the renderer. */
+  name: string;
+  kind: BodyKind;
+  pose: Pose;
+  shapes: ShapeSpec[];
+  material?: Partial<Material>;
+  /** CSS colour for rendering, e.g. `#c0392b`. */
+  color?: string;
+  /** 0..1; below 1 the renderer draws the body translucent. */
+  opacity?: number;
+  /** `false`: the body collides but is not drawn (e.g. an invisible workspace wall). */
+  visible?: boolean;
+  /** `false`: the body is drawn but has no collider (a painted target zone, a ghost outline). */
+  collides?: boolean;
+  /** Free-form labels for tasks (e.g. `"disk"`, `"decoy"`); the world ignores them. */
+  tags?: string[];
+  /**
+   * Continuous collision detection for a fast dynamic body (a launched ball), so it cannot pass
+   * through thin walls between two steps. Default `false`.
+   */
+  ccd?: boolean;
+}
+
+/** A body as the renderer needs it: geometry, appearance and current pose. */
+export interface SceneBody {
+  name: string;
+  shapes: ShapeSpec[];
+  pose: Pose;
+  color: string;
+  opacity: number;
+  visible: boolean;
+}
+
+/**
+ * An in-scene measuring ruler placed by a task. Ticks every `minor` metres, longer ticks and
+ * a distance label (measured from the ruler's own start, never a world coordinate) every
+ * `major` metres.
+ */
+export interface RulerSpec {
+  from: Vec3;
+  to: Vec3;
+  /** Direction the ticks point (perpendicular to the ruler); default +Y, or +Z for a vertical ruler. */
+  tickDir?: Vec3;
+  /** metres; default 0.01 */
+  minor?: number;
+  /** metres; default 0.1 */
+  major?: number;
+  color?: string;
+}
+
+/** What the renderer draws: bodies plus the task's rulers. */
+export interface SceneDescription {
+  bodies: SceneBody[];
+  rulers: RulerSpec[];
+  /** Optional ground plane (drawn only) at this height; default none. */
+  ground?: { y: number; color?: string; size?: number };
+  background?: string;
+}
+
+/** What was violated; the first violation of an action stops and rolls it back. */
+export type ViolationKind = 'collision' | 'statics' | 'topology' | 'workspace' | 'rule';
+
+/** A structured record of the first violation of an action. */
+export interface Violation {
+  kind: ViolationKind;
+  /** Names of the bodies involved (the moving one first where there is one). */
+  bodies: string[];
+  /** A world point where it happened (contact point), if any. */
+  point?: Vec3;
+  /** A sentence a model can read. Uses SI units and never reveals hidden coordinates. */
+  message: string;
+  /** For swept moves: fraction of the path travelled before contact, 0..1. */
+  toi?: number;
+}
+
+/** Which bodies and point to highlight in a rollback image. */
+export interface Highlight {
+  bodies: string[];
+  point?: Vec3;
+}

@@ -1,0 +1,209 @@
+/**
+ * The A1 solver: which pieces fill the box and how (exact cover with the polycube toolkit,
+ * over every subset of the pieces whose volume matches, so spare pieces are covered by the
+ * certificate), and an order in which every piece can be lowered straight down into place.
+ *
+ * Lowering order. A piece lowered vertically sweeps every cell above its cubes, so when piece
+ * P has a cube above a cube of Q in the same column (at any height), Q must go in first. These
+ * "Q before P" edges form a graph; a packing can be built by vertical lowering exactly when the
+ * graph has no cycle, and then any topological order works. In such an order every piece's
+ * lowest cube in each of its columns rests on the floor or on a piece already placed, so each
+ * piece is carried over its whole footprint and stands still.
+ */
+import { SpaceActError } from '../../../sim/errors.ts';
+import { countPackings, countPackingsUpToSymmetry, shapeKey, targetSymmetries, type Cell, type Packing } from '../../../verify/polycube.ts';
+import { boxCells, cellKey, referenceCube, ROTATIONS, rotateCells, SHORTEST_TURNS, toAgentCell, type BoxDims, type TurnName } from './geometry.ts';
+
+/** What the uniqueness certificate found. */
+export interface Certificate {
+  /** Subsets of the pieces (by index) that fill the box in at least one way. */
+  fillingSubsets: number[][];
+  /**
+   * Packings of the one filling subset up to the box's symmetries (0 when none or several
+   * subsets; a lower bound of 2 when more packings than symmetries were found).
+   */
+  classes: number;
+  /** All packings of that subset, symmetric copies included (a lower bound when `classes` is). */
+  total: number;
+  /** Symmetries of the box's cell block the count is taken under. */
+  symmetries: number;
+  /** Exactly one subset fills the box, in exactly one way up to the box's symmetries. */
+  unique: boolean;
+}
+
+/** One step of a plan: the piece, the turns from its table orientation and where its cells go. */
+export interface PlanStep {
+  piece: number;
+  /** Index into ROTATIONS of the turn applied to the table orientation. */
+  rotation: number;
+  turns: TurnName[];
+  /** Internal cells the piece fills. */
+  cells: Cell[];
+  /** The agent's `[col, row, layer]` of the reference cube. */
+  cell: [number, number, number];
+}
+
+/** A buildable filling and its lowering order. */
+export interface Plan {
+  steps: PlanStep[];
+  /** Pieces that are not used. */
+  spares: number[];
+  /** Longest chain of "must go in before" relations, in pieces (1 = order is free). */
+  depth: number;
+  /** Ordered pairs (Q before P) forced by the filling, transitively closed. */
+  forcedPairs: number;
+}
+
+function volume(pieces: readonly Cell[][], subset: readonly number[]): number {
+  return subset.reduce((n, i) => n + pieces[i].length, 0);
+}
+
+/** Index subsets of `0..n-1` in a fixed order (by size, then lexicographically). */
+function subsetsWithVolume(pieces: readonly Cell[][], target: number): number[][] {
+  const n = pieces.length;
+  const out: number[][] = [];
+  for (let mask = 1; mask < 1 << n; mask++) {
+    const s: number[] = [];
+    for (let i = 0; i < n; i++) if (mask & (1 << i)) s.push(i);
+    if (volume(pieces, s) === target) out.push(s);
+  }
+  return out.sort((a, b) => a.length - b.length || a.join(',').localeCompare(b.join(',')));
+}
+
+/**
+ * Certifies the instance with the polycube toolkit: for every subset of the pieces whose
+ * volume equals the box's, `countPackings` says whether it fills the box; the one subset that
+ * does is counted with `countPackingsUpToSymmetry`.
+ */
+export function certify(pieces: readonly Cell[][], box: BoxDims): Certificate {
+  const target = boxCells(box);
+  const filling: number[][] = [];
+  for (const s of subsetsWithVolume(pieces, target.length)) {
+    if (countPackings(s.map((i) => pieces[i]), target, { limit: 1 }).count > 0) filling.push(s);
+  }
+  if (filling.length !== 1) return { fillingSubsets: filling, classes: 0, total: 0, symmetries: 0, unique: false };
+  const used = filling[0].map((i) => pieces[i]);
+  // A class holds at most one packing per symmetry, so more packings than symmetries means
+  // several classes: a cheap early answer before classifying them all.
+  const symmetries = targetSymmetries(target).length;
+  const some = countPackings(used, target, { limit: symmetries + 1 });
+  if (some.count > symmetries) return { fillingSubsets: filling, classes: 2, total: some.count, symmetries, unique: false };
+  const sym = countPackingsUpToSymmetry(used, target);
+  return { fillingSubsets: filling, classes: sym.count, total: sym.total, symmetries: sym.symmetries, unique: sym.count === 1 };
+}
+
+/** "Q before P" edges of a packing: `before[p]` lists the pieces that must precede `p`. */
+function precedence(packing: Packing, box: BoxDims): Set<number>[] {
+  const owner = new Map<string, number>();
+  packing.forEach((cells, p) => cells.forEach((c) => owner.set(cellKey(c), p)));
+  const before = packing.map(() => new Set<number>());
+  for (let i = 0; i < box.cols; i++) {
+    for (let k = 0; k < box.rows; k++) {
+      for (let lo = 0; lo < box.layers; lo++) {
+        for (let hi = lo + 1; hi < box.layers; hi++) {
+          const a = owner.get(cellKey([i, lo, k]))!;
+          const b = owner.get(cellKey([i, hi, k]))!;
+          if (a !== b) before[b].add(a);
+        }
+      }
+    }
+  }
+  return before;
+}
+
+/**
+ * A topological order of the precedence graph (null when it has a cycle): among the pieces
+ * free to go, the one whose cells sit lowest on average goes first, ties by index.
+ */
+function lowerOrder(packing: Packing, before: Set<number>[]): number[] | null {
+  const n = packing.length;
+  const height = packing.map((cells) => cells.reduce((s, c) => s + c[1], 0) / cells.length);
+  const done = new Set<number>();
+  const order: number[] = [];
+  while (order.length < n) {
+    let pick = -1;
+    for (let p = 0; p < n; p++) {
+      if (done.has(p) || [...before[p]].some((q) => !done.has(q))) continue;
+      if (pick < 0 || height[p] < height[pick]) pick = p;
+    }
+    if (pick < 0) return null;
+    done.add(pick);
+    order.push(pick);
+  }
+  return order;
+}
+
+function depthAndPairs(before: Set<number>[], order: number[]): { depth: number; forcedPairs: number } {
+  const depth = new Map<number, number>();
+  const ancestors = new Map<number, Set<number>>();
+  for (const p of order) {
+    let d = 1;
+    const anc = new Set<number>();
+    for (const q of before[p]) {
+      d = Math.max(d, depth.get(q)! + 1);
+      anc.add(q);
+      for (const a of ancestors.get(q)!) anc.add(a);
+    }
+    depth.set(p, d);
+    ancestors.set(p, anc);
+  }
+  let pairs = 0;
+  for (const a of ancestors.values()) pairs += a.size;
+  return { depth: Math.max(...depth.values()), forcedPairs: pairs };
+}
+
+/**
+ * The shortest turn list that carries a piece's table cells onto `target` cells (same shape
+ * and orientation, any translation), with its rotation index.
+ */
+export function turnsOnto(tableCells: readonly Cell[], target: readonly Cell[]): { rotation: number; turns: TurnName[] } {
+  const want = shapeKey(target);
+  let best = -1;
+  ROTATIONS.forEach((m, r) => {
+    if (shapeKey(rotateCells(tableCells, m)) !== want) return;
+    if (best < 0 || SHORTEST_TURNS[r].length < SHORTEST_TURNS[best].length) best = r;
+  });
+  if (best < 0) throw new SpaceActError('invalid-state', 'a piece does not match the cells the packing gives it');
+  return { rotation: best, turns: SHORTEST_TURNS[best].slice() };
+}
+
+/**
+ * A buildable filling: the first filling subset, its packings in the toolkit's order, and the
+ * first packing whose precedence graph has no cycle, with its lowering order. Null when no
+ * packing of any filling subset can be built by lowering pieces straight down.
+ */
+export function findPlan(pieces: readonly Cell[][], box: BoxDims, fillingSubsets?: number[][]): Plan | null {
+  const target = boxCells(box);
+  const subsets = fillingSubsets ?? subsetsWithVolume(pieces, target.length);
+  for (const subset of subsets) {
+    const { packings } = countPackings(subset.map((i) => pieces[i]), target, { collect: true });
+    for (const packing of packings!) {
+      const before = precedence(packing, box);
+      const order = lowerOrder(packing, before);
+      if (!order) continue;
+      const { depth, forcedPairs } = depthAndPairs(before, order);
+      const steps = order.map((local): PlanStep => {
+        const piece = subset[local];
+        const cells = packing[local];
+        const { rotation, turns } = turnsOnto(pieces[piece], cells);
+        return { piece, rotation, turns, cells, cell: toAgentCell(referenceCube(cells), box) };
+      });
+      const spares = pieces.map((_, i) => i).filter((i) => !subset.includes(i));
+      return { steps, spares, depth, forcedPairs };
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether the free cells can still be filled exactly with some of the remaining pieces (in any
+ * order, ignoring how they would be lowered): the progress measure's test that the pieces
+ * placed so far are part of some filling.
+ */
+export function completable(remaining: readonly Cell[][], free: readonly Cell[]): boolean {
+  if (free.length === 0) return true;
+  for (const s of subsetsWithVolume(remaining, free.length)) {
+    if (countPackings(s.map((i) => remaining[i]), free as Cell[], { limit: 1 }).count > 0) return true;
+  }
+  return false;
+}

@@ -1,0 +1,301 @@
+import type { CameraSpec } from '../render/camera-spec.ts';
+import { SpaceActError, ViolationError } from '../sim/errors.ts';
+import type { Pose, SceneBody, SceneDescription, Violation } from '../sim/types.ts';
+import { World } from '../sim/world.ts';
+import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
+import { toolCallProblems } from './instance-schema.ts';
+import type { Renderer } from '../render/renderer.ts';
+import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolSpec } from './types.ts';
+
+/** Seconds of world time between strobe frames. */
+export const STROBE_INTERVAL = 0.25;
+/** Frames in a strobe observation. */
+export const STROBE_FRAMES = 5;
+
+/** What happened to one tool call. */
+export interface CallResult {
+  call: ToolCall;
+  /** `ok` ran; `violation` ran, hit a check and was rolled back; `invalid` was refused unchanged; `not-run` was dropped. */
+  status: 'ok' | 'violation' | 'invalid' | 'not-run';
+  kind?: ToolKind;
+  message: string;
+  violation?: Violation;
+  /** World time before and after the call, seconds. */
+  timeBefore: number;
+  timeAfter: number;
+  data?: Record<string, unknown>;
+}
+
+/** The state left by the last violation, for the rollback image. */
+export interface RollbackView {
+  violation: Violation;
+  violating: SceneDescription;
+  restored: SceneDescription;
+}
+
+/** Poses of the moving bodies after one internal step. */
+interface PoseSample {
+  time: number;
+  poses: Record<string, Pose>;
+}
+
+/** How the episode ended, when it has: solved, committed, or failed for good. */
+export type EndReason = 'solved' | 'commit' | 'failed' | null;
+
+/**
+ * One episode's environment: the world, the family's logic, the camera, and the rules that
+ * every family shares — argument validation, camera tools that cost no time, actions run
+ * under rollback, statics after each action, strobe sampling for moving worlds.
+ *
+ * Family state must live in `world.meta` or be derived from body poses, so one world
+ * snapshot rolls back everything and one hash covers it.
+ */
+export class TaskEnv {
+  readonly instance: Instance;
+  readonly family: TaskFamily;
+  readonly world: World;
+  readonly familyEnv: FamilyEnv;
+  /** The tools the agent may call in this episode (camera tools removed when the camera is locked). */
+  readonly tools: ToolSpec[];
+  camera: CameraSpec;
+  /** Set once the episode has terminated. */
+  endReason: EndReason = null;
+  /** The last violation's rollback view, until the next successful observation consumes it. */
+  lastRollback: RollbackView | null = null;
+  /** Poses of moving bodies at every step of the last strobe span (about one second). */
+  private strobe: PoseSample[] = [];
+  private movingBodies: string[] = [];
+  private removeStepListener: (() => void) | null = null;
+
+  private constructor(instance: Instance, family: TaskFamily, world: World, familyEnv: FamilyEnv, lockCamera: boolean) {
+    this.instance = instance;
+    this.family = family;
+    this.world = world;
+    this.familyEnv = familyEnv;
+    this.camera = structuredClone(instance.camera.initial);
+    this.tools = lockCamera ? instance.tools.filter((t) => t.kind !== 'perception') : instance.tools;
+  }
+
+  /**
+   * Builds the world for `instance`. Moving worlds are run for one second first so the first
+   * observation already has five strobe frames.
+   */
+  static async create(family: TaskFamily, instance: Instance, opts: { lockCamera?: boolean } = {}): Promise<TaskEnv> {
+    if (family.id !== instance.family) {
+      throw new SpaceActError('invalid-instance', `instance ${instance.id} belongs to ${instance.family}, not ${family.id}`);
+    }
+    if (family.version !== instance.version) {
+      throw new SpaceActError(
+        'invalid-instance',
+        `instance ${instance.id} was made by ${instance.family} version ${instance.version}; this build has version ${family.version}`,
+      );
+    }
+    const world = await World.create(family.worldOptions?.(instance));
+    let familyEnv: FamilyEnv;
+    try {
+      familyEnv = await family.build(instance, world);
+    } catch (err) {
+      world.free();
+      throw err;
+    }
+    const env = new TaskEnv(instance, family, world, familyEnv, opts.lockCamera ?? false);
+    if (instance.dynamic) env.startStrobe();
+    return env;
+  }
+
+  private startStrobe(): void {
+    const w = this.world;
+    this.movingBodies = w.bodyNames().filter((n) => w.bodySpec(n).kind !== 'static');
+    const span = STROBE_INTERVAL * (STROBE_FRAMES - 1);
+    const record = (): void => {
+      const poses: Record<string, Pose> = {};
+      for (const n of this.movingBodies) if (w.hasBody(n)) poses[n] = w.getPose(n);
+      this.strobe.push({ time: w.time, poses });
+      // Keep just over one strobe span; a frame is never older than that.
+      const oldest = w.time - span - w.timestep;
+      let drop = 0;
+      while (drop < this.strobe.length - 1 && this.strobe[drop].time < oldest) drop++;
+      if (drop) this.strobe.splice(0, drop);
+    };
+    record();
+    this.removeStepListener = w.addStepListener(record);
+    w.advance(span);
+  }
+
+  /** The scene as the renderer draws it now. */
+  scene(bodies: SceneBody[] = this.world.describe()): SceneDescription {
+    const s: SceneDescription = { bodies, rulers: this.instance.rulers };
+    if (this.instance.ground) s.ground = this.instance.ground;
+    return s;
+  }
+
+  /**
+   * Five frames 0.25 s of world time apart ending at the current time, oldest first, with
+   * their labels. Bodies that did not exist when the episode began are drawn where they are now.
+   */
+  strobeScenes(): { scenes: SceneDescription[]; labels: string[] } {
+    const now = this.world.time;
+    const base = this.world.describe();
+    const scenes: SceneDescription[] = [];
+    const labels: string[] = [];
+    for (let k = STROBE_FRAMES - 1; k >= 0; k--) {
+      const t = now - k * STROBE_INTERVAL;
+      let best = this.strobe[this.strobe.length - 1];
+      for (const s of this.strobe) if (Math.abs(s.time - t) < Math.abs(best.time - t)) best = s;
+      scenes.push(this.scene(base.map((b) => (best.poses[b.name] ? { ...b, pose: best.poses[b.name] } : b))));
+      labels.push(k === 0 ? 'now' : `${(k * STROBE_INTERVAL).toFixed(2)} s ago`);
+    }
+    return { scenes, labels };
+  }
+
+  /**
+   * The images of an observation: the rollback view after a violation (split, or none when
+   * `split` is false — the plain rolled-back state is the current view anyway), then the
+   * family's own images, or the strobe strip for moving worlds, or the current view.
+   */
+  async observe(renderer: Renderer, opts: { split?: boolean } = {}): Promise<ObservationImage[]> {
+    const images: ObservationImage[] = [];
+    const rb = this.lastRollback;
+    if (rb && opts.split !== false) {
+      const highlight = { bodies: rb.violation.bodies, ...(rb.violation.point ? { point: rb.violation.point } : {}) };
+      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, highlight, {
+        left: `VIOLATION: ${rb.violation.kind}`,
+        right: 'ROLLED BACK',
+      });
+      images.push({ kind: 'rollback', png, caption: `Left: the ${rb.violation.kind} violation, offending parts highlighted. Right: the state it was rolled back to.` });
+    }
+    if (this.familyEnv.observe) {
+      images.push(...(await this.familyEnv.observe({ renderer, camera: this.camera, scene: () => this.scene() })));
+    } else if (this.instance.dynamic) {
+      const { scenes, labels } = this.strobeScenes();
+      const { strip } = await renderer.strobe(scenes, this.camera, labels);
+      images.push({ kind: 'strobe', png: strip, caption: `Five frames ${STROBE_INTERVAL} s of world time apart from one viewpoint, oldest on the left, the last one now.` });
+    } else {
+      images.push({ kind: 'view', png: await renderer.render(this.scene(), this.camera), caption: 'Current view.' });
+    }
+    return images;
+  }
+
+  /** A digest of the physical state (world poses, velocities, time and family state). */
+  stateHash(): string {
+    return this.world.stateHash();
+  }
+
+  /** True once the episode has terminated (solved or committed). */
+  get terminated(): boolean {
+    return this.endReason !== null;
+  }
+
+  /**
+   * Runs one call. Never throws for anything an agent can send: a bad call comes back
+   * `invalid` and changes nothing; a failed check comes back `violation`, rolled back.
+   */
+  execute(call: ToolCall): CallResult {
+    const timeBefore = this.world.time;
+    const result = (status: CallResult['status'], message: string, extra: Partial<CallResult> = {}): CallResult => ({
+      call,
+      status,
+      message,
+      timeBefore,
+      timeAfter: this.world.time,
+      ...extra,
+    });
+    if (this.terminated) return result('not-run', 'the episode has already ended');
+    const problems = toolCallProblems(this.tools, call);
+    if (problems.length) return result('invalid', problems.join('; '));
+    const spec = this.tools.find((t) => t.name === call.tool)!;
+    const args = call.args ?? {};
+    if (spec.kind === 'perception' && CAMERA_TOOL_NAMES.has(spec.name)) {
+      try {
+        const { camera, message } = applyCameraTool(this.camera, this.instance.camera, spec.name, args);
+        this.camera = camera;
+        return result('ok', message, { kind: spec.kind });
+      } catch (err) {
+        if (err instanceof SpaceActError) return result('invalid', err.message, { kind: spec.kind });
+        throw err;
+      }
+    }
+    const handler = this.familyEnv.tools[spec.name];
+    if (!handler) return result('invalid', `tool "${spec.name}" is not available in this episode`, { kind: spec.kind });
+    const strobeBefore = this.strobe.slice();
+    let outcome: ReturnType<World['attempt']>;
+    try {
+      outcome = this.world.attempt(() => {
+        const out = handler(args);
+        const topo = this.world.checkTopology();
+        if (topo) throw new ViolationError(topo);
+        if (spec.kind === 'physical' || spec.kind === 'discrete') {
+          const st = this.familyEnv.staticsAfter ? this.familyEnv.staticsAfter(spec.name) : {};
+          if (st !== false) {
+            const v = this.world.settle(st);
+            if (v) throw new ViolationError(v);
+          }
+        }
+        return typeof out === 'string' ? { message: out } : out;
+      });
+    } catch (err) {
+      this.strobe = strobeBefore;
+      if (err instanceof SpaceActError) return result('invalid', err.message, { kind: spec.kind });
+      throw err;
+    }
+    if (!outcome.ok) {
+      const violating = this.scene(outcome.violatingScene);
+      this.strobe = strobeBefore;
+      this.lastRollback = { violation: outcome.violation, violating, restored: this.scene() };
+      return result('violation', outcome.violation.message, { kind: spec.kind, violation: outcome.violation });
+    }
+    const out = outcome.value as { message: string; data?: Record<string, unknown> };
+    if (spec.kind === 'final') this.endReason = 'commit';
+    if (this.familyEnv.solved()) this.endReason = 'solved';
+    else {
+      const failure = this.familyEnv.failed?.() ?? null;
+      if (failure) {
+        this.endReason = 'failed';
+        return result('ok', `${out.message} The task has failed for good: ${failure}`, { kind: spec.kind, ...(out.data ? { data: out.data } : {}) });
+      }
+    }
+    return result('ok', out.message, { kind: spec.kind, ...(out.data ? { data: out.data } : {}) });
+  }
+
+  /**
+   * Runs a call on the live world and then puts everything back exactly: the outcome a
+   * look-ahead agent would see, without the episode moving. Costs no turn and no time.
+   */
+  preview(call: ToolCall): { result: CallResult; progress: number; solved: boolean } {
+    const snap = this.world.snapshot();
+    const saved = {
+      strobe: this.strobe.slice(),
+      end: this.endReason,
+      rollback: this.lastRollback,
+      camera: this.camera,
+    };
+    try {
+      const result = this.execute(call);
+      return { result, progress: this.solved() ? 1 : this.progress(), solved: this.solved() };
+    } finally {
+      this.world.restore(snap);
+      this.strobe = saved.strobe;
+      this.endReason = saved.end;
+      this.lastRollback = saved.rollback;
+      this.camera = saved.camera;
+    }
+  }
+
+  /** Success test now. */
+  solved(): boolean {
+    return this.familyEnv.solved();
+  }
+
+  /** Progress in [0, 1], clamped so a family bug cannot push a score out of range. */
+  progress(): number {
+    const p = this.familyEnv.progress();
+    return Number.isFinite(p) ? Math.min(1, Math.max(0, p)) : 0;
+  }
+
+  /** Releases the world and the family's resources. */
+  free(): void {
+    this.removeStepListener?.();
+    this.familyEnv.free?.();
+    this.world.free();
+  }
+}

@@ -1,0 +1,35 @@
+import { CAMERA_TOOLS } from './camera-tools.ts';
+import type { Instance, TaskFamily, Tier, ToolSpec } from './types.ts';
+
+/** Default budgets: 100 turns, 5 actions per turn. */
+export const DEFAULT_BUDGETS = { turns: 100, actionsPerTurn: 5 } as const;
+
+/**
+ * Assembles an instance from a family's generated parts, filling in the fields every
+ * instance shares (id, version, category, the shared camera tools, default budgets).
+ */
+export function makeInstance<Scene>(
+  family: Pick<TaskFamily, 'id' | 'version' | 'category' | 'tiers'>,
+  tier: Tier,
+  seed: number,
+  parts: Omit<Instance<Scene>, 'id' | 'family' | 'version' | 'tier' | 'seed' | 'category' | 'budgets' | 'tools' | 'levers'> & {
+    tools: ToolSpec[];
+    budgets?: Instance['budgets'];
+    /** Leave out the shared camera tools (e.g. a one-turn question shown as fixed images). */
+    noCameraTools?: boolean;
+  },
+): Instance<Scene> {
+  const { tools, budgets, noCameraTools, ...rest } = parts;
+  return {
+    id: `${family.id}-${tier}-s${seed}`,
+    family: family.id,
+    version: family.version,
+    tier,
+    seed,
+    category: family.category,
+    ...rest,
+    tools: noCameraTools ? tools : [...tools, ...CAMERA_TOOLS],
+    budgets: budgets ?? { ...DEFAULT_BUDGETS },
+    levers: family.tiers[tier]?.levers ?? [],
+  };
+}

@@ -1,0 +1,387 @@
+import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { SpaceActError } from '../../../sim/errors.ts';
+import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
+import type { World } from '../../../sim/world.ts';
+import { generateFiltered, redrawRng } from '../../../verify/redraw.ts';
+import { makeInstance } from '../../instance.ts';
+import { Rng } from '../../rng.ts';
+import type { FamilyEnv, Instance, ReferenceSolution, TaskFamily, Tier, ToolCall, ToolSpec } from '../../types.ts';
+import { clearlySeen, sightings, V1_FILTERS, viewsOf } from './checks.ts';
+import { CUBE, drawPile, PITCH, pileHeight, type BlockKind } from './pile.ts';
+import type { V1Scene, WallBox } from './scene.ts';
+import { V1_TIERS } from './tiers.ts';
+import { isVisible } from './visibility.ts';
+
+export type { V1Scene } from './scene.ts';
+
+/** Elevation range the camera may orbit to: level with the pile up to straight down. */
+export const ELEVATION_RANGE: [number, number] = [0, 90];
+const WALL_HEIGHT = 0.08;
+/** The first camera looks at this fraction of the pile's height: low, so front stacks hide more. */
+const TARGET_HEIGHT = 0.4;
+const WALL_THICKNESS = 0.012;
+/** How far the wall runs past the pile's corners on each end, beyond the gap, metres. */
+const WALL_OVERHANG = 0.02;
+/** Clear space between the pile's outer faces and a wall or ruler, metres. */
+const WALL_GAP = 0.045;
+const RULER_GAP = 0.012;
+/** The table's edge lies this far beyond a ruler, so ruler labels hang clear of the table top. */
+const RULER_EDGE = 0.005;
+/** Table margin on a side with neither ruler nor wall, metres. */
+const TABLE_MARGIN = 0.03;
+const TABLE_THICKNESS = 0.02;
+const WOOD = { density: 650, friction: 0.6, restitution: 0 };
+const WALL_COLOR = '#8d949b';
+const TABLE_COLOR = '#8a8178';
+
+/** Rounds to `decimals` places (default 9) so generated numbers are stable JSON. */
+function round(x: number, decimals = 9): number {
+  const k = 10 ** decimals;
+  // `+ 0` turns -0 into 0: JSON writes both as 0, so an instance must never hold -0.
+  return Math.round(x * k) / k + 0;
+}
+
+const ANSWER_TOOL: ToolSpec = {
+  name: 'answer',
+  kind: 'final',
+  description: 'Commit your count of the cubes in the pile (a whole number). This ends the episode; only this one answer is scored.',
+  parameters: {
+    type: 'object',
+    properties: { count: { type: 'integer', minimum: 0, maximum: 200 } },
+    required: ['count'],
+    additionalProperties: false,
+  },
+};
+
+/** The sides of the pile ordered by how squarely they face the first camera: `[axis, sign]` (axis 0 = x, 2 = z). */
+function sidesFacing(azimuthDeg: number): Array<[0 | 2, 1 | -1]> {
+  const a = (azimuthDeg * Math.PI) / 180;
+  const dir = [Math.sin(a), Math.cos(a)];
+  const sides: Array<[0 | 2, 1 | -1]> = [
+    [0, 1],
+    [0, -1],
+    [2, 1],
+    [2, -1],
+  ];
+  // Rounded, so the tie at 45° is exact on every machine and the stable sort keeps list order.
+  const score = (s: [0 | 2, 1 | -1]): number => Math.round(s[1] * (s[0] === 0 ? dir[0] : dir[1]) * 1e9);
+  return sides.sort((x, y) => score(y) - score(x));
+}
+
+/** Wraps degrees into (-180, 180]. */
+function wrapDeg(a: number): number {
+  const r = ((a % 360) + 360) % 360;
+  return r > 180 ? r - 360 : r;
+}
+
+function rulesText(s: V1Scene): string {
+  const lines = [
+    `A pile of wooden blocks stands on a table. It is built as straight stacks on a square grid, so a block can be hidden behind or under other blocks. A cube has all edges ${(CUBE * 100).toFixed(0)} cm long.`,
+  ];
+  if (s.decoys) {
+    lines.push(
+      `Goal: count the cubes. The pile also holds other blocks that must NOT be counted: flat tiles (${CUBE * 100} × ${CUBE * 100} × ${CUBE * 50} cm) and bars (${CUBE * 100} × ${CUBE * 100} × ${CUBE * 200} cm) that stand upright or lie across two stacks. Blocks of every kind come in the same colours.`,
+    );
+  } else {
+    lines.push('Goal: count the cubes. Every block in this pile is a cube.');
+  }
+  if (s.walls.length) lines.push(`A grey wall ${WALL_HEIGHT * 100} cm high stands along one side of the pile; it is not a block and hides the lower part of the pile from low viewpoints on that side.`);
+  lines.push(
+    'Every cube can be seen from some camera position the camera tools allow, but not all from the first view. The camera tools (orbit, zoom, pan, view) only move the camera; elevation goes from 0° (level with the table) to 90° (straight down). Rulers on the table are marked in centimetres.',
+    'answer(count) commits your count and ends the episode; the episode is solved if the count is exactly the number of cubes. Nothing in the scene can be moved, so no action can cause a violation.',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * One draw of the generator (attempt `attempt` of the re-draw sequence), before the filters.
+ * `generate` is the entry point; this is exported for tests and tuning.
+ */
+export function drawInstance(seed: number, tier: Tier, attempt: number): Instance<V1Scene> {
+  const rng = redrawRng('V1', tier, seed, attempt);
+  const settings = V1_TIERS[tier];
+  const plan = settings.plan;
+  // The number of cubes comes from its own stream, kept for COUNT_SPAN re-draws of the layout,
+  // so the filters (which pass big piles more often) do not skew the answers towards the top
+  // of the range: over seeds the answer stays close to uniform.
+  const countRng = Rng.forInstance('V1', tier, seed, `cubes#${Math.floor(attempt / COUNT_SPAN)}`);
+  const blocks = drawPile(rng, plan, countRng.int(plan.cubes[0], plan.cubes[1]));
+  // With the wall (L7) the first camera looks squarely at the walled side (within 25°).
+  const azimuth = settings.walls ? wrapDeg(90 * rng.int(0, 3) + rng.int(-25, 25)) : rng.int(-179, 180);
+  const elevation = rng.int(5, 10);
+  const height = pileHeight(blocks);
+  const halfX = ((plan.cols - 1) * PITCH) / 2 + CUBE / 2;
+  const halfZ = ((plan.rows - 1) * PITCH) / 2 + CUBE / 2;
+  // Walls (L7) are framed too, so the first view shows what hides the pile.
+  const frameMargin = settings.walls ? WALL_GAP : 0;
+  const radius = Math.hypot(halfX + frameMargin, halfZ + frameMargin, height / 2);
+  const camera: CameraSpec = {
+    azimuth,
+    elevation,
+    distance: round((radius / Math.sin((20 * Math.PI) / 180)) * 1.3, 2),
+    target: [0, round(height * TARGET_HEIGHT, 3), 0],
+  };
+  const [near, second] = sidesFacing(azimuth);
+  const walls: WallBox[] = [];
+  if (settings.walls) {
+    const [axis, sign] = near;
+    const halfAlong = (axis === 0 ? halfZ : halfX) + WALL_GAP + WALL_THICKNESS + WALL_OVERHANG;
+    const half: Vec3 = axis === 0 ? [WALL_THICKNESS / 2, WALL_HEIGHT / 2, halfAlong] : [halfAlong, WALL_HEIGHT / 2, WALL_THICKNESS / 2];
+    const p: Vec3 = [0, WALL_HEIGHT / 2, 0];
+    p[axis] = sign * ((axis === 0 ? halfX : halfZ) + WALL_GAP + WALL_THICKNESS / 2);
+    walls.push({ name: 'wall', half: half.map((x) => round(x)) as Vec3, pose: { p: p.map((x) => round(x)) as Vec3, q: [0, 0, 0, 1] } });
+  }
+  // Two rulers on the table make an L around one corner of the pile: along the two sides the
+  // first camera faces, or, with a wall on the nearest side, along the opposite side instead.
+  // Each starts level with a face of the pile at that corner and runs along the whole side.
+  const rulerSides: Array<[0 | 2, 1 | -1]> = settings.walls ? [[near[0], near[1] === 1 ? -1 : 1], second] : [near, second];
+  const sideHalf = (axis: 0 | 2): number => (axis === 0 ? halfX : halfZ);
+  const cornerSign = (axis: 0 | 2): number => rulerSides.find(([a]) => a === axis)![1];
+  const lo: Vec3 = [-halfX - TABLE_MARGIN, -TABLE_THICKNESS, -halfZ - TABLE_MARGIN];
+  const hi: Vec3 = [halfX + TABLE_MARGIN, 0, halfZ + TABLE_MARGIN];
+  const reach = (axis: number, x: number): void => {
+    lo[axis] = Math.min(lo[axis], x);
+    hi[axis] = Math.max(hi[axis], x);
+  };
+  const rulers: RulerSpec[] = rulerSides.map(([axis, sign]) => {
+    const other = axis === 0 ? 2 : 0;
+    const length = Math.ceil((2 * sideHalf(other)) / 0.05 - 1e-9) * 0.05;
+    const from: Vec3 = [0, 0.0005, 0];
+    from[axis] = round(sign * (sideHalf(axis) + RULER_GAP));
+    from[other] = round(cornerSign(other) * sideHalf(other));
+    const to: Vec3 = [...from];
+    to[other] = round(from[other] - cornerSign(other) * length);
+    const tickDir: Vec3 = [0, 0, 0];
+    tickDir[axis] = sign;
+    // The table ends just past the ruler: a label on a wide table top seen from low elevation is
+    // hidden by the table in front of it, so the labels hang over the table's edge instead.
+    const edge = sign * (sideHalf(axis) + RULER_GAP + RULER_EDGE);
+    if (sign > 0) hi[axis] = edge;
+    else lo[axis] = edge;
+    reach(other, to[other] - cornerSign(other) * RULER_EDGE);
+    return { from, to, tickDir, minor: 0.01, major: 0.1 };
+  });
+  // The wall stands on the table, which reaches a margin beyond it all round.
+  for (const w of walls) {
+    for (const axis of [0, 2]) {
+      reach(axis, w.pose.p[axis] - w.half[axis] - TABLE_MARGIN);
+      reach(axis, w.pose.p[axis] + w.half[axis] + TABLE_MARGIN);
+    }
+  }
+  const table = {
+    half: [0, 1, 2].map((k) => round((hi[k] - lo[k]) / 2)) as Vec3,
+    pose: { p: [0, 1, 2].map((k) => round((hi[k] + lo[k]) / 2)) as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] },
+  };
+  const cubeCount = blocks.filter((b) => b.kind === 'cube').length;
+  const scene: V1Scene = { blocks, walls, table, cubeCount, firstViewCount: 0, decoys: plan.decoys[1] > 0 };
+  const parts = {
+    title: `Block counting, ${plan.cols} × ${plan.rows} grid${settings.walls ? ', walled' : ''}`,
+    rules: rulesText(scene),
+    tools: [ANSWER_TOOL],
+    camera: { initial: camera, elevationRange: ELEVATION_RANGE },
+    rulers,
+    ground: { y: -TABLE_THICKNESS },
+    dynamic: false,
+    scoring: 'graded' as const,
+    scene,
+    reveal: { plan: '' },
+  };
+  const instance = makeInstance(v1BlockCounting, tier, seed, parts);
+  const first = sightings(instance, [camera])[0];
+  scene.firstViewCount = blocks.filter((b) => b.kind === 'cube' && isVisible(first.get(b.name)!)).length;
+  return instance;
+}
+
+const cache = new Map<string, Instance<V1Scene>>();
+/** Layout re-draws per drawn number of cubes. */
+const COUNT_SPAN = 60;
+/** Draws before the generator gives up (never reached on the seeds tested: see the test). */
+const MAX_DRAWS = 600;
+
+/** Pure: re-draws (deterministically) until every V1 shortcut filter passes; memoised. */
+function generate(seed: number, tier: Tier): Instance<V1Scene> {
+  const key = `${tier}/${seed}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = generateFiltered((attempt) => drawInstance(seed, tier, attempt), V1_FILTERS, { maxAttempts: MAX_DRAWS });
+    // The plan names the views of the reference, which exist only once the filters passed.
+    hit.reveal.plan = planText(hit);
+    cache.set(key, hit);
+  }
+  return structuredClone(hit);
+}
+
+/** A camera move, as the agent's tools express it, from one orbit camera to another. */
+function orbitCall(from: CameraSpec, to: CameraSpec): ToolCall {
+  let da = to.azimuth - from.azimuth;
+  da = ((((da + 180) % 360) + 360) % 360) - 180;
+  return { tool: 'orbit', args: { azimuth_deg: da, elevation_deg: to.elevation - from.elevation } };
+}
+
+/**
+ * Views that together show every cube clearly: a greedy cover over the reachable views, each
+ * step taking the view that clearly shows the most cubes not yet covered (ties: the smaller
+ * camera move). Every cube is clearly visible in some reachable view (a generator filter), so
+ * the cover is complete.
+ */
+function coverViews(instance: Instance<V1Scene>): CameraSpec[] {
+  const cubes = instance.scene.blocks.filter((b) => b.kind === 'cube').map((b) => b.name);
+  const views = viewsOf(instance);
+  const left = new Set(cubes);
+  const chosen: CameraSpec[] = [];
+  let current = instance.camera.initial;
+  while (left.size) {
+    let best = -1;
+    let bestGain = 0;
+    let bestMove = Infinity;
+    views.forEach((v, i) => {
+      const gain = [...left].filter((n) => clearlySeen(instance, v, n)).length;
+      const move = Math.abs(orbitCall(current, v).args.azimuth_deg as number) + Math.abs(v.elevation - current.elevation);
+      if (gain > bestGain || (gain === bestGain && gain > 0 && move < bestMove)) {
+        best = i;
+        bestGain = gain;
+        bestMove = move;
+      }
+    });
+    if (best < 0) throw new SpaceActError('invalid-state', `${instance.id}: some cubes are clearly visible from no reachable view`);
+    for (const n of cubes) if (clearlySeen(instance, views[best], n)) left.delete(n);
+    chosen.push(views[best]);
+    current = views[best];
+  }
+  return chosen;
+}
+
+function describeMove(from: CameraSpec, to: CameraSpec): string {
+  const call = orbitCall(from, to);
+  const da = call.args.azimuth_deg as number;
+  const parts: string[] = [];
+  if (da) parts.push(`orbit ${Math.abs(da)}° ${da > 0 ? 'counter-clockwise' : 'clockwise'} (seen from above)`);
+  if (to.elevation !== from.elevation) parts.push(`${to.elevation > from.elevation ? 'raise' : 'lower'} the camera to ${to.elevation}° elevation`);
+  return parts.join(' and ') || 'stay';
+}
+
+function planText(instance: Instance<V1Scene>): string {
+  const views = coverViews(instance);
+  let current = instance.camera.initial;
+  const steps = views.map((v) => {
+    const s = describeMove(current, v);
+    current = v;
+    return s;
+  });
+  return [
+    `Together these ${views.length} views show every cube: ${steps.map((s, i) => `(${i + 1}) ${s}`).join('; ')}.`,
+    'Count stack by stack: from the side views, count each stack’s blocks from the table up; from the top view, match the stacks. ' +
+      (instance.scene.decoys ? 'Leave out tiles (half as thick) and bars (twice as long, one piece with no seam). ' : '') +
+      'Then answer with the total.',
+  ].join(' ');
+}
+
+/** Builds the table, walls and blocks and lets the pile settle; the `answer` tool records the count. */
+function build(instance: Instance<V1Scene>, world: World): FamilyEnv {
+  const s = instance.scene;
+  world.addBody({
+    name: 'table',
+    kind: 'static',
+    pose: s.table.pose,
+    shapes: [{ type: 'box', half: s.table.half }],
+    material: WOOD,
+    color: TABLE_COLOR,
+  });
+  for (const w of s.walls) {
+    world.addBody({ name: w.name, kind: 'static', pose: w.pose, shapes: [{ type: 'box', half: w.half }], material: WOOD, color: WALL_COLOR, tags: ['wall'] });
+  }
+  for (const b of s.blocks) {
+    world.addBody({
+      name: b.name,
+      kind: 'dynamic',
+      pose: b.pose,
+      shapes: [{ type: 'box', half: b.half }],
+      material: WOOD,
+      color: b.color,
+      tags: [b.kind === 'cube' ? 'cube' : 'decoy', b.kind],
+    });
+  }
+  // The pile is stacked straight, so it must stand still: a settle that moves anything means
+  // the generator made an unstable pile.
+  const v = world.settle({ seconds: 0.5 });
+  if (v) throw new SpaceActError('invalid-state', `${instance.id}: the pile does not stand still: ${v.message}`, { violation: v });
+  world.meta.answer = null;
+  const cubesInWorld = (): number => world.bodyNames().filter((n) => world.bodySpec(n).tags?.includes('cube')).length;
+
+  return {
+    tools: {
+      answer(args) {
+        const count = Number(args.count);
+        if (!Number.isInteger(count) || count < 0 || count > 200) {
+          throw new SpaceActError('invalid-argument', 'count must be a whole number from 0 to 200', { field: 'count' });
+        }
+        world.meta.answer = count;
+        return `committed the count ${count}`;
+      },
+    },
+    solved() {
+      return typeof world.meta.answer === 'number' && world.meta.answer === cubesInWorld();
+    },
+    progress() {
+      const a = world.meta.answer;
+      if (typeof a !== 'number') return 0;
+      const truth = cubesInWorld();
+      const hidden = Math.max(1, truth - s.firstViewCount);
+      return Math.max(0, 1 - Math.abs(a - truth) / hidden);
+    },
+    stateText() {
+      const lines = [`${s.cubeCount} cubes and ${s.blocks.length - s.cubeCount} other blocks. Bottom of each block above the table, and grid cell (column, row):`];
+      for (const b of s.blocks) {
+        const p = world.getPose(b.name).p;
+        lines.push(
+          `${b.name}: ${kindText(b.kind)} at (${(p[0] * 1000).toFixed(0)}, ${(p[1] * 1000).toFixed(0)}, ${(p[2] * 1000).toFixed(0)}) mm, bottom ${(b.base * 20).toFixed(0)} mm, cell ${b.cells.map((c) => `(${c[0]}, ${c[1]})`).join('+')}`,
+        );
+      }
+      return lines.join('\n');
+    },
+  };
+}
+
+function kindText(k: BlockKind): string {
+  return { cube: 'cube', tile: 'tile (decoy)', post: 'upright bar (decoy)', beam: 'lying bar (decoy)' }[k];
+}
+
+/**
+ * The reference: the camera moves of a greedy view cover (each view clearly shows cubes the
+ * earlier ones did not), then the answer. Only the answer is an action.
+ */
+function reference(instance: Instance<V1Scene>): ReferenceSolution {
+  const views = coverViews(instance);
+  const calls: ToolCall[] = [];
+  let current = instance.camera.initial;
+  for (const v of views) {
+    calls.push(orbitCall(current, v));
+    current = v;
+  }
+  calls.push({ tool: 'answer', args: { count: instance.scene.cubeCount } });
+  return {
+    calls,
+    method: `${views.length} reachable views that together show every cube clearly (greedy cover, ray-cast visibility with three-mesh-bvh); the count is the generator's`,
+  };
+}
+
+/** V1 block counting: count the cubes of a pile that the first view shows only in part. */
+export const v1BlockCounting: TaskFamily<V1Scene> = {
+  id: 'V1',
+  version: 1,
+  category: 'V',
+  title: 'Block counting',
+  summary:
+    'Count the cubes in a pile of stacked blocks seen first from low elevation. Every instance is verified by ray casting to hide cubes from the first view and to show every block clearly from some reachable view, so the agent must move the camera and merge views.',
+  tiers: {
+    L1: { levers: [], description: '4–10 cubes on a 3 × 2 grid, up to 2 high, no decoys; at least 1 cube wholly hidden from the first view.' },
+    L3: { levers: [], description: '12–20 cubes on a 3 × 3 grid, up to 3 high, 2–3 decoys (tiles, upright or lying bars); at least 2 cubes hidden from the first view.' },
+    L5: { levers: [], description: '20–31 cubes on a 4 × 4 grid, up to 4 high, 4–6 decoys; at least 3 cubes hidden from the first view.' },
+    L7: { levers: ['+occ'], description: 'L5 plus a wall 8 cm high, 4.5 cm out from the pile, along the side the first camera faces (within 25°): from that side the lower two layers are hidden from every view but steep ones.' },
+  },
+  generate,
+  build,
+  reference,
+  shortcutFilters: V1_FILTERS,
+  certify: {},
+};

@@ -1,0 +1,151 @@
+/**
+ * Exhaustive breadth-first search over peg-transfer states. A state gives, for each disk
+ * (index 0 = smallest), the peg it is on; in a legal state every peg's disks are stacked
+ * largest at the bottom, so the state alone fixes the stacks.
+ */
+
+/** Peg index per disk, smallest disk first. */
+export type PegState = number[];
+
+/** A move of the top disk of peg `from` onto peg `to`. */
+export interface PegMove {
+  from: number;
+  to: number;
+}
+
+/** Rules of a peg-transfer variant. */
+export interface PegRules {
+  pegs: number;
+  /** Only moves between neighbouring pegs (|from − to| = 1). */
+  adjacentOnly: boolean;
+}
+
+function encode(s: PegState, pegs: number): number {
+  let k = 0;
+  for (let i = s.length - 1; i >= 0; i--) k = k * pegs + s[i];
+  return k;
+}
+
+function decode(k: number, n: number, pegs: number): PegState {
+  const s: PegState = [];
+  for (let i = 0; i < n; i++) {
+    s.push(k % pegs);
+    k = Math.floor(k / pegs);
+  }
+  return s;
+}
+
+/** Index of the top (smallest) disk on `peg`, or -1 when the peg is empty. */
+export function topDisk(s: PegState, peg: number): number {
+  for (let i = 0; i < s.length; i++) if (s[i] === peg) return i;
+  return -1;
+}
+
+/** Why a move is illegal in `s`, or null when it is legal. */
+export function moveProblem(s: PegState, m: PegMove, rules: PegRules): string | null {
+  if (m.from === m.to) return 'from and to are the same peg';
+  if (rules.adjacentOnly && Math.abs(m.from - m.to) !== 1) return 'only moves between neighbouring pegs are allowed';
+  const d = topDisk(s, m.from);
+  if (d < 0) return 'the source peg has no disk';
+  const t = topDisk(s, m.to);
+  if (t >= 0 && t < d) return 'a disk may not rest on a smaller disk';
+  return null;
+}
+
+/** The state after a legal move. */
+export function applyMove(s: PegState, m: PegMove): PegState {
+  const out = s.slice();
+  out[topDisk(s, m.from)] = m.to;
+  return out;
+}
+
+/**
+ * Distances (in moves) from every state to the goal "all disks on `target`", by breadth-first
+ * search backwards from the goal. Moves are reversible under both rule sets, so the search
+ * over the reversed graph is the same search. -1 marks states that cannot reach the goal.
+ */
+export function distancesToGoal(n: number, target: number, rules: PegRules): Int32Array {
+  const size = rules.pegs ** n;
+  const dist = new Int32Array(size).fill(-1);
+  const goal = encode(new Array(n).fill(target), rules.pegs);
+  const queue = new Int32Array(size);
+  let head = 0;
+  let tail = 0;
+  dist[goal] = 0;
+  queue[tail++] = goal;
+  while (head < tail) {
+    const k = queue[head++];
+    const s = decode(k, n, rules.pegs);
+    for (let from = 0; from < rules.pegs; from++) {
+      for (let to = 0; to < rules.pegs; to++) {
+        const m = { from, to };
+        if (moveProblem(s, m, rules)) continue;
+        const k2 = encode(applyMove(s, m), rules.pegs);
+        if (dist[k2] < 0) {
+          dist[k2] = dist[k] + 1;
+          queue[tail++] = k2;
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+/** Distance of one state, from a table made by {@link distancesToGoal}. */
+export function distanceOf(dist: Int32Array, s: PegState, pegs: number): number {
+  return dist[encode(s, pegs)];
+}
+
+/**
+ * A shortest move sequence from `start` to all disks on `target`, proven shortest by the
+ * exhaustive search (every state's exact distance is known; each step goes one closer).
+ * Among equally short next moves the first in (from, to) order is taken, so the plan is
+ * deterministic. Also reports how many shortest plans exist.
+ */
+export function solvePegTransfer(
+  start: PegState,
+  target: number,
+  rules: PegRules,
+): { moves: PegMove[]; optimalLength: number; shortestPlans: number; statesSearched: number } {
+  const n = start.length;
+  const dist = distancesToGoal(n, target, rules);
+  const d0 = distanceOf(dist, start, rules.pegs);
+  if (d0 < 0) throw new Error('peg-transfer start state cannot reach the goal');
+  const moves: PegMove[] = [];
+  let s = start;
+  while (distanceOf(dist, s, rules.pegs) > 0) {
+    const here = distanceOf(dist, s, rules.pegs);
+    let next: PegMove | null = null;
+    for (let from = 0; from < rules.pegs && !next; from++) {
+      for (let to = 0; to < rules.pegs && !next; to++) {
+        const m = { from, to };
+        if (!moveProblem(s, m, rules) && distanceOf(dist, applyMove(s, m), rules.pegs) === here - 1) next = m;
+      }
+    }
+    moves.push(next!);
+    s = applyMove(s, next!);
+  }
+  // Count shortest plans by dynamic programming over the distance layers.
+  const memo = new Map<number, number>();
+  const count = (st: PegState): number => {
+    const k = encode(st, rules.pegs);
+    const d = dist[k];
+    if (d === 0) return 1;
+    const hit = memo.get(k);
+    if (hit !== undefined) return hit;
+    let c = 0;
+    for (let from = 0; from < rules.pegs; from++) {
+      for (let to = 0; to < rules.pegs; to++) {
+        const m = { from, to };
+        if (moveProblem(st, m, rules)) continue;
+        const nx = applyMove(st, m);
+        if (distanceOf(dist, nx, rules.pegs) === d - 1) c += count(nx);
+      }
+    }
+    memo.set(k, c);
+    return c;
+  };
+  let reachable = 0;
+  for (const d of dist) if (d >= 0) reachable++;
+  return { moves, optimalLength: d0, shortestPlans: count(start), statesSearched: reachable };
+}

@@ -1,0 +1,67 @@
+import { SpaceActError } from '../sim/errors.ts';
+import { a1OccludedPacking } from './assembly/a1-occluded-packing/family.ts';
+import { v1BlockCounting } from './perception/v1-block-counting/family.ts';
+import { p6PegTransfer } from './puzzles/p6-peg-transfer/family.ts';
+import { m1ChiralPeg } from './manipulation/m1-chiral-peg/family.ts';
+import { t1TunnelTiming } from './temporal/t1-tunnel-timing/family.ts';
+import type { Instance, TaskFamily, Tier } from './types.ts';
+import { TIERS } from './types.ts';
+
+/**
+ * Every registered family, in catalog order. Registering a family here puts it under the
+ * check-suite, `verify`, `list` and the suites at once.
+ */
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking] as TaskFamily[];
+
+const CATEGORY_ORDER = 'BPMAVT';
+
+/** Families sorted by catalog order (category, then number). */
+export function families(): TaskFamily[] {
+  return [...FAMILIES].sort(
+    (a, b) =>
+      CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category) ||
+      Number(a.id.slice(1)) - Number(b.id.slice(1)),
+  );
+}
+
+/** The family with this id, or a clear error listing the known ones. */
+export function getFamily(id: string): TaskFamily {
+  const f = FAMILIES.find((x) => x.id === id.toUpperCase());
+  if (!f) {
+    throw new SpaceActError('unknown-family', `unknown family "${id}"; known: ${families().map((x) => x.id).join(', ')}`, { family: id });
+  }
+  return f;
+}
+
+/** Tiers a family defines, in order. */
+export function tiersOf(family: TaskFamily): Tier[] {
+  return TIERS.filter((t) => family.tiers[t]);
+}
+
+/** The hardest tier a family defines (L7 where it has one). */
+export function hardestTier(family: TaskFamily): Tier {
+  const t = tiersOf(family);
+  return t[t.length - 1];
+}
+
+/** Splits an instance id like `P6-L3-s100`. */
+export function parseInstanceId(id: string): { family: string; tier: Tier; seed: number } {
+  const m = /^([A-Za-z][0-9]+)-(L[1357])-s([0-9]{1,9})$/.exec(id);
+  if (!m) throw new SpaceActError('unknown-instance', `"${id}" is not an instance id (expected e.g. P6-L3-s100)`, { instance: id });
+  return { family: m[1].toUpperCase(), tier: m[2] as Tier, seed: Number(m[3]) };
+}
+
+/** Generates the instance an id names, checking the family defines that tier. */
+export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
+  const p = parseInstanceId(id);
+  const family = getFamily(p.family);
+  if (!family.tiers[p.tier]) {
+    throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
+  }
+  return { family, instance: family.generate(p.seed, p.tier) };
+}
+
+/** The canonical id of (family, tier, seed). */
+export function instanceId(family: string, tier: Tier, seed: number): string {
+  return `${family}-${tier}-s${seed}`;
+}

@@ -1,0 +1,205 @@
+import type { CameraSpec } from '../render/camera-spec.ts';
+import type { Renderer } from '../render/renderer.ts';
+import type { RulerSpec, SceneDescription } from '../sim/types.ts';
+import type { World, WorldOptions } from '../sim/world.ts';
+
+/** Difficulty tiers. L7 is L5 plus one lever. */
+export type Tier = 'L1' | 'L3' | 'L5' | 'L7';
+
+/** All tiers in order. */
+export const TIERS: readonly Tier[] = ['L1', 'L3', 'L5', 'L7'];
+
+/**
+ * The six categories: B construction, P puzzles, M continuous manipulation, A assembly,
+ * V multi-view perception, T temporal and mechanism reasoning.
+ */
+export type Category = 'B' | 'P' | 'M' | 'A' | 'V' | 'T';
+
+/**
+ * What a tool does to the world, which decides how the loop treats it:
+ * `perception` never advances world time and never counts as an action; `physical` and
+ * `discrete` run under the world's checks; `timed` advances world time on purpose; `final`
+ * ends the episode.
+ */
+export type ToolKind = 'perception' | 'physical' | 'discrete' | 'timed' | 'final';
+
+/** A JSON Schema (draft 2020-12 subset that ajv accepts). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as the agent sees it: name, what it does, and its argument schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+}
+
+/** One tool call from an agent. */
+export interface ToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** Camera settings of an instance: where it starts and how far the agent may move it. */
+export interface CameraConfig {
+  initial: CameraSpec;
+  /** Elevation range the agent may orbit to, degrees. Default [-10, 90]. */
+  elevationRange?: [number, number];
+  /** Distance range, metres. Default [0.25×, 4×] the initial distance. */
+  distanceRange?: [number, number];
+  /** How far (metres) the target may be panned from the initial target. Default the initial distance. */
+  panRadius?: number;
+}
+
+/**
+ * One task instance: plain JSON, a pure function of (family, tier, seed), validated by
+ * `tasks/instance-schema.ts`. It holds everything an agent is told and everything the
+ * family needs to rebuild the world.
+ */
+export interface Instance<Scene = unknown> {
+  /** e.g. `P6-L3-s100` */
+  id: string;
+  family: string;
+  version: number;
+  tier: Tier;
+  seed: number;
+  category: Category;
+  title: string;
+  /** Rules text shown to the agent every turn. */
+  rules: string;
+  /** Every tool the agent may call, family tools and shared camera tools. */
+  tools: ToolSpec[];
+  budgets: { turns: number; actionsPerTurn: number };
+  camera: CameraConfig;
+  rulers: RulerSpec[];
+  /** Drawn ground plane, if any. */
+  ground?: { y: number; color?: string; size?: number };
+  /** Moving world: observations are five strobe frames 0.25 s apart. */
+  dynamic: boolean;
+  /** `graded`: 0–100 tiered score; `passfail`: load-test families, success only. */
+  scoring: 'graded' | 'passfail';
+  /** Family-specific parameters the world is built from. */
+  scene: Scene;
+  /** What the diagnostic modes reveal: `plan` is a reference plan in words. */
+  reveal: { plan: string };
+  /** Named levers active at this tier (e.g. `+rot`). */
+  levers: string[];
+}
+
+/** How a family's reference solution was obtained and what it proves. */
+export interface ReferenceSolution {
+  /** The calls, in order, that solve the instance through the episode loop. */
+  calls: ToolCall[];
+  /** Proven shortest by exhaustive search (discrete families). */
+  optimal?: boolean;
+  /** The family asks for a unique solution and search certified it. */
+  unique?: boolean;
+  /** How the solution was found, for verify reports. */
+  method: string;
+}
+
+/** One image of an observation. */
+export interface ObservationImage {
+  /** `view` a view of the world; `strobe` five frames as one strip; `rollback` the split (or plain) rollback view. */
+  kind: 'view' | 'strobe' | 'rollback';
+  png: Buffer;
+  caption: string;
+}
+
+/** What a family's own observation may draw with. */
+export interface ObserveContext {
+  renderer: Renderer;
+  /** The agent's camera now. */
+  camera: CameraSpec;
+  /** The scene as drawn now (bodies, rulers, ground). */
+  scene(): SceneDescription;
+}
+
+/** Result of one tool handler: a message for the agent, plus optional structured data. */
+export interface ToolOutput {
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * The family's logic bound to one world for one episode. Tool handlers run inside
+ * `World.attempt`, so they may throw `ViolationError` and everything is rolled back.
+ */
+export interface FamilyEnv {
+  /** Handlers for the family's own tools (camera tools are shared and handled elsewhere). */
+  tools: Record<string, (args: Record<string, unknown>) => ToolOutput | string>;
+  /** The task's success test on the current state. */
+  solved(): boolean;
+  /** Progress in [0, 1] for unsolved episodes. */
+  progress(): number;
+  /** Exact layout and payload poses for the `state` diagnostic mode. */
+  stateText(): string;
+  /**
+   * A reason when the task can no longer be solved (e.g. the ball hit the gate); the episode
+   * then ends at once, unsolved. Checked after every call that ran.
+   */
+  failed?(): string | null;
+  /**
+   * Bodies whose statics are checked after each physical or discrete action (default: all
+   * dynamic bodies). Return `false` to skip the settle check (e.g. moving worlds).
+   */
+  staticsAfter?(tool: string): { seconds?: number; bodies?: string[] } | false;
+  /**
+   * Replaces the default observation images (the current view, or the strobe strip for moving
+   * worlds), e.g. a fixed panel layout or a question's set of views. The rollback view is
+   * still added before these by the loop.
+   */
+  observe?(ctx: ObserveContext): Promise<ObservationImage[]>;
+  /** Extra text appended to the observation (e.g. a read-out the task allows). */
+  observationText?(): string;
+  /** Release resources owned by the env (the world is freed by its owner). */
+  free?(): void;
+}
+
+/** Per-tier description: the levers active and what they change. */
+export interface TierInfo {
+  levers: string[];
+  description: string;
+}
+
+/**
+ * A task family: one folder under `tasks/<category>/`, registered in `tasks/registry.ts`.
+ * `generate` must be pure and deterministic; ids and versions never change meaning — a
+ * change in what an instance means bumps `version`.
+ */
+export interface TaskFamily<Scene = unknown> {
+  id: string;
+  version: number;
+  category: Category;
+  title: string;
+  /** One paragraph on what the family tests. */
+  summary: string;
+  tiers: Partial<Record<Tier, TierInfo>>;
+  /** Pure: the same (seed, tier) always gives a deep-equal instance. */
+  generate(seed: number, tier: Tier): Instance<Scene>;
+  /** World settings for this instance (time step, gravity, workspace). */
+  worldOptions?(instance: Instance<Scene>): WorldOptions;
+  /** Populate `world` with the instance's bodies and return the episode's family logic. */
+  build(instance: Instance<Scene>, world: World): FamilyEnv | Promise<FamilyEnv>;
+  /** The reference solution, found by the family's solver. */
+  reference(instance: Instance<Scene>): ReferenceSolution | Promise<ReferenceSolution>;
+  /**
+   * Shortcut filters beyond the shared ones (null policy, random baseline): each returns a
+   * message when the instance fails it.
+   */
+  shortcutFilters?: Array<{ name: string; check(instance: Instance<Scene>): string | null }>;
+  /** Upper bound on the random baseline's success rate (default 0.1). */
+  randomSuccessBound?: number;
+  /**
+   * Named instance lists this family adds to `--suite` (e.g. a benchmark's own test set).
+   * Names are global: two families must not use the same one.
+   */
+  suites?: Record<string, { description: string; instances(): string[] }>;
+  /**
+   * What `spaceact verify` requires the reference solution to carry: `optimal` (proven
+   * shortest by search) and/or `unique` (the only solution, certified by search). Default:
+   * `{ optimal: true }` for discrete puzzle families (category P), nothing for the others.
+   */
+  certify?: { optimal?: boolean; unique?: boolean };
+}

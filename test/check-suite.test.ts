@@ -1,0 +1,117 @@
+/**
+ * The check-suite: every registered family × tier, the same checks. A family is covered the
+ * moment it is registered in `tasks/registry.ts`.
+ */
+import { expect } from 'chai';
+import { Renderer } from '../render/renderer.ts';
+import type { TaskEnv } from '../tasks/env.ts';
+import { assertInstance } from '../tasks/instance-schema.ts';
+import { families, tiersOf } from '../tasks/registry.ts';
+import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
+
+const SEED = 100;
+/** Seeds whose instances must not all be the same task. */
+const OTHER_SEEDS = [101, 102, 103, 104, 105, 106, 107];
+
+/** The first observation as the agent would see it: one view, or the strobe strip of a moving world. */
+async function firstImage(renderer: Renderer, env: TaskEnv): Promise<Buffer> {
+  if (env.instance.dynamic) {
+    const { scenes, labels } = env.strobeScenes();
+    return (await renderer.strobe(scenes, env.camera, labels)).strip;
+  }
+  return renderer.render(env.scene(), env.camera);
+}
+
+/**
+ * Where a value is not plain JSON: undefined, functions, non-finite numbers, class instances.
+ * (-0 is allowed: it is written as 0 and reads back equal.)
+ */
+function jsonProblems(v: unknown, path: string): string[] {
+  const at = path || '(root)';
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return [];
+  if (typeof v === 'number') return Number.isFinite(v) ? [] : [`${at}: ${v}`];
+  if (Array.isArray(v)) return v.flatMap((x, i) => jsonProblems(x, `${path}[${i}]`));
+  if (typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return [`${at}: a ${(v as object).constructor?.name ?? 'non-plain'} object`];
+    return Object.entries(v).flatMap(([k, x]) => jsonProblems(x, path ? `${path}.${k}` : k));
+  }
+  return [`${at}: ${typeof v}`];
+}
+
+/** The task an instance poses, without the fields that name its seed. */
+function task(instance: Instance): Omit<Instance, 'id' | 'seed'> {
+  const { id: _id, seed: _seed, ...rest } = instance;
+  return rest;
+}
+
+describe('check-suite (every registered family × tier)', function () {
+  // A long reference (a 60-move L7 puzzle) is a few hundred physical actions per episode.
+  this.timeout(600_000);
+  const renderer = new Renderer();
+  after(async () => {
+    await renderer.close();
+  });
+
+  for (const family of families() as TaskFamily[]) {
+    describe(`${family.id} ${family.title}`, () => {
+      for (const tier of tiersOf(family) as Tier[]) {
+        describe(tier, () => {
+          const instance = family.generate(SEED, tier);
+          let first: (ReferenceRun & { png: Buffer }) | null = null;
+          const playReference = async (): Promise<ReferenceRun & { png: Buffer }> => {
+            let png: Buffer | null = null;
+            const run = await runReference(family, instance, {
+              onStart: async (env) => {
+                png = await firstImage(renderer, env);
+              },
+            });
+            return { ...run, png: png! };
+          };
+
+          it('generate is pure: the same seed and tier give a deep-equal instance of plain JSON', () => {
+            expect(family.generate(SEED, tier)).to.deep.equal(instance);
+            expect(jsonProblems(instance, '')).to.deep.equal([]);
+          });
+
+          it('different seeds give different tasks', () => {
+            const others = OTHER_SEEDS.map((s) => family.generate(s, tier));
+            others.forEach((o, i) => expect(o.id).to.equal(`${family.id}-${tier}-s${OTHER_SEEDS[i]}`));
+            const distinct = new Set([instance, ...others].map((x) => JSON.stringify(task(x))));
+            expect(distinct.size, `seeds ${SEED}, ${OTHER_SEEDS.join(', ')} all give the same task`).to.be.greaterThan(1);
+          });
+
+          it('the instance validates against the schema', () => {
+            assertInstance(instance, instance.id);
+            expect(instance.tier).to.equal(tier);
+            expect(instance.family).to.equal(family.id);
+            expect(instance.version).to.equal(family.version);
+          });
+
+          it('the reference solves it through the episode loop, with no violation', async () => {
+            first = await playReference();
+            expect(first.problem, first.problem ?? '').to.equal(null);
+            expect(first.outcome.solved).to.equal(true);
+            expect(first.outcome.violations).to.equal(0);
+            expect(first.outcome.actions).to.equal(first.referenceActions);
+          });
+
+          it('the null policy does not solve it', async () => {
+            const outcome = await runNullPolicy(family, instance);
+            expect(outcome.solved, `${instance.id} is solved by doing nothing (${outcome.endReason})`).to.equal(false);
+          });
+
+          it('the same calls replayed give the same state hash every turn and the same first image bytes', async () => {
+            first ??= await playReference();
+            const second = await playReference();
+            expect(second.stateHashes).to.deep.equal(first.stateHashes);
+            expect(second.outcome.finalStateHash).to.equal(first.outcome.finalStateHash);
+            expect(second.png.length).to.be.greaterThan(1000);
+            expect(second.png.equals(first.png), 'first-observation PNG bytes differ between replays').to.equal(true);
+          });
+        });
+      }
+    });
+  }
+});

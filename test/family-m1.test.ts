@@ -1,0 +1,260 @@
+/**
+ * M1 chiral peg-in-hole: the polyomino geometry, the generator's guarantees, the tools, and —
+ * what makes an instance meaningful — that no decoy hole (least of all the mirror image) accepts
+ * the peg while the matching hole accepts it in exactly one orientation.
+ */
+import { expect } from 'chai';
+import { qangle, qaxisAngle, qmul, qrotate } from '../sim/math.ts';
+import type { Pose, Quat } from '../sim/types.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
+import { TIER_SETTINGS, drawScene, sceneProblem } from '../tasks/manipulation/m1-chiral-peg/generator.ts';
+import {
+  CHIRAL_PENTOMINOES,
+  cellCentres,
+  freeKey,
+  grownOutline,
+  isChiral,
+  mirror,
+  oneCellMoves,
+  oneSidedKey,
+  outline,
+  rotate90,
+  type Cell2,
+  type Point2,
+} from '../tasks/manipulation/m1-chiral-peg/polyomino.ts';
+import { CELL, PEG_HEIGHT, PLATE, RAIL_WIDTH, holePolygon, holeRadius, yaw, type M1Scene } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
+import { Rng } from '../tasks/rng.ts';
+import { TIERS, type Tier } from '../tasks/types.ts';
+
+function area(poly: Point2[]): number {
+  let a = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const p = poly[i];
+    const q = poly[(i + 1) % poly.length];
+    a += p[0] * q[1] - q[0] * p[1];
+  }
+  return a / 2;
+}
+
+function inside(poly: Point2[], x: number, z: number): boolean {
+  let c = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, zi] = poly[i];
+    const [xj, zj] = poly[j];
+    if (zi > z !== zj > z && x < ((xj - xi) * (z - zi)) / (zj - zi) + xi) c = !c;
+  }
+  return c;
+}
+
+/** Points on the shaft's outline (corners and every 2 mm along the edges), cell centres first. */
+function pegSamples(cells: Cell2[]): Point2[] {
+  const loop = grownOutline(cells, CELL, 0);
+  const pts: Point2[] = [...cellCentres(cells, CELL)];
+  for (let i = 0; i < loop.length; i++) {
+    const a = loop[i];
+    const b = loop[(i + 1) % loop.length];
+    const n = Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / 0.002);
+    for (let k = 0; k < n; k++) pts.push([a[0] + ((b[0] - a[0]) * k) / n, a[1] + ((b[1] - a[1]) * k) / n]);
+  }
+  return pts;
+}
+
+/**
+ * Whether the shaft's cross-section fits inside a hole outline (both centred on their bounding
+ * boxes) at some turn (3° steps) and offset (1 mm steps, up to 25 mm): a search in the plane.
+ */
+function fitsSomewhere(peg: Cell2[], hole: Point2[]): boolean {
+  const samples = pegSamples(peg);
+  for (let deg = 0; deg < 360; deg += 3) {
+    const c = Math.cos((deg * Math.PI) / 180);
+    const s = Math.sin((deg * Math.PI) / 180);
+    const turned = samples.map(([u, v]): Point2 => [c * u - s * v, s * u + c * v]);
+    for (let dx = -25; dx <= 25; dx++) {
+      for (let dz = -25; dz <= 25; dz++) {
+        if (turned.every(([u, v]) => inside(hole, u + dx / 1000, v + dz / 1000))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+describe('M1 chiral peg-in-hole', function () {
+  this.timeout(60_000);
+
+  describe('polyominoes', () => {
+    it('the five peg shapes are chiral and have no rotational symmetry', () => {
+      for (const [name, cells] of Object.entries(CHIRAL_PENTOMINOES)) {
+        expect(isChiral(cells as Cell2[]), name).to.equal(true);
+        let c = cells as Cell2[];
+        const keys = new Set<string>();
+        for (let k = 0; k < 4; k++) {
+          keys.add(JSON.stringify(c));
+          c = rotate90(c);
+        }
+        expect(keys.size, `${name} has a rotational symmetry`).to.equal(4);
+      }
+    });
+
+    it('a grown outline has the area of the grown squares (A + perimeter·δ + 4δ²)', () => {
+      for (const cells of Object.values(CHIRAL_PENTOMINOES) as Cell2[][]) {
+        const loop = outline(cells);
+        let perimeter = 0;
+        for (let i = 0; i < loop.length; i++) {
+          const a = loop[i];
+          const b = loop[(i + 1) % loop.length];
+          perimeter += Math.abs(b[0] - a[0]) + Math.abs(b[1] - a[1]);
+        }
+        const d = 0.003;
+        const expected = 5 * CELL * CELL + perimeter * CELL * d + 4 * d * d;
+        expect(area(grownOutline(cells, CELL, d))).to.be.closeTo(expected, 1e-12);
+      }
+    });
+
+    it('one-square variants are never congruent to the shape or its mirror image', () => {
+      for (const cells of Object.values(CHIRAL_PENTOMINOES) as Cell2[][]) {
+        const variants = oneCellMoves(cells, 4);
+        expect(variants.length).to.be.greaterThan(2);
+        for (const v of variants) {
+          expect(v).to.have.length(5);
+          expect(freeKey(v)).to.not.equal(freeKey(cells));
+        }
+        expect(oneSidedKey(mirror(cells))).to.not.equal(oneSidedKey(cells));
+      }
+    });
+  });
+
+  describe('generator', () => {
+    for (const tier of TIERS) {
+      it(`${tier}: every draw has one matching hole, its mirror image, holes inside the plate and apart`, () => {
+        const cfg = TIER_SETTINGS[tier];
+        for (let seed = 0; seed < 25; seed++) {
+          const s: M1Scene = drawScene(tier, Rng.forInstance('M1', tier, seed));
+          expect(sceneProblem(s), `seed ${seed}`).to.equal(null);
+          expect(s.holes).to.have.length(cfg.holes);
+          expect(s.clearance).to.equal(cfg.clearance);
+          expect(s.holes.filter((h) => oneSidedKey(h.cells) === oneSidedKey(s.pegCells))).to.have.length(1);
+          for (const h of s.holes) {
+            expect(h.yawDeg % cfg.angleStep).to.equal(0);
+            const r = holeRadius(h.cells, s.clearance);
+            expect(Math.abs(h.x) + r).to.be.at.most(PLATE.width / 2 - RAIL_WIDTH);
+            expect(Math.abs(h.z) + r).to.be.at.most(PLATE.depth / 2);
+            for (const o of s.holes) {
+              if (o === h) continue;
+              expect(Math.hypot(o.x - h.x, o.z - h.z)).to.be.greaterThan(r + holeRadius(o.cells, s.clearance));
+            }
+          }
+          const down = qrotate(s.start.q, [0, -1, 0]);
+          if (cfg.tipped) expect(down[1], `seed ${seed}: the peg should start tipped`).to.be.greaterThan(-0.5);
+          else expect(down[1]).to.be.closeTo(-1, 1e-9);
+          if (cfg.rotatedFrame) expect([30, 45, 60]).to.include(Math.abs(s.frameYawDeg));
+          else expect(s.frameYawDeg).to.equal(0);
+        }
+      });
+    }
+
+    it('no decoy admits the shaft at any turn or offset, even at the widest clearance', () => {
+      // Containment only gets easier as the clearance grows, so 4 mm (L1) bounds every tier.
+      const wide = TIER_SETTINGS.L1.clearance;
+      for (const seed of [100, 101]) {
+        const s = drawScene('L5', Rng.forInstance('M1', 'L5', seed));
+        for (const [i, h] of s.holes.entries()) {
+          const fits = fitsSomewhere(s.pegCells, grownOutline(h.cells, CELL, wide));
+          expect(fits, `seed ${seed}, hole ${i} (${h.kind})`).to.equal(i === s.match);
+        }
+      }
+    });
+  });
+
+  describe('the world', () => {
+    const lowerAt = (env: TaskEnv, x: number, z: number, q: Quat): boolean => {
+      const above: Pose = { p: [x, PLATE.top + 0.04 + PEG_HEIGHT / 2, z], q };
+      env.world.setPose('peg', above);
+      const r = env.world.sweep('peg', { p: [x, PLATE.top - 0.025 + PEG_HEIGHT / 2, z], q });
+      return !r.hit;
+    };
+
+    for (const id of ['M1-L1-s100', 'M1-L5-s100', 'M1-L7-s100']) {
+      it(`${id}: the matching hole takes the peg in exactly one orientation; no decoy takes it at all`, async () => {
+        const tier = id.split('-')[1] as Tier;
+        const instance = m1ChiralPeg.generate(100, tier);
+        const s = instance.scene;
+        const env = await TaskEnv.create(m1ChiralPeg, instance);
+        try {
+          const flip = qaxisAngle([1, 0, 0], Math.PI);
+          for (const [i, h] of s.holes.entries()) {
+            for (let k = 0; k < 24; k++) {
+              const upright = yaw(k * 15);
+              const fits = lowerAt(env, h.x, h.z, upright);
+              const expected = i === s.match && qangle(upright, yaw(h.yawDeg)) < 1e-6;
+              expect(fits, `hole ${i} (${h.kind}) at ${k * 15}°`).to.equal(expected);
+              // Upside down (cap first) the peg shows the mirror image, but the cap never goes in.
+              expect(lowerAt(env, h.x, h.z, qmul(upright, flip)), `hole ${i} (${h.kind}) cap first at ${k * 15}°`).to.equal(false);
+            }
+          }
+        } finally {
+          env.free();
+        }
+      });
+    }
+
+    it('tools: bad arguments are refused, leaving the workspace and touching the plate are rolled back', async () => {
+      const env = await TaskEnv.create(m1ChiralPeg, m1ChiralPeg.generate(100, 'L3'));
+      try {
+        const start = env.world.getPose('peg');
+        const hash = env.stateHash();
+        expect(env.execute({ tool: 'rotate', args: { axis: 'y', angle_deg: 200 } }).status).to.equal('invalid');
+        expect(env.execute({ tool: 'rotate', args: { axis: 'w', angle_deg: 10 } }).status).to.equal('invalid');
+        expect(env.execute({ tool: 'translate', args: { dx_m: 0.6 } }).status).to.equal('invalid');
+        expect(env.execute({ tool: 'translate', args: { dx_m: 0.1, extra: 1 } }).status).to.equal('invalid');
+        const up = env.execute({ tool: 'translate', args: { dy_m: 0.4 } });
+        expect(up.status).to.equal('violation');
+        expect(up.violation?.kind).to.equal('workspace');
+        const down = env.execute({ tool: 'translate', args: { dy_m: -0.2 } });
+        expect(down.status).to.equal('violation');
+        expect(down.violation?.kind).to.equal('collision');
+        expect(down.violation?.bodies).to.deep.equal(['peg', 'plate']);
+        expect(env.stateHash()).to.equal(hash);
+        expect(env.world.getPose('peg')).to.deep.equal(start);
+        // A half turn goes in two swept quarter turns and ends where one 180° turn about the axis would.
+        expect(env.execute({ tool: 'rotate', args: { axis: 'x', angle_deg: 180 } }).status).to.equal('ok');
+        const turned = env.world.getPose('peg');
+        // (poses are stored in single precision, hence the loose tolerance)
+        expect(qangle(turned.q, qmul(qaxisAngle([1, 0, 0], Math.PI), start.q))).to.be.below(2e-3);
+        expect(qrotate(turned.q, [0, -1, 0])[1]).to.be.closeTo(1, 1e-6);
+      } finally {
+        env.free();
+      }
+    });
+
+    it('progress rises along the reference, and only an inserted peg (cap above the plate) counts as solved', async () => {
+      const instance = m1ChiralPeg.generate(100, 'L5');
+      const env = await TaskEnv.create(m1ChiralPeg, instance);
+      try {
+        expect(env.progress()).to.be.closeTo(0, 1e-9);
+        const ref = await m1ChiralPeg.reference(instance);
+        let last = env.progress();
+        ref.calls.forEach((call, i) => {
+          expect(env.solved()).to.equal(false);
+          const r = env.execute(call);
+          expect(r.status, `${call.tool} ${JSON.stringify(call.args)}: ${r.message}`).to.equal('ok');
+          const p = env.progress();
+          expect(p).to.be.at.least(last - 1e-9);
+          if (i < ref.calls.length - 1) expect(p).to.be.below(1);
+          last = p;
+        });
+        expect(env.solved()).to.equal(true);
+        expect(env.terminated).to.equal(true);
+        // The same spot, orientation and depth test, but the whole peg under the plate: not inserted.
+        const hole = instance.scene.holes[instance.scene.match];
+        env.world.setPose('peg', { p: [hole.x, PLATE.top - PLATE.thickness - 0.01 - PEG_HEIGHT / 2, hole.z], q: yaw(hole.yawDeg) });
+        expect(env.solved()).to.equal(false);
+        // Inserted only 10 mm: not deep enough.
+        env.world.setPose('peg', { p: [hole.x, PLATE.top - 0.01 + PEG_HEIGHT / 2, hole.z], q: yaw(hole.yawDeg) });
+        expect(env.solved()).to.equal(false);
+      } finally {
+        env.free();
+      }
+    });
+  });
+});

@@ -1,0 +1,204 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SpaceActError } from '../sim/errors.ts';
+import { families, getFamily, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
+import { defaultReleasedInstances, FIXTURE_INSTANCES_DIR, fixtureInstanceIds } from '../tasks/suites.ts';
+import type { Instance, ReferenceSolution, Tier } from '../tasks/types.ts';
+import { runReference } from './verify.ts';
+
+/** Version of the fixture file layout; bumped when a field changes meaning. */
+export const FIXTURE_FORMAT = 1;
+
+/**
+ * One checked-in released instance: the generated instance, its reference solution, and the
+ * golden state hash the reference episode ends in. Everything in it is regenerated and
+ * compared by `spaceact fixtures --check`.
+ */
+export interface FixtureRecord {
+  format: number;
+  id: string;
+  family: string;
+  familyVersion: number;
+  seed: number;
+  tier: Tier;
+  instance: Instance;
+  reference: { calls: ReferenceSolution['calls']; optimal: boolean; unique: boolean; method: string };
+  /** Non-perception actions of the reference (what a 100-point episode may use). */
+  referenceActions: number;
+  /** State hash after the reference episode's last turn. */
+  goldenStateHash: string;
+}
+
+/** Path of an instance's fixture file. */
+export function fixtureFile(id: string, root: string = FIXTURE_INSTANCES_DIR): string {
+  return join(root, parseInstanceId(id).family, `${id}.json`);
+}
+
+/**
+ * Builds the fixture record of an instance by generating it and playing its reference
+ * through the episode loop. Throws `invalid-state` when the reference does not verify.
+ */
+export async function buildFixture(id: string): Promise<FixtureRecord> {
+  const { family, instance } = instanceFromId(id);
+  const run = await runReference(family, instance);
+  if (run.problem) throw new SpaceActError('invalid-state', `${id}: ${run.problem}`, { instance: id });
+  return {
+    format: FIXTURE_FORMAT,
+    id,
+    family: family.id,
+    familyVersion: family.version,
+    seed: instance.seed,
+    tier: instance.tier,
+    instance,
+    reference: {
+      calls: run.solution.calls,
+      optimal: run.solution.optimal ?? false,
+      unique: run.solution.unique ?? false,
+      method: run.solution.method,
+    },
+    referenceActions: run.referenceActions,
+    goldenStateHash: run.outcome.finalStateHash,
+  };
+}
+
+function describe(v: unknown): string {
+  const text = JSON.stringify(v);
+  if (text === undefined) return 'missing';
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The first place two JSON values differ, as `path: fixture X, regenerated Y`, or null when
+ * they are equal. Objects are walked in key order, arrays by index.
+ */
+export function firstDifference(fixture: unknown, regenerated: unknown, path = ''): string | null {
+  const here = path || '(root)';
+  if (Array.isArray(fixture) && Array.isArray(regenerated)) {
+    const n = Math.max(fixture.length, regenerated.length);
+    for (let i = 0; i < n; i++) {
+      if (i >= fixture.length || i >= regenerated.length) {
+        return `${path}[${i}]: fixture ${describe(fixture[i])}, regenerated ${describe(regenerated[i])} (lengths ${fixture.length} and ${regenerated.length})`;
+      }
+      const d = firstDifference(fixture[i], regenerated[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+  if (isObj(fixture) && isObj(regenerated)) {
+    const keys = [...new Set([...Object.keys(fixture), ...Object.keys(regenerated)])].sort();
+    for (const k of keys) {
+      const p = path ? `${path}.${k}` : k;
+      if (!(k in fixture) || !(k in regenerated)) return `${p}: fixture ${describe(fixture[k])}, regenerated ${describe(regenerated[k])}`;
+      const d = firstDifference(fixture[k], regenerated[k], p);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (Object.is(fixture, regenerated) || (fixture === 0 && regenerated === 0)) return null;
+  return `${here}: fixture ${describe(fixture)}, regenerated ${describe(regenerated)}`;
+}
+
+/** Outcome of writing or checking one fixture. */
+export interface FixtureReport {
+  id: string;
+  ok: boolean;
+  /** What is wrong (check) or why it was not written (write). */
+  problem?: string;
+  file: string;
+}
+
+/** The ids `fixtures --write` (re)writes for a family: those checked in, else the default released set. */
+export function fixtureIdsToWrite(familyId: string, root: string = FIXTURE_INSTANCES_DIR): string[] {
+  const existing = fixtureInstanceIds(familyId, root);
+  return existing.length ? existing : defaultReleasedInstances(familyId);
+}
+
+/**
+ * Writes the fixture files of the given families' released instances (default: every
+ * registered family). An instance whose reference does not verify is not written.
+ */
+export async function writeFixtures(
+  opts: { families?: string[]; root?: string; onReport?(r: FixtureReport): void } = {},
+): Promise<FixtureReport[]> {
+  const root = opts.root ?? FIXTURE_INSTANCES_DIR;
+  const fams = (opts.families ?? families().map((f) => f.id)).map((id) => getFamily(id).id);
+  const reports: FixtureReport[] = [];
+  for (const fid of fams) {
+    for (const id of fixtureIdsToWrite(fid, root)) {
+      const file = fixtureFile(id, root);
+      let report: FixtureReport;
+      try {
+        const record = await buildFixture(id);
+        mkdirSync(join(root, fid), { recursive: true });
+        writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
+        renameSync(`${file}.tmp`, file);
+        report = { id, ok: true, file };
+      } catch (err) {
+        if (!(err instanceof SpaceActError)) throw err;
+        report = { id, ok: false, problem: err.message, file };
+      }
+      reports.push(report);
+      opts.onReport?.(report);
+    }
+  }
+  return reports;
+}
+
+/**
+ * Regenerates every checked-in fixture and compares it field by field (the golden hash by
+ * replaying the reference). Also fails on a registered family with no fixtures, and on files
+ * that belong to no registered family or are not instance files.
+ */
+export async function checkFixtures(
+  opts: { families?: string[]; root?: string; onReport?(r: FixtureReport): void } = {},
+): Promise<FixtureReport[]> {
+  const root = opts.root ?? FIXTURE_INSTANCES_DIR;
+  const registered = new Set(families().map((f) => f.id));
+  const fams = (opts.families ?? [...registered]).map((id) => getFamily(id).id);
+  const reports: FixtureReport[] = [];
+  const report = (r: FixtureReport): void => {
+    reports.push(r);
+    opts.onReport?.(r);
+  };
+  if (!opts.families && existsSync(root)) {
+    for (const dir of readdirSync(root).sort()) {
+      if (!registered.has(dir)) report({ id: dir, ok: false, file: join(root, dir), problem: `fixtures for "${dir}", which is not a registered family` });
+    }
+  }
+  for (const fid of fams) {
+    const folder = join(root, fid);
+    const ids = fixtureInstanceIds(fid, root);
+    if (existsSync(folder)) {
+      for (const f of readdirSync(folder).sort()) {
+        if (!ids.includes(f.replace(/\.json$/, ''))) report({ id: f, ok: false, file: join(folder, f), problem: `${fid}/${f} is not an instance file of ${fid}` });
+      }
+    }
+    if (ids.length === 0) {
+      report({ id: fid, ok: false, file: folder, problem: `${fid} has no fixtures; run: spaceact fixtures --write --family ${fid}` });
+      continue;
+    }
+    for (const id of ids) {
+      const file = fixtureFile(id, root);
+      let stored: unknown;
+      try {
+        stored = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        report({ id, ok: false, file, problem: `${id}: ${file} is not valid JSON (${(err as Error).message})` });
+        continue;
+      }
+      let fresh: FixtureRecord;
+      try {
+        fresh = await buildFixture(id);
+      } catch (err) {
+        if (!(err instanceof SpaceActError)) throw err;
+        report({ id, ok: false, file, problem: err.message });
+        continue;
+      }
+      const diff = firstDifference(stored, fresh);
+      const hint = `if the change is intended: spaceact fixtures --write --family ${fid}`;
+      report(diff ? { id, ok: false, file, problem: `${id}: ${diff} (${hint})` } : { id, ok: true, file });
+    }
+  }
+  return reports;
+}
