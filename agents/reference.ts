@@ -3,22 +3,31 @@ import type { ReferenceSolution, ToolCall } from '../tasks/types.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
 
 /**
- * Plays the family's reference solution through the episode loop, so that verifying an
- * instance runs exactly what a model faces. It is stateless between turns: the next calls
- * follow from how many calls the history shows as executed, so a resumed episode continues
- * where it stopped.
+ * Plays a reference solution through the episode loop, so that verifying an instance runs
+ * exactly what a model faces. By default the solution is the family's own solver's (looked up
+ * in the registry); a solution given to the constructor is played instead (a family not yet
+ * registered, a tampered script in a test). Stateless between turns: the next calls follow
+ * from how many calls the history shows as executed, so a resumed episode continues where it
+ * stopped.
  */
 export class ReferenceAgent implements Agent {
   readonly name = 'reference';
-  readonly settings: Record<string, unknown> = {};
+  readonly settings: Record<string, unknown>;
   readonly needsImages = false;
-  private solution: ReferenceSolution | null = null;
+  private solution: ReferenceSolution | null;
+  private readonly given: boolean;
 
-  async start(ctx: EpisodeStart): Promise<void> {
-    this.solution = await getFamily(ctx.instance.family).reference(ctx.instance);
+  constructor(solution?: ReferenceSolution) {
+    this.solution = solution ?? null;
+    this.given = solution !== undefined;
+    this.settings = this.given ? { script: true } : {};
   }
 
-  /** The solution found at `start` (for verify reports). */
+  async start(ctx: EpisodeStart): Promise<void> {
+    if (!this.given) this.solution = await getFamily(ctx.instance.family).reference(ctx.instance);
+  }
+
+  /** The solution being played (for verify reports). */
   get reference(): ReferenceSolution | null {
     return this.solution;
   }

@@ -15,6 +15,11 @@ export interface CommandModule {
  * sub-command, so adding a command never touches this file.
  */
 export async function main(argv: string[]): Promise<void> {
+  // A reader that stops early (`spaceact show … | head`) is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const program = new Command('spaceact')
     .description('SpaceAct: closed-loop 3D spatial and temporal reasoning benchmark')
     .version(packageVersion())

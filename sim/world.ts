@@ -50,6 +50,13 @@ export interface WorldOptions {
   solverIterations?: number;
   /** Distance under which two shapes count as touching in sweeps and contact queries. Default 1e-4 m. */
   contactTolerance?: number;
+  /**
+   * Let bodies at rest fall asleep (Rapier's sleeping). Default false: Rapier's threshold
+   * (0.4 m/s × lengthUnit for 2 s) froze a block sliding slowly down an incline (1.3 cm instead
+   * of 77 cm in 4 s). Scenes with many parts resting for long (a peg puzzle) may turn it on for
+   * speed when no slow motion matters.
+   */
+  allowSleep?: boolean;
 }
 
 /** Result of a swept check ({@link World.sweep}, {@link World.moveSwept}). */
@@ -232,6 +239,7 @@ export class World {
   private raw: RAPIER.World;
   private readonly id = nextWorldId++;
   private readonly g: Vec3;
+  private readonly allowSleep: boolean;
   private readonly workspace?: Aabb;
   /** Distance under which two shapes count as touching (sweeps, contact queries), metres. */
   readonly contactTolerance: number;
@@ -249,8 +257,9 @@ export class World {
   private stepping = false;
   private freed = false;
 
-  private constructor(raw: RAPIER.World, timestep: number, gravity: Vec3, workspace: Aabb | undefined, contactTolerance: number) {
+  private constructor(raw: RAPIER.World, timestep: number, gravity: Vec3, workspace: Aabb | undefined, contactTolerance: number, allowSleep: boolean) {
     this.raw = raw;
+    this.allowSleep = allowSleep;
     this.timestep = timestep;
     this.g = gravity;
     this.workspace = workspace;
@@ -274,6 +283,7 @@ export class World {
     const lengthUnit = o.lengthUnit === undefined ? undefined : valid.finiteNumber(o.lengthUnit, 'options.lengthUnit', { above: 0, max: 1e3 });
     const iterations = o.solverIterations === undefined ? undefined : valid.finiteNumber(o.solverIterations, 'options.solverIterations', { min: 1, max: 100, integer: true });
     const tolerance = o.contactTolerance === undefined ? 1e-4 : valid.finiteNumber(o.contactTolerance, 'options.contactTolerance', { above: 0, max: 0.01 });
+    const allowSleep = o.allowSleep === undefined ? false : valid.booleanValue(o.allowSleep, 'options.allowSleep');
     rapierReady ??= RAPIER.init();
     await rapierReady;
     const raw = new RAPIER.World(rv(gravity));
@@ -281,7 +291,7 @@ export class World {
     if (lengthUnit !== undefined) raw.lengthUnit = lengthUnit;
     raw.integrationParameters.contact_natural_frequency = frequency ?? DEFAULT_CONTACT_FREQUENCY;
     if (iterations !== undefined) raw.numSolverIterations = iterations;
-    return new World(raw, timestep, gravity, workspace, tolerance);
+    return new World(raw, timestep, gravity, workspace, tolerance, allowSleep);
   }
 
   /** Gravity, m/s². */
@@ -350,9 +360,7 @@ export class World {
     this.alive();
     const s = this.validateSpec(spec);
     const desc = s.kind === 'dynamic' ? RAPIER.RigidBodyDesc.dynamic() : s.kind === 'static' ? RAPIER.RigidBodyDesc.fixed() : RAPIER.RigidBodyDesc.kinematicPositionBased();
-    // Never asleep: Rapier's sleep threshold (0.4 m/s × lengthUnit) froze a block that was
-    // sliding slowly down an incline (1.3 cm instead of 77 cm in 4 s).
-    desc.setTranslation(s.pose.p[0], s.pose.p[1], s.pose.p[2]).setRotation(rq(s.pose.q)).setCanSleep(false);
+    desc.setTranslation(s.pose.p[0], s.pose.p[1], s.pose.p[2]).setRotation(rq(s.pose.q)).setCanSleep(this.allowSleep);
     if (s.ccd) desc.setCcdEnabled(true);
     const rb = this.raw.createRigidBody(desc);
     const material = resolveMaterial(s.material, 'spec.material');

@@ -1,6 +1,10 @@
 import { SpaceActError } from '../sim/errors.ts';
 import { a1OccludedPacking } from './assembly/a1-occluded-packing/family.ts';
+import { a6PartToWhole } from './assembly/a6-part-to-whole/family.ts';
+import { b1Bridge } from './construction/b1-bridge/family.ts';
 import { v1BlockCounting } from './perception/v1-block-counting/family.ts';
+import { v5ProjectionAlignment } from './perception/v5-projection-alignment/family.ts';
+import { v6ObjectRotation } from './perception/v6-object-rotation/family.ts';
 import { p6PegTransfer } from './puzzles/p6-peg-transfer/family.ts';
 import { m1ChiralPeg } from './manipulation/m1-chiral-peg/family.ts';
 import { t1TunnelTiming } from './temporal/t1-tunnel-timing/family.ts';
@@ -11,7 +15,7 @@ import { TIERS } from './types.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole] as TaskFamily[];
 
 const CATEGORY_ORDER = 'BPMAVT';
 

@@ -9,10 +9,11 @@ import type { CameraSpec } from '../render/camera-spec.ts';
 import type { SceneDescription } from '../sim/types.ts';
 import { World } from '../sim/world.ts';
 import { TaskEnv } from '../tasks/env.ts';
-import { sightOf, V1_FILTERS, viewsOf } from '../tasks/perception/v1-block-counting/checks.ts';
+import { glimpsed, sightOf, V1_FILTERS, viewsOf } from '../tasks/perception/v1-block-counting/checks.ts';
 import { v1BlockCounting, type V1Scene } from '../tasks/perception/v1-block-counting/family.ts';
 import { V1_TIERS } from '../tasks/perception/v1-block-counting/tiers.ts';
 import {
+  GLIMPSE_GRID,
   isClear,
   isClearFace,
   isVisible,
@@ -75,6 +76,7 @@ describe('V1 block counting', function () {
           expect(t.visible(v, b.name), `${b.name} visible at ${v.azimuth}/${v.elevation}`).to.equal(isVisible(full));
           expect(t.clear(v, b.name), `${b.name} clear at ${v.azimuth}/${v.elevation}`).to.equal(isClear(full));
           expect(t.clear(v, b.name, true)).to.equal(isClear(full, true));
+          expect(t.glimpsed(v, b.name)).to.equal(t.sight(v, b.name, GLIMPSE_GRID, true).visible > 0);
         }
       }
     });
@@ -123,9 +125,10 @@ describe('V1 block counting', function () {
             const where = `${b.name} (${b.kind}) at azimuth ${cam.azimuth}°, elevation ${cam.elevation}°: rendered ${shown} px of ${alone}, estimated ${est.toFixed(0)}`;
             expect(alone, where).to.be.greaterThan(500);
             expect(Math.abs(shown - est), where).to.be.at.most(0.12 * alone + 15);
-            if (sightOf(inst, cam, b.name).visible === 0) {
+            // Wholly hidden on the fine lattice: the picture shows nothing of it either.
+            if (!glimpsed(inst, cam, b.name)) {
               hiddenChecked++;
-              expect(shown, where).to.be.at.most(0.02 * alone);
+              expect(shown, where).to.be.at.most(0.005 * alone + 5);
             }
           }
         }
@@ -145,8 +148,8 @@ describe('V1 block counting', function () {
         const s = inst.scene;
         const cubes = s.blocks.filter((b) => b.kind === 'cube');
         expect(s.cubeCount).to.equal(cubes.length);
-        const glimpsed = cubes.filter((b) => sightOf(inst, inst.camera.initial, b.name).visible > 0).length;
-        expect(s.cubeCount - glimpsed).to.be.at.least(V1_TIERS[tier].minHidden);
+        const shown = cubes.filter((b) => glimpsed(inst, inst.camera.initial, b.name)).length;
+        expect(s.cubeCount - shown).to.be.at.least(V1_TIERS[tier].minHidden);
         expect(s.firstViewCount).to.equal(cubes.filter((b) => isVisible(sightOf(inst, inst.camera.initial, b.name))).length);
         expect(s.firstViewCount).to.be.lessThan(s.cubeCount);
         expect(s.blocks.some((b) => b.kind !== 'cube')).to.equal(tier !== 'L1');
@@ -191,14 +194,15 @@ describe('V1 block counting', function () {
       ['L7', 100],
       ['L5', 201],
     ] as Array<[Tier, number]>) {
-      it(`${tier} seed ${seed}: after the build's settle, another 1 s moves no block by 0.5 mm or 0.5°`, async () => {
+      it(`${tier} seed ${seed}: the build's settle moves blocks < 2 mm, and another 1 s moves none by 0.5 mm or 0.5°`, async () => {
         const inst = gen(tier, seed);
         const world = await World.create(v1BlockCounting.worldOptions?.(inst));
         try {
           await v1BlockCounting.build(inst, world);
           for (const b of inst.scene.blocks) {
             const p = world.getPose(b.name).p;
-            expect(Math.hypot(p[0] - b.pose.p[0], p[1] - b.pose.p[1], p[2] - b.pose.p[2]), b.name).to.be.below(0.001);
+            // Soft contacts let a stack sink by up to about a millimetre as it takes its weight.
+            expect(Math.hypot(p[0] - b.pose.p[0], p[1] - b.pose.p[1], p[2] - b.pose.p[2]), b.name).to.be.below(0.002);
           }
           expect(world.settle({ seconds: 1, linearTol: 0.0005, angularTolDeg: 0.5 })).to.equal(null);
         } finally {
@@ -209,10 +213,10 @@ describe('V1 block counting', function () {
   });
 
   describe('the answer tool', () => {
-    it('solves on the exact count only; progress measures the hidden part found; camera moves change nothing', async () => {
+    it('solves on the exact count only; only a near miss earns progress; camera moves change nothing', async () => {
       const inst = gen('L3');
       const s = inst.scene;
-      const hidden = s.cubeCount - s.firstViewCount;
+      expect(s.cubeCount - s.firstViewCount).to.be.at.least(2);
       const outcome = async (calls: Array<{ tool: string; args: Record<string, unknown> }>) => {
         const env = await TaskEnv.create(v1BlockCounting, inst);
         try {
@@ -239,7 +243,11 @@ describe('V1 block counting', function () {
 
       const nearly = await outcome([{ tool: 'answer', args: { count: s.cubeCount + 1 } }]);
       expect(nearly.solved).to.equal(false);
-      expect(nearly.progress).to.be.closeTo(1 - 1 / hidden, 1e-12);
+      expect(nearly.progress).to.equal(0.5);
+      const under = await outcome([{ tool: 'answer', args: { count: s.cubeCount - 1 } }]);
+      expect(under.progress).to.equal(0.5);
+      const off2 = await outcome([{ tool: 'answer', args: { count: s.cubeCount + 2 } }]);
+      expect(off2.progress).to.equal(0);
 
       const zero = await outcome([{ tool: 'answer', args: { count: 0 } }]);
       expect(zero.solved).to.equal(false);

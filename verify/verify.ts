@@ -10,7 +10,6 @@ import { assertInstance } from '../tasks/instance-schema.ts';
 import { getFamily, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
 import { familyInstances, suiteInstances } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution, TaskFamily } from '../tasks/types.ts';
-import { ScriptAgent } from './script-agent.ts';
 
 /** Random-baseline episodes per instance, unless told otherwise. */
 export const DEFAULT_RANDOM_SEEDS = 10;
@@ -102,7 +101,7 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
     registered = false;
   }
   const script = opts.solution ?? (registered ? null : await family.reference(instance));
-  const agent: Agent & { reference: ReferenceSolution | null } = script ? new ScriptAgent(script) : new ReferenceAgent();
+  const agent = new ReferenceAgent(script ?? undefined);
   const stateHashes: string[] = [];
   let firstViolation: FirstViolation | null = null;
   let executed = 0;

@@ -173,11 +173,13 @@ export function buildRulers(specs: RulerSpec[]): RulerSet {
       linePos.push(...at(t.at, 0).toArray(), ...at(t.at, len).toArray());
       if (t.label === undefined) continue;
       const { texture, aspect } = labelTexture(t.label, color);
-      const material = new THREE.SpriteMaterial({ map: texture, transparent: true, depthWrite: false });
+      // Labels ignore depth and draw last: a ruler lying on a table seen from low elevation
+      // would otherwise have its labels buried in the table top in front of them.
+      const material = new THREE.SpriteMaterial({ map: texture, transparent: true, depthWrite: false, depthTest: false });
       const sprite = new THREE.Sprite(material);
       const anchor = at(t.at, band + margin).clone();
       sprite.position.copy(anchor);
-      sprite.renderOrder = 2;
+      sprite.renderOrder = 10;
       group.add(sprite);
       disposables.push(texture, material);
       labels.push({ sprite, anchor, tick: tick.clone(), along: dir.clone(), aspect, height: LABEL_HEIGHT * major });

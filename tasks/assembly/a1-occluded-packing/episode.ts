@@ -4,6 +4,15 @@
  *
  * Family state lives in `world.meta.placed`: for each piece in the box, the rotation it was
  * turned by and the internal cells it fills. Everything else is read from body poses.
+ *
+ * Pieces on the table are dynamic (the statics check after every action watches them). A piece
+ * lowered into the box is judged by rigid-body statics on flat supports (`centreOverSupport`):
+ * with nothing under it, it is let go as a dynamic body and the statics check sees it fall;
+ * with its centre of mass outside its supports, the move is a statics violation; otherwise it
+ * is fixed in place (static). Fixing it is deliberate: the pieces' outer faces are set in by
+ * 1 mm, so a piece resting on the floor with an overhang on a neighbour hangs 2 mm above that
+ * neighbour, and left dynamic it would rock by a degree or two onto it, which the statics
+ * check (1°) would call a collapse although the real piece stands.
  */
 import { SpaceActError, ViolationError } from '../../../sim/errors.ts';
 import { qrotate } from '../../../sim/math.ts';
@@ -164,16 +173,16 @@ export function buildEpisode(instance: Instance<A1Scene>, world: World): FamilyE
     return [0, 1, 2].map((a) => round9(centre[a] - (ref[a] - mid[a]) * CELL)) as Vec3;
   };
 
-  /** Vertical offset of a placed piece from its nominal pose (how far it has settled). */
+  /** Vertical offset of a placed piece from its nominal (cell-centred) pose: it rests on its supports, a little below. */
   const settledBy = (name: string): number => {
     const rec = placed()[name];
     return world.getPose(name).p[1] - nominalOrigin(byName.get(name)!, rec.rotation, rec.cells)[1];
   };
 
   /**
-   * How high above its nominal pose a piece must stop so that it rests on what is under it:
-   * the floor, or the top faces of pieces already in the box (as they have settled). Null when
-   * nothing is under any of its cubes.
+   * How far above its nominal pose (negative: below) a piece must stop to rest on what is under
+   * it: the floor, or the top faces of pieces already in the box where they actually rest. The
+   * highest support wins. Null when nothing is under any of its cubes.
    */
   const liftOnSupports = (cells: readonly Cell[]): number | null => {
     const own = new Set(cells.map(cellKey));

@@ -20,8 +20,6 @@ const WALL_HEIGHT = 0.08;
 /** The first camera looks at this fraction of the pile's height: low, so front stacks hide more. */
 const TARGET_HEIGHT = 0.4;
 const WALL_THICKNESS = 0.012;
-/** How far the wall runs past the pile's corners on each end, beyond the gap, metres. */
-const WALL_OVERHANG = 0.02;
 /** Clear space between the pile's outer faces and a wall or ruler, metres. */
 const WALL_GAP = 0.045;
 const RULER_GAP = 0.012;
@@ -31,6 +29,8 @@ const RULER_EDGE = 0.005;
 const TABLE_MARGIN = 0.03;
 const TABLE_THICKNESS = 0.02;
 const WOOD = { density: 650, friction: 0.6, restitution: 0 };
+/** Progress of an answer off by one (see `progress` in `build`): 17.5 of the 35 unsolved points. */
+const NEAR_MISS_PROGRESS = 0.5;
 const WALL_COLOR = '#8d949b';
 const TABLE_COLOR = '#8a8178';
 
@@ -125,7 +125,8 @@ export function drawInstance(seed: number, tier: Tier, attempt: number): Instanc
   const walls: WallBox[] = [];
   if (settings.walls) {
     const [axis, sign] = near;
-    const halfAlong = (axis === 0 ? halfZ : halfX) + WALL_GAP + WALL_THICKNESS + WALL_OVERHANG;
+    // As long as the table: it ends flush with the table edge past the ruler on that side.
+    const halfAlong = (axis === 0 ? halfZ : halfX) + RULER_GAP + RULER_EDGE;
     const half: Vec3 = axis === 0 ? [WALL_THICKNESS / 2, WALL_HEIGHT / 2, halfAlong] : [halfAlong, WALL_HEIGHT / 2, WALL_THICKNESS / 2];
     const p: Vec3 = [0, WALL_HEIGHT / 2, 0];
     p[axis] = sign * ((axis === 0 ? halfX : halfZ) + WALL_GAP + WALL_THICKNESS / 2);
@@ -161,12 +162,12 @@ export function drawInstance(seed: number, tier: Tier, attempt: number): Instanc
     reach(other, to[other] - cornerSign(other) * RULER_EDGE);
     return { from, to, tickDir, minor: 0.01, major: 0.1 };
   });
-  // The wall stands on the table, which reaches a margin beyond it all round.
+  // The wall stands on the table, which reaches a margin beyond its outer face. (Along the
+  // wall the table is already as long as the wall; reaching further would push the table past
+  // the ruler on that side and bury its labels.)
   for (const w of walls) {
-    for (const axis of [0, 2]) {
-      reach(axis, w.pose.p[axis] - w.half[axis] - TABLE_MARGIN);
-      reach(axis, w.pose.p[axis] + w.half[axis] + TABLE_MARGIN);
-    }
+    const axis = w.half[0] < w.half[2] ? 0 : 2;
+    reach(axis, w.pose.p[axis] + Math.sign(w.pose.p[axis]) * (w.half[axis] + TABLE_MARGIN));
   }
   const table = {
     half: [0, 1, 2].map((k) => round((hi[k] - lo[k]) / 2)) as Vec3,
@@ -322,12 +323,14 @@ function build(instance: Instance<V1Scene>, world: World): FamilyEnv {
     solved() {
       return typeof world.meta.answer === 'number' && world.meta.answer === cubesInWorld();
     },
+    // A wrong count earns half progress only as a near miss: off by one where the first view
+    // alone is off by two or more. Credit growing with closeness would pay for guessing: a
+    // tier's counts span only about a dozen values, so a blind mid-range guess would be close.
     progress() {
       const a = world.meta.answer;
       if (typeof a !== 'number') return 0;
       const truth = cubesInWorld();
-      const hidden = Math.max(1, truth - s.firstViewCount);
-      return Math.max(0, 1 - Math.abs(a - truth) / hidden);
+      return Math.abs(a - truth) === 1 && truth - s.firstViewCount >= 2 ? NEAR_MISS_PROGRESS : 0;
     },
     stateText() {
       const lines = [`${s.cubeCount} cubes and ${s.blocks.length - s.cubeCount} other blocks. Bottom of each block above the table, and grid cell (column, row):`];
@@ -377,7 +380,7 @@ export const v1BlockCounting: TaskFamily<V1Scene> = {
     L1: { levers: [], description: '4–10 cubes on a 3 × 2 grid, up to 2 high, no decoys; at least 1 cube wholly hidden from the first view.' },
     L3: { levers: [], description: '12–20 cubes on a 3 × 3 grid, up to 3 high, 2–3 decoys (tiles, upright or lying bars); at least 2 cubes hidden from the first view.' },
     L5: { levers: [], description: '20–31 cubes on a 4 × 4 grid, up to 4 high, 4–6 decoys; at least 3 cubes hidden from the first view.' },
-    L7: { levers: ['+occ'], description: 'L5 plus a wall 8 cm high, 4.5 cm out from the pile, along the side the first camera faces (within 25°): from that side the lower two layers are hidden from every view but steep ones.' },
+    L7: { levers: ['+occ'], description: 'L5 plus a wall 8 cm high, 4.5 cm out from the pile and as long as the table, along the side the first camera faces (within 25°): from that side the lower two layers are hidden from every view but steep ones.' },
   },
   generate,
   build,

@@ -78,7 +78,7 @@ export function drawPile(rng: Rng, plan: PilePlan, nCubes = rng.int(plan.cubes[0
   const nDecoys = rng.int(plan.decoys[0], plan.decoys[1]);
   const decoyKinds: BlockKind[] = ['tile', 'post', 'beam'];
   const items: BlockKind[] = [...new Array<BlockKind>(nCubes).fill('cube')];
-  for (let i = 0; i < nDecoys; i++) items.push(decoyKinds[i % 3 === 0 ? rng.int(0, 2) : i % 3]);
+  for (let i = 0; i < nDecoys; i++) items.push(rng.pick(decoyKinds));
   const order = rng.shuffle(items);
   const maxUnits = plan.maxCubesHigh * 2;
   const top: number[][] = Array.from({ length: plan.cols }, () => new Array<number>(plan.rows).fill(0));

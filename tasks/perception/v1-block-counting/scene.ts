@@ -19,8 +19,8 @@ export interface V1Scene {
   cubeCount: number;
   /**
    * Cubes visible (`isVisible` in visibility.ts: enough unoccluded samples and pixels) from the first view, the
-   * best a count that never moves the camera can do; always below `cubeCount`. Progress of a
-   * wrong answer is measured against the gap between the two.
+   * best a count that never moves the camera can do; always below `cubeCount`. An answer off
+   * by one earns progress only where this count is off by two or more.
    */
   firstViewCount: number;
   /** Whether the pile may hold decoys (the rules say so from L3 up). */

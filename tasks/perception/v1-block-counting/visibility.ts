@@ -53,6 +53,17 @@ export interface BoxSighting {
 export const SAMPLE_GRID = 4;
 
 /**
+ * Sample points per face edge for telling whether a box shows at all
+ * ({@link VisibilityTester.glimpsed}): a 12 × 12 lattice that runs out to
+ * {@link GLIMPSE_INSET} from the face's edges (≈ 3.5 mm apart on a cube face), because what
+ * peeks past an occluder is usually a thin strip along an edge.
+ */
+export const GLIMPSE_GRID = 12;
+
+/** How far inside a face's edges the glimpse lattice starts, metres (about a pixel at 0.5 m). */
+export const GLIMPSE_INSET = 0.0005;
+
+/**
  * Unoccluded samples a block needs to count as visible: 4 (a quarter of one face's lattice,
  * ≈ 4 cm² of a cube face). A block showing less — a corner, a sliver through a gap — counts as
  * not visible.
@@ -139,22 +150,23 @@ export class VisibilityTester {
   /**
    * How much of each named box (default: all) the camera sees, keyed by name.
    * @param grid sample points per face edge (default {@link SAMPLE_GRID}).
+   * @param edges lattice from edge to edge ({@link GLIMPSE_INSET} inside) instead of cell centres.
    */
-  look(camera: CameraSpec, names?: readonly string[], grid = SAMPLE_GRID): Map<string, BoxSighting> {
+  look(camera: CameraSpec, names?: readonly string[], grid = SAMPLE_GRID, edges = false): Map<string, BoxSighting> {
     const view = viewOf(camera);
     const out = new Map<string, BoxSighting>();
     const wanted = names ? new Set(names) : null;
     this.boxes.forEach((b, bi) => {
-      if (!wanted || wanted.has(b.name)) out.set(b.name, this.sightBox(view, bi, grid));
+      if (!wanted || wanted.has(b.name)) out.set(b.name, this.sightBox(view, bi, grid, edges));
     });
     return out;
   }
 
-  /** How much of one box the camera sees. */
-  sight(camera: CameraSpec, name: string, grid = SAMPLE_GRID): BoxSighting {
+  /** How much of one box the camera sees (`grid`, `edges`: as for {@link look}). */
+  sight(camera: CameraSpec, name: string, grid = SAMPLE_GRID, edges = false): BoxSighting {
     const bi = this.boxes.findIndex((b) => b.name === name);
     if (bi < 0) throw new RangeError(`no box named ${name}`);
-    return this.sightBox(viewOf(camera), bi, grid);
+    return this.sightBox(viewOf(camera), bi, grid, edges);
   }
 
   /**
@@ -167,7 +179,7 @@ export class VisibilityTester {
     const view = viewOf(camera);
     for (const [n, u, v] of FACE_AXES) {
       for (const sign of [-1, 1] as const) {
-        const face = this.sightFace(view, bi, n, u, v, sign, SAMPLE_GRID, true, telling);
+        const face = this.sightFace(view, bi, n, u, v, sign, SAMPLE_GRID, false, true, telling);
         if (face && isClearFace(face)) return true;
       }
     }
@@ -179,27 +191,39 @@ export class VisibilityTester {
    * sure: the same answer as `isVisible(sight(camera, name))`.
    */
   visible(camera: CameraSpec, name: string): boolean {
+    return this.reaches(camera, name, SAMPLE_GRID, false, { visible: 0, seenPixels: 0, needVisible: VISIBLE_MIN_SAMPLES, needPixels: VISIBLE_MIN_PIXELS });
+  }
+
+  /**
+   * Whether any part of the named box shows at all: one unoccluded sample on a fine lattice
+   * reaching to the face edges ({@link GLIMPSE_GRID}, {@link GLIMPSE_INSET}). A box that fails
+   * this is wholly hidden, short of specks smaller than the lattice spacing.
+   */
+  glimpsed(camera: CameraSpec, name: string): boolean {
+    return this.reaches(camera, name, GLIMPSE_GRID, true, { visible: 0, seenPixels: 0, needVisible: 1, needPixels: 0 });
+  }
+
+  private reaches(camera: CameraSpec, name: string, grid: number, edges: boolean, total: RunningTotal): boolean {
     const bi = this.boxes.findIndex((b) => b.name === name);
     if (bi < 0) throw new RangeError(`no box named ${name}`);
     const view = viewOf(camera);
-    const total = { visible: 0, seenPixels: 0 };
     for (const [n, u, v] of FACE_AXES) {
       for (const sign of [-1, 1] as const) {
-        this.sightFace(view, bi, n, u, v, sign, SAMPLE_GRID, false, false, total);
-        if (total.visible >= VISIBLE_MIN_SAMPLES && total.seenPixels >= VISIBLE_MIN_PIXELS) return true;
+        this.sightFace(view, bi, n, u, v, sign, grid, edges, false, false, total);
+        if (total.visible >= total.needVisible && total.seenPixels >= total.needPixels) return true;
       }
     }
     return false;
   }
 
-  private sightBox(view: View, bi: number, grid: number): BoxSighting {
+  private sightBox(view: View, bi: number, grid: number, edges: boolean): BoxSighting {
     const faces: FaceSighting[] = [];
     let visible = 0;
     let facing = 0;
     let seenPixels = 0;
     for (const [n, u, v] of FACE_AXES) {
       for (const sign of [-1, 1] as const) {
-        const face = this.sightFace(view, bi, n, u, v, sign, grid, false, false);
+        const face = this.sightFace(view, bi, n, u, v, sign, grid, edges, false, false);
         if (!face) continue;
         visible += face.visible;
         facing += face.samples;
@@ -223,10 +247,12 @@ export class VisibilityTester {
     v: number,
     sign: 1 | -1,
     grid: number,
+    /** Lattice reaching out to the face edges ({@link GLIMPSE_INSET}) instead of cell centres. */
+    edges: boolean,
     clearOnly: boolean,
     telling: boolean,
-    /** Running totals over faces: sampling stops once they reach the visibility thresholds. */
-    total?: { visible: number; seenPixels: number },
+    /** Running totals over faces: sampling stops once they reach their thresholds. */
+    total?: RunningTotal,
   ): FaceSighting | null {
     const b = this.boxes[bi];
     const { eye, frame, tanHalf } = view;
@@ -264,8 +290,8 @@ export class VisibilityTester {
     for (let i = 0; i < grid; i++) {
       for (let j = 0; j < grid; j++) {
         const pl: Vec3 = [cl[0], cl[1], cl[2]];
-        pl[u] = ((2 * (i + 0.5)) / grid - 1) * b.half[u];
-        pl[v] = ((2 * (j + 0.5)) / grid - 1) * b.half[v];
+        pl[u] = lattice(i, grid, b.half[u], edges);
+        pl[v] = lattice(j, grid, b.half[v], edges);
         const pw = qrotate(b.pose.q, pl);
         const d: Vec3 = [b.pose.p[0] + pw[0] - eye[0], b.pose.p[1] + pw[1] - eye[1], b.pose.p[2] + pw[2] - eye[2]];
         const depth = -vdot(d, frame.back);
@@ -286,7 +312,7 @@ export class VisibilityTester {
             if (total) {
               total.visible++;
               total.seenPixels += px;
-              if (total.visible >= VISIBLE_MIN_SAMPLES && total.seenPixels >= VISIBLE_MIN_PIXELS) return face;
+              if (total.visible >= total.needVisible && total.seenPixels >= total.needPixels) return face;
             }
           }
         }
@@ -295,6 +321,23 @@ export class VisibilityTester {
     }
     return face;
   }
+}
+
+/**
+ * Coordinate of lattice point `i` of `grid` across a face of half-width `half`: cell centres,
+ * or (with `edges`) evenly from one edge to the other, {@link GLIMPSE_INSET} inside them.
+ */
+function lattice(i: number, grid: number, half: number, edges: boolean): number {
+  if (!edges) return ((2 * (i + 0.5)) / grid - 1) * half;
+  const reach = half - GLIMPSE_INSET;
+  return -reach + (2 * reach * i) / (grid - 1);
+}
+
+interface RunningTotal {
+  visible: number;
+  seenPixels: number;
+  needVisible: number;
+  needPixels: number;
 }
 
 interface View {

@@ -1,0 +1,174 @@
+import type { SummaryEntry } from '../../../agents/runner.ts';
+import { wilson, type Interval } from '../../../report/stats.ts';
+import { parseInstanceId } from '../../registry.ts';
+import type { Tier } from '../../types.ts';
+import { QUESTION_NAMES, QUESTION_TYPES, questionSlot, TIER_PLANS, type QuestionType } from './questions.ts';
+
+/** The canonical angles models collapse onto (the seed benchmark's finding), degrees. */
+export const CANONICAL_ANGLES = [0, 90, 180];
+
+/** Accuracy on one question type. */
+export interface TypeStats {
+  type: QuestionType;
+  name: string;
+  /** Questions of this type in the run. */
+  n: number;
+  correct: number;
+  /** Questions with no valid answer committed (refused calls, no call, abandoned): counted wrong. */
+  unanswered: number;
+  /** correct / n, or null when n is 0. */
+  accuracy: number | null;
+  wilson95: Interval | null;
+  /** Accuracy of a uniform guess: 1 / options, or 1 / the tier's angles for the open exact angle. */
+  chance: number;
+}
+
+/** The figures of one tier. */
+export interface TierStats {
+  tier: Tier;
+  types: TypeStats[];
+  /** Unweighted mean of the per-type accuracies over the types present. */
+  macro8: number | null;
+  /** True when all eight types are present (Macro-8 proper). */
+  complete: boolean;
+  /** Accuracy over all questions of the tier. */
+  micro8: number | null;
+  micro8Wilson95: Interval | null;
+  n: number;
+  correct: number;
+  /** Committed exact-angle answers (choice or open) and how many fell on 0°, 90° or 180°. */
+  exactAnswers: number;
+  onCanonical: number;
+}
+
+/** What the statistics are computed from: the run's V6 episodes and their committed answers. */
+export interface RotationRun {
+  episodes: Array<Pick<SummaryEntry, 'instance' | 'solved' | 'abandoned'>>;
+  /** The committed answer's angle in degrees, for exact-angle questions that have one (by instance id). */
+  exactAngles?: Map<string, number>;
+  /** Instances known to have committed no valid answer (their logs show no `answer` call that ran). */
+  unanswered?: Set<string>;
+}
+
+/** Per-type accuracy, Macro-8 and Micro-8 of a run's V6 questions, per tier. */
+export interface RotationStats {
+  tiers: TierStats[];
+  /** Episodes of other families in the run (ignored). */
+  ignored: number;
+}
+
+function chanceOf(type: QuestionType, tier: Tier): number {
+  switch (type) {
+    case 'detection':
+      return 1 / 2;
+    case 'exact_mcq':
+      return 1 / 9;
+    case 'exact_open':
+      return 1 / TIER_PLANS[tier].angles.length;
+    case 'post_rotation':
+      return 1 / 4;
+    default:
+      return 1 / 3;
+  }
+}
+
+/**
+ * The seed benchmark's figures for a run: per question type the accuracy (an unparsed or
+ * missing answer is wrong), Macro-8 as the unweighted mean of the eight type accuracies and
+ * Micro-8 as the accuracy over all questions, kept apart per tier. The type of each question
+ * follows from its seed (see `questionSlot`).
+ */
+export function rotationStats(run: RotationRun): RotationStats {
+  const byTier = new Map<Tier, Map<QuestionType, { n: number; correct: number; unanswered: number }>>();
+  const exact = new Map<Tier, { answers: number; canonical: number }>();
+  let ignored = 0;
+  for (const e of run.episodes) {
+    const id = parseInstanceId(e.instance);
+    if (id.family !== 'V6') {
+      ignored++;
+      continue;
+    }
+    const { type } = questionSlot(id.seed, id.tier);
+    let tier = byTier.get(id.tier);
+    if (!tier) byTier.set(id.tier, (tier = new Map()));
+    const t = tier.get(type) ?? { n: 0, correct: 0, unanswered: 0 };
+    t.n++;
+    if (e.solved && !e.abandoned) t.correct++;
+    if (e.abandoned || run.unanswered?.has(e.instance)) t.unanswered++;
+    tier.set(type, t);
+    const angle = run.exactAngles?.get(e.instance);
+    if ((type === 'exact_mcq' || type === 'exact_open') && angle !== undefined) {
+      const x = exact.get(id.tier) ?? { answers: 0, canonical: 0 };
+      x.answers++;
+      if (CANONICAL_ANGLES.includes(angle)) x.canonical++;
+      exact.set(id.tier, x);
+    }
+  }
+  const tiers: TierStats[] = [...byTier.keys()]
+    .sort()
+    .map((tier) => {
+      const counts = byTier.get(tier)!;
+      const types = QUESTION_TYPES.map((type): TypeStats => {
+        const c = counts.get(type) ?? { n: 0, correct: 0, unanswered: 0 };
+        return {
+          type,
+          name: QUESTION_NAMES[type],
+          ...c,
+          accuracy: c.n ? c.correct / c.n : null,
+          wilson95: wilson(c.correct, c.n),
+          chance: chanceOf(type, tier),
+        };
+      });
+      const present = types.filter((t) => t.accuracy !== null);
+      const n = types.reduce((s, t) => s + t.n, 0);
+      const correct = types.reduce((s, t) => s + t.correct, 0);
+      const x = exact.get(tier) ?? { answers: 0, canonical: 0 };
+      return {
+        tier,
+        types,
+        macro8: present.length ? present.reduce((s, t) => s + t.accuracy!, 0) / present.length : null,
+        complete: present.length === QUESTION_TYPES.length,
+        micro8: n ? correct / n : null,
+        micro8Wilson95: wilson(correct, n),
+        n,
+        correct,
+        exactAnswers: x.answers,
+        onCanonical: x.canonical,
+      };
+    });
+  return { tiers, ignored };
+}
+
+function pct(x: number | null): string {
+  return x === null ? '—' : `${(100 * x).toFixed(1)}%`;
+}
+
+function interval(i: Interval | null): string {
+  return i ? `[${(100 * i.lo).toFixed(1)}, ${(100 * i.hi).toFixed(1)}]` : '';
+}
+
+/** The statistics as a table per tier. */
+export function formatRotationStats(s: RotationStats, header = ''): string {
+  const out: string[] = [];
+  if (header) out.push(header);
+  if (s.tiers.length === 0) out.push('No V6 (object rotation) questions in this run.');
+  for (const t of s.tiers) {
+    out.push('', `Tier ${t.tier}: ${t.n} question(s)`);
+    out.push(`  ${'question type'.padEnd(22)} ${'n'.padStart(4)} ${'right'.padStart(6)} ${'no answer'.padStart(10)} ${'accuracy'.padStart(9)}  ${'95% CI'.padEnd(14)} ${'chance'.padStart(7)}`);
+    for (const x of t.types) {
+      out.push(
+        `  ${x.name.padEnd(22)} ${String(x.n).padStart(4)} ${String(x.correct).padStart(6)} ${String(x.unanswered).padStart(10)} ${pct(x.accuracy).padStart(9)}  ${interval(x.wilson95).padEnd(14)} ${pct(x.chance).padStart(7)}`,
+      );
+    }
+    const missing = t.types.filter((x) => x.n === 0).map((x) => x.name);
+    out.push(
+      `  ${'Macro-8'.padEnd(22)} ${pct(t.macro8).padStart(32)}  (mean of the ${t.complete ? 'eight' : `${8 - missing.length} present`} type accuracies${missing.length ? `; missing: ${missing.join(', ')}` : ''})`,
+    );
+    out.push(`  ${'Micro-8'.padEnd(22)} ${String(t.n).padStart(4)} ${String(t.correct).padStart(6)} ${''.padStart(10)} ${pct(t.micro8).padStart(9)}  ${interval(t.micro8Wilson95)}`);
+    if (t.exactAnswers) {
+      out.push(`  Exact-angle answers on 0°, 90° or 180°: ${t.onCanonical} of ${t.exactAnswers} (${pct(t.onCanonical / t.exactAnswers)})`);
+    }
+  }
+  if (s.ignored) out.push('', `${s.ignored} episode(s) of other families ignored.`);
+  return out.join('\n') + '\n';
+}
