@@ -2,9 +2,11 @@ import type { JsonSchema, ToolCall, ToolSpec } from '../tasks/types.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
 
 /**
- * The simplest value an argument schema accepts: the first enum value, the minimum of a
- * number, an empty string or list, false, or an object of its required fields. A null
- * policy's commit carries these defaults, so it guesses nothing.
+ * The simplest value an argument schema accepts: its default, the minimum of a number, an
+ * empty string or list, false, or an object of its required fields. A choice among listed
+ * values (an enum) gets none: picking one would be a guess, right 1 time in k on a balanced
+ * multiple-choice question, not a null policy. Such a commit is refused, so the null policy
+ * answers nothing.
  */
 export function defaultArgs(schema: JsonSchema): Record<string, unknown> {
   const value = defaultValue(schema);
@@ -14,8 +16,8 @@ export function defaultArgs(schema: JsonSchema): Record<string, unknown> {
 function defaultValue(schema: JsonSchema | undefined): unknown {
   if (!schema || typeof schema !== 'object') return null;
   if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
   if ('default' in schema) return schema.default;
+  if (Array.isArray(schema.enum)) return undefined;
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'number':
@@ -36,7 +38,7 @@ function defaultValue(schema: JsonSchema | undefined): unknown {
     case undefined: {
       const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-      return Object.fromEntries(required.map((k) => [k, defaultValue(props[k])]));
+      return Object.fromEntries(required.map((k) => [k, defaultValue(props[k])]).filter(([, v]) => v !== undefined));
     }
     default:
       return null;

@@ -189,8 +189,11 @@ export interface TaskFamily<Scene = unknown> {
    * message when the instance fails it.
    */
   shortcutFilters?: Array<{ name: string; check(instance: Instance<Scene>): string | null }>;
-  /** Upper bound on the random baseline's success rate (default 0.1). */
-  randomSuccessBound?: number;
+  /**
+   * Upper bound on the random baseline's success rate (default 0.1), for every instance or per
+   * instance (e.g. chance plus a margin for a multiple-choice form, 0.1 for a physical one).
+   */
+  randomSuccessBound?: number | ((instance: Instance) => number);
   /**
    * Named instance lists this family adds to `--suite` (e.g. a benchmark's own test set).
    * Names are global: two families must not use the same one.

@@ -12,7 +12,7 @@ import { TaskEnv } from '../tasks/env.ts';
 import { a6PartToWhole as family, type A6Scene } from '../tasks/assembly/a6-part-to-whole/family.ts';
 import { physicalAnswer, TIER_SPECS, type PhysicalScene } from '../tasks/assembly/a6-part-to-whole/physical.ts';
 import { polycompInstances, questionSeed, SERIES_LENGTH, SERIES_MIX, seriesAnswer, seriesKind } from '../tasks/assembly/a6-part-to-whole/polycomp.ts';
-import { drawProblem, fitsInside, isChiral, LETTERS, mirrored, recurrenceTell } from '../tasks/assembly/a6-part-to-whole/problem.ts';
+import { drawProblem, fitsInside, isChiral, LETTERS, mirrored, recurrence, recurrenceTell } from '../tasks/assembly/a6-part-to-whole/problem.ts';
 import { COMPOSITE, visibleCubes, type QuestionScene } from '../tasks/assembly/a6-part-to-whole/question.ts';
 import { TARGET_KINDS } from '../tasks/assembly/a6-part-to-whole/shapes.ts';
 import { Rng } from '../tasks/rng.ts';
@@ -62,12 +62,11 @@ describe('A6 part-to-whole', function () {
         expect(new Set(pairs).size, inst.id).to.equal(4);
         const ref = family.reference(inst as never) as { unique?: boolean };
         expect(ref.unique).to.equal(true);
-        if (tier !== 'L1') {
-          // Decoys: every piece fits in the target alone, and no recurrence of pieces points at the answer.
-          for (const pieces of options) for (const p of pieces) expect(fitsInside(p, target), inst.id).to.equal(true);
-          const opts = options.map((pieces) => ({ pieces: [pieces[0], pieces[1]] as [Cell[], Cell[]], made: '' }));
-          expect(recurrenceTell(opts, inst.scene.answer), inst.id).to.equal(null);
-        }
+        // No recurrence of pieces across options points at the answer.
+        const opts = options.map((pieces) => ({ pieces: [pieces[0], pieces[1]] as [Cell[], Cell[]], made: '' }));
+        expect(recurrenceTell(opts, inst.scene.answer), inst.id).to.equal(null);
+        // Decoys: every piece fits in the target alone.
+        if (tier !== 'L1') for (const pieces of options) for (const p of pieces) expect(fitsInside(p, target), inst.id).to.equal(true);
       }
     });
 
@@ -83,8 +82,7 @@ describe('A6 part-to-whole', function () {
         expect(p.cut[0].length + p.cut[1].length).to.equal(p.target.length);
         p.options.forEach((o, j) => {
           if (j === p.answer) return;
-          // At L1 every distractor starts from the correct cut, as the seed makes them.
-          if (tier === 'L1') expect(o.made).to.match(/^the correct cut with /);
+          expect(o.made).to.match(/^(the correct cut|another cut of the target) with (one cube|part . replaced by its mirror image)/);
           if (/^the correct cut with part . replaced by its mirror image/.test(o.made)) {
             made.add('mirror');
             // One piece is kept, the other is the mirror image of the other correct piece, which is chiral.
@@ -141,6 +139,30 @@ describe('A6 part-to-whole', function () {
         expect(a.kind).to.equal(seriesKind(p));
         for (const other of [b, c]) expect({ ...other, presentation: 'composite' }).to.deep.equal(a);
       }
+    });
+  });
+
+  describe('blind guessing', () => {
+    it('over 60 polycomp problems, no answer-blind rule (shared pieces, compactness, piece sizes) beats chance by much', () => {
+      const score: Record<string, number> = { 'most shared pieces': 0, 'most compact pieces': 0, 'least compact pieces': 0, 'most common sizes': 0 };
+      const best = (v: number[], answer: number): number => {
+        const top = Math.max(...v);
+        const ties = v.filter((x) => x === top).length;
+        return v[answer] === top ? 1 / ties : 0;
+      };
+      const boxVolume = (cells: Cell[]): number => [0, 1, 2].reduce((n, a) => n * (Math.max(...cells.map((c) => c[a])) - Math.min(...cells.map((c) => c[a])) + 1), 1);
+      const n = 60;
+      for (let p = 0; p < n; p++) {
+        const s = family.generate(questionSeed(p, 'composite'), 'L5').scene as QuestionScene;
+        const opts = s.options.map((o) => ({ pieces: [o[0].cells, o[1].cells] as [Cell[], Cell[]], made: '' }));
+        score['most shared pieces'] += best(recurrence(opts), s.answer);
+        const compact = opts.map((o) => -(boxVolume(o.pieces[0]) + boxVolume(o.pieces[1])));
+        score['most compact pieces'] += best(compact, s.answer);
+        score['least compact pieces'] += best(compact.map((x) => -x), s.answer);
+        const sizes = opts.map((o) => o.pieces.map((q) => q.length).sort().join(','));
+        score['most common sizes'] += best(sizes.map((k) => sizes.filter((x) => x === k).length), s.answer);
+      }
+      for (const [rule, hits] of Object.entries(score)) expect(hits / n, rule).to.be.below(0.42);
     });
   });
 

@@ -258,7 +258,7 @@ describe('V5 projection alignment', function () {
       }
     });
 
-    it(`stop ends the episode unsolved; the step cap is ${STEP_CAP} rotations`, async () => {
+    it('stop ends the episode unsolved', async () => {
       const instance = family.generate(101, 'L5');
       const env = await TaskEnv.create(family, instance);
       try {
@@ -274,6 +274,41 @@ describe('V5 projection alignment', function () {
       }
       expect(instance.rules).to.include(`after ${STEP_CAP} rotations`);
       expect(instance.budgets.turns).to.be.greaterThan(STEP_CAP);
+    });
+
+    it(`the ${STEP_CAP}th rotation ends an unsolved episode (step cap)`, async () => {
+      const instance = family.generate(100, 'L5');
+      const model = modelOf(instance.scene);
+      // Greedy 1° ascent: the IoU keeps rising (no stagnation) but 48° of turning cannot reach 0.90.
+      const path: number[] = [];
+      let q = model.initial;
+      while (path.length < STEP_CAP) {
+        let best = -1;
+        let bestIoU = -1;
+        ACTIONS.forEach((a, i) => {
+          if (a.angle !== 1) return;
+          const v = model.iou(applyRotation(model.actions[i], q));
+          if (v > bestIoU) [best, bestIoU] = [i, v];
+        });
+        path.push(best);
+        q = applyRotation(model.actions[best], q);
+      }
+      const predicted = replayPath(model, path);
+      expect(predicted.solvedAt).to.equal(null);
+      expect(predicted.stagnatedAt).to.equal(null);
+      const env = await TaskEnv.create(family, instance);
+      try {
+        const results = path.map((i) => rotate(env, actionLabel(ACTIONS[i])));
+        expect(results.slice(0, -1).every((r) => r.status === 'ok' && !/failed/.test(r.message))).to.equal(true);
+        const last = results[results.length - 1];
+        expect(env.endReason).to.equal('failed');
+        expect(last.message).to.match(/step cap/);
+        expect(last.data!.stop_reason).to.equal('step-cap');
+        expect(last.data!.iou_per_step).to.deep.equal(predicted.ious.map((v) => Math.round(v * 1e4) / 1e4));
+        expect(env.progress()).to.be.greaterThan(0);
+      } finally {
+        env.free();
+      }
     });
 
     it('the reference path reaches IoU ≥ 0.90 exactly at its last rotation', () => {

@@ -183,7 +183,8 @@ export async function runRandomBaseline(
 ): Promise<RandomBaselineReport> {
   const seeds = opts.seeds ?? DEFAULT_RANDOM_SEEDS;
   const turns = Math.min(opts.turns ?? DEFAULT_RANDOM_TURNS, instance.budgets.turns);
-  const bound = family.randomSuccessBound ?? DEFAULT_RANDOM_BOUND;
+  const given = family.randomSuccessBound;
+  const bound = typeof given === 'function' ? given(instance) : (given ?? DEFAULT_RANDOM_BOUND);
   const base = { turns, bound, successes: 0, rate: 0 };
   const factory = Object.hasOwn(AGENTS, 'random') ? AGENTS.random : undefined;
   if (seeds === 0) return { ...base, passed: true, seeds: 0, skipped: 'disabled (--random-seeds 0)' };

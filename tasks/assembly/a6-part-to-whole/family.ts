@@ -11,8 +11,7 @@
 import { SpaceActError } from '../../../sim/errors.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { matApply } from '../a1-occluded-packing/geometry.ts';
-import { MAX_TURNS, TURN_NAMES } from '../a1-occluded-packing/geometry.ts';
+import { matApply, MAX_TURNS, TURN_NAMES } from '../a1-occluded-packing/geometry.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyEnv, Instance, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { buildPhysical } from './episode.ts';
@@ -225,14 +224,14 @@ function reference(instance: Instance<A6Scene>): ReferenceSolution {
 }
 
 /**
- * Random success bound. The question form is a four-way choice: a uniform guess is right with
- * probability 1/4, and verify's 10 random episodes per instance then succeed Binomial(10, 1/4)
- * times — 2.5 on average, 7 or more with probability 0.35 %. The bound is 0.6 (at most 6 of
- * 10), which keeps false alarms on question instances rare. The assembly form sits far below
- * it: a random `place` must pick the right tray, piece, turn and cell at once (0 of 10 in
- * verify on the released instances).
+ * Random success bound per form. The question form is a four-way choice: a uniform guess is
+ * right with probability 1/4, and verify's 10 random episodes per instance then succeed
+ * Binomial(10, 1/4) times — 2.5 on average, 7 or more with probability 0.35 %. Its bound is
+ * 0.6 (at most 6 of 10), which keeps false alarms on question instances rare. The assembly
+ * form keeps the default 0.1: a random `place` must pick the right tray, piece, turn and cell
+ * at once (0 of 10 in verify on the released instances).
  */
-const RANDOM_SUCCESS_BOUND = 0.6;
+const randomSuccessBound = (instance: Instance): number => ((instance as Instance<A6Scene>).scene.form === 'question' ? 0.6 : 0.1);
 
 /** A6 part-to-whole: find and place the two components that form a target polycube; also as the seed's four-option question. */
 export const a6PartToWhole: TaskFamily<A6Scene> = {
@@ -241,13 +240,17 @@ export const a6PartToWhole: TaskFamily<A6Scene> = {
   category: 'A',
   title: 'Part-to-whole',
   summary:
-    'A target polycube is shown as a translucent outline on a board; four trays each hold two pieces, and only one tray\'s pair can form the target under rotation and translation. Pick the pair and assemble it into the outline by turning and lowering each piece. Distractors are the correct cut (or another cut) of the target with one cube moved or one component mirrored; targets are rectangular loops, toy-like shapes, cleaved blocks and joinery. The same problems are offered as the polycube seed\'s four-option question in its three presentations (seeds from 1000 on, suite `polycomp`). Certified with the polycube toolkit: exactly one option forms the target.',
+    'A target polycube is shown as a translucent outline on a board; four trays each hold two pieces, and only one tray\'s pair can form the target under rotation and translation. Pick the pair and assemble it into the outline by turning and lowering each piece. Distractors are the correct cut (or another cut) of the target with one cube moved or one component mirrored, never singled out by sharing the most (or fewest) pieces with the others; targets are rectangular loops, toy-like shapes, cleaved blocks and joinery. The same problems are offered as the polycube seed\'s four-option question in its three presentations (seeds from 1000 on, suite `polycomp`). Certified with the polycube toolkit: exactly one option forms the target.',
   tiers: {
-    L1: { levers: [], description: 'Targets of 6–8 cubes; distractors are the correct cut with one cube moved or one part mirrored, as the seed makes them; the board is aligned with the first view.' },
+    L1: {
+      levers: [],
+      description:
+        'Targets of 6–8 cubes; distractors are a cut of the target (the correct one or another) with one cube moved or one part mirrored, with no decoy constraint, so a distractor piece may stick out past the target\'s proportions; the board is aligned with the first view.',
+    },
     L3: {
       levers: [],
       description:
-        'Targets of 8–11 cubes; decoys: every piece of every tray fits inside the outline on its own, distractors may start from other cuts of the target, and the correct pair is never singled out by sharing the most (or fewest) pieces with the other trays.',
+        'Targets of 8–11 cubes; decoys: every piece of every tray fits inside the outline on its own, and moved cubes stay within the bounds of the piece they join where they can.',
     },
     L5: { levers: [], description: 'Targets of 10–14 cubes, decoys as at L3. The question suite `polycomp` uses this tier.' },
     L7: { levers: ['+rot'], description: 'L5 with the board turned by 90°, 180° or 270° on the table: its columns and rows must be read from its marks (question form: cameras may look from below).' },
@@ -261,7 +264,7 @@ export const a6PartToWhole: TaskFamily<A6Scene> = {
   },
   reference,
   certify: { unique: true },
-  randomSuccessBound: RANDOM_SUCCESS_BOUND,
+  randomSuccessBound,
   shortcutFilters: [
     {
       name: 'exactly-one-option-forms-target',
@@ -274,7 +277,6 @@ export const a6PartToWhole: TaskFamily<A6Scene> = {
     {
       name: 'no-recurrence-tell',
       check(inst) {
-        if (inst.tier === 'L1') return null;
         const { options } = optionsOf(inst.scene);
         return recurrenceTell(options, inst.scene.answer);
       },

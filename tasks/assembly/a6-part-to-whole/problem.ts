@@ -5,11 +5,13 @@
  * exactly one of the four options can form the target under the 24 rotations and integer
  * translations, with no overlap and no gap.
  *
- * Beyond the seed, at the decoy tiers every piece of every option fits inside the target on its
- * own (so no piece is ruled out by a bump outside the target's bounds), and distractors may
- * start from other cuts of the same target; a filter then rejects draws where the correct
- * option is the one whose pieces recur most (or least) among the other options, a tell that
- * needs no assembly reasoning when every distractor is a one-cube edit of the answer.
+ * Beyond the seed: distractors may start from other cuts of the same target, and draws where
+ * the correct option is the one whose pieces recur most (or least) among the other options are
+ * rejected — when every distractor is a one-cube edit of the answer, the answer is the option
+ * the others have in common, a tell that needs no assembly reasoning. At the decoy tiers every
+ * piece of every option also fits inside the target on its own, and moved cubes stay inside
+ * the bounds of the piece they join where they can, so no piece is ruled out by a bump outside
+ * the target's proportions.
  */
 import { canonical, countPackings, isConnected, normalize, orientations, shapeKey, type Cell } from '../../../verify/polycube.ts';
 import type { Rng } from '../../rng.ts';
@@ -42,7 +44,7 @@ export interface ProblemSpec {
   size: [number, number];
   /** Longest side of the target's bounding box, in cubes. */
   maxExtent: number;
-  /** Decoy tiers: every piece fits in the target alone, distractors may start from other cuts, no recurrence tell. */
+  /** Decoy tiers: every piece fits in the target alone, and moved cubes stay inside their piece's bounds where they can. */
   decoys: boolean;
 }
 
@@ -102,14 +104,29 @@ function freeNeighbours(cells: readonly Cell[], exclude: readonly Cell[] = []): 
   return [...out.keys()].sort().map((k) => out.get(k)!);
 }
 
+/** Whether a cell lies inside the bounding box of a shape. */
+function insideBox(c: readonly number[], cells: readonly Cell[]): boolean {
+  return [0, 1, 2].every((a) => c[a] >= Math.min(...cells.map((d) => d[a])) && c[a] <= Math.max(...cells.map((d) => d[a])));
+}
+
+/**
+ * Shuffles candidate moves; with `tight`, moves that put the cube inside the bounding box of the
+ * shape it joins come first, so a moved cube does not stick out (a piece that grows past the
+ * target's proportions is easy to rule out at a glance).
+ */
+function order<T>(rng: Rng, items: readonly T[], tight: boolean, inside: (x: T) => boolean): T[] {
+  const shuffled = rng.shuffle(items);
+  return tight ? [...shuffled.filter(inside), ...shuffled.filter((x) => !inside(x))] : shuffled;
+}
+
 /** One cube of a component moved to another place on the same component (a different shape). */
-function moveWithin(rng: Rng, comp: readonly Cell[]): Cell[] | null {
+function moveWithin(rng: Rng, comp: readonly Cell[], tight: boolean): Cell[] | null {
   const options: Array<[number, Cell]> = [];
   for (const i of removable(comp, 1)) {
     const rest = comp.filter((_, j) => j !== i);
     for (const n of freeNeighbours(rest, [comp[i]])) options.push([i, n]);
   }
-  for (const [i, n] of rng.shuffle(options)) {
+  for (const [i, n] of order(rng, options, tight, ([, n]) => insideBox(n, comp))) {
     const moved = [...comp.filter((_, j) => j !== i), n];
     if (canonKey(moved) !== canonKey(comp)) return normalize(moved);
   }
@@ -117,9 +134,9 @@ function moveWithin(rng: Rng, comp: readonly Cell[]): Cell[] | null {
 }
 
 /** One cube taken from component `from` and stuck onto component `to` somewhere else. */
-function moveBetween(rng: Rng, from: readonly Cell[], to: readonly Cell[]): [Cell[], Cell[]] | null {
+function moveBetween(rng: Rng, from: readonly Cell[], to: readonly Cell[], tight: boolean): [Cell[], Cell[]] | null {
   const takes = rng.shuffle(removable(from, 2));
-  const puts = rng.shuffle(freeNeighbours(to));
+  const puts = order(rng, freeNeighbours(to), tight, (n) => insideBox(n, to));
   for (const i of takes) {
     for (const n of puts) {
       // Putting the cube back where it was would rebuild the target's own cut.
@@ -134,7 +151,7 @@ function moveBetween(rng: Rng, from: readonly Cell[], to: readonly Cell[]): [Cel
 type Change = 'mirror' | 'within' | 'between';
 
 /** A distractor made from a cut by one change (drawn when not given), as the seed makes them. */
-function distractorFrom(rng: Rng, cut: readonly Cell[][], base: string, given?: Change): Option | null {
+function distractorFrom(rng: Rng, cut: readonly Cell[][], base: string, tight: boolean, given?: Change): Option | null {
   const change = given ?? rng.pick(['mirror', 'within', 'between'] as const);
   const pieces: Cell[][] = [normalize(cut[0]), normalize(cut[1])];
   if (change === 'mirror') {
@@ -148,12 +165,12 @@ function distractorFrom(rng: Rng, cut: readonly Cell[][], base: string, given?: 
   const which = rng.int(0, 1);
   const other = 1 - which;
   if (change === 'within') {
-    const moved = moveWithin(rng, cut[which]);
+    const moved = moveWithin(rng, cut[which], tight);
     if (!moved) return null;
     pieces[which] = moved;
     return { pieces: [pieces[0], pieces[1]], made: `${base} with one cube of part ${which + 1} moved` };
   }
-  const moved = moveBetween(rng, cut[which], cut[other]);
+  const moved = moveBetween(rng, cut[which], cut[other], tight);
   if (!moved) return null;
   pieces[which] = moved[0];
   pieces[other] = moved[1];
@@ -202,12 +219,10 @@ export function drawProblem(rng: Rng, kind: TargetKind, spec: ProblemSpec, answe
   const seen = new Set([pairKey(correct.pieces)]);
   // Other cuts of the same target, for distractors that are not all edits of the answer.
   const bases: Array<{ cut: Cell[][]; name: string }> = [{ cut, name: 'the correct cut' }];
-  if (spec.decoys) {
-    for (let t = 0; t < 6 && bases.length < 4; t++) {
-      const other = target.split(rng);
-      if (other && !bases.some((b) => pairKey(b.cut.map((p) => normalize(p))) === pairKey(other.map((p) => normalize(p))))) {
-        bases.push({ cut: other, name: 'another cut of the target' });
-      }
+  for (let t = 0; t < 6 && bases.length < 4; t++) {
+    const other = target.split(rng);
+    if (other && !bases.some((b) => pairKey(b.cut.map((p) => normalize(p))) === pairKey(other.map((p) => normalize(p))))) {
+      bases.push({ cut: other, name: 'another cut of the target' });
     }
   }
   const distractors: Option[] = [];
@@ -222,12 +237,15 @@ export function drawProblem(rng: Rng, kind: TargetKind, spec: ProblemSpec, answe
     distractors.push(d);
     return true;
   };
-  const pickBase = (): (typeof bases)[number] => (spec.decoys && rng.next() < 0.6 && bases.length > 1 ? rng.pick(bases.slice(1)) : bases[0]);
+  const pickBase = (): (typeof bases)[number] => (rng.next() < 0.6 && bases.length > 1 ? rng.pick(bases.slice(1)) : bases[0]);
   // Mirror images are the rarer change (only chiral parts have one): take one first when some cut allows it.
-  for (let t = 0; t < 4 && distractors.length === 0; t++) accept(distractorFrom(rng, pickBase().cut, pickBase().name, 'mirror'));
+  for (let t = 0; t < 4 && distractors.length === 0; t++) {
+    const base = pickBase();
+    accept(distractorFrom(rng, base.cut, base.name, spec.decoys, 'mirror'));
+  }
   for (let t = 0; t < DISTRACTOR_TRIES && distractors.length < 3; t++) {
     const base = pickBase();
-    accept(distractorFrom(rng, base.cut, base.name));
+    accept(distractorFrom(rng, base.cut, base.name, spec.decoys));
   }
   if (distractors.length < 3) return `${target.name}: only ${distractors.length} distractors`;
   const order = rng.shuffle(distractors);
@@ -235,10 +253,8 @@ export function drawProblem(rng: Rng, kind: TargetKind, spec: ProblemSpec, answe
   for (let i = 0; i < 4; i++) options.push(i === answer ? correct : order.shift()!);
   // Which component is shown first is drawn per option, so order carries nothing.
   for (const o of options) if (rng.next() < 0.5) o.pieces = [o.pieces[1], o.pieces[0]];
-  if (spec.decoys) {
-    const tell = recurrenceTell(options, answer);
-    if (tell) return `${target.name}: ${tell}`;
-  }
+  const tell = recurrenceTell(options, answer);
+  if (tell) return `${target.name}: ${tell}`;
   const forming = optionsFormingTarget(target.cells, options);
   if (forming.length !== 1 || forming[0] !== answer) return `${target.name}: options ${forming.join(', ')} form the target`;
   return { kind, name: target.name, target: target.cells, cut: [cut[0], cut[1]], options, answer };

@@ -232,7 +232,6 @@ function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
   const initial: V5State = { q: model.initial, rotations: 0, iou: startIoU, best: startIoU, since: 0, stopped: false, trace: [] };
   world.meta.v5 = initial;
   const poseError = (q: readonly number[]): number => poseErrorDeg(q, model.symmetry().quaternions);
-  let startError: number | null = null;
 
   /** The closing record: stop reason, final pose error and the per-step logs. */
   const closing = (st: V5State, reason: string): Record<string, unknown> => ({
@@ -288,9 +287,10 @@ function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
       return dot > 1 - 1e-6;
     },
     progress() {
+      // Headway on the success criterion, as the seed reports final IoU: 0 at the start
+      // silhouette's IoU, 1 at the threshold. (The pose error is logged, not scored.)
       const st = readState(world);
-      startError ??= poseError(model.initial);
-      return startError > 0 ? Math.min(1, Math.max(0, 1 - poseError(st.q) / startError)) : 0;
+      return Math.min(1, Math.max(0, (st.iou - startIoU) / (IOU_SUCCESS - startIoU)));
     },
     failed() {
       const st = readState(world);

@@ -1,4 +1,4 @@
-import { qmul, yawQuat } from '../../../sim/math.ts';
+import { qmul, transformPoint, yawQuat } from '../../../sim/math.ts';
 import type { Pose, Quat, Vec3 } from '../../../sim/types.ts';
 import { Rng } from '../../rng.ts';
 
@@ -514,19 +514,7 @@ export function partOutline(p: ObjectPart): Vec3[] {
       for (const sy of [-1, 1]) pts.push([p.radius * Math.cos(a), sy * p.halfHeight, p.radius * Math.sin(a)]);
     }
   }
-  return pts.map((v) => transform(p.pose, v));
-}
-
-function transform(pose: Pose, v: Vec3): Vec3 {
-  const [x, y, z, w] = pose.q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    pose.p[0] + v[0] + w * tx + (y * tz - z * ty),
-    pose.p[1] + v[1] + w * ty + (z * tx - x * tz),
-    pose.p[2] + v[2] + w * tz + (x * ty - y * tx),
-  ];
+  return pts.map((v) => transformPoint(p.pose, v));
 }
 
 /**

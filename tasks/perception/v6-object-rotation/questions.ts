@@ -146,6 +146,7 @@ export interface Question {
   given: { referenceView?: number; targetView?: number; turnDeg?: number; direction?: 1 | -1 };
 }
 
+/** Option letters, in order (nine at most: the exact-angle choice). */
 export const LETTERS = 'ABCDEFGHI';
 
 /**
@@ -200,9 +201,13 @@ function coarseClass(theta: number): number {
   return theta < 60 ? 0 : theta <= 120 ? 1 : 2;
 }
 
+/** Option texts in their base order (the order options are turned from): coarse ranges. */
 export const COARSE_TEXT = ['[0°, 60°): small', '[60°, 120°]: medium', '(120°, 180°]: large'];
+/** Option texts in base order: against 90°. */
 export const THRESHOLD_TEXT = ['less than 90°', 'exactly 90°', 'more than 90°'];
+/** Option texts in base order: rotated or not. */
 export const DETECTION_TEXT = ['rotated: the object has turned', 'same orientation: it has not turned'];
+/** Option texts in base order: which pair turned further. */
 export const COMPARISON_TEXT = ['the two pairs show the same rotation', 'Pair A shows the larger rotation', 'Pair B shows the larger rotation'];
 
 function circularGap(a: number, b: number): number {
@@ -339,9 +344,10 @@ export function drawQuestion(ctx: QuestionContext, rng: Rng): DrawnQuestion {
       const outcome = cls(3, 'outcome');
       let thetaA: number;
       let thetaB: number;
+      // Both pairs really turn (a pair at 0° would show one picture twice).
       if (outcome === 0) thetaA = thetaB = rng.pick(nonZero);
       else {
-        const [lo, hi] = rng.shuffle(plan.angles).slice(0, 2).sort((x, y) => x - y);
+        const [lo, hi] = rng.shuffle(nonZero).slice(0, 2).sort((x, y) => x - y);
         [thetaA, thetaB] = outcome === 1 ? [hi, lo] : [lo, hi];
       }
       // Four different stops, so no picture is shown twice.

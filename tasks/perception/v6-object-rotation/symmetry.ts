@@ -1,4 +1,5 @@
-import type { Vec3 } from '../../../sim/types.ts';
+import { qconj, qrotate } from '../../../sim/math.ts';
+import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { ObjectPart, TurntableObject } from './objects.ts';
 
 /** Turntable stops in a full turn (5° apart). */
@@ -24,9 +25,10 @@ export const SCREEN_QUANTILE = 0.25;
  */
 export const SYMMETRY_THRESHOLD = 0.25;
 
-/** Pixel labels: a colour index ≥ 0 for the object's parts, or one of these. */
-const BACKGROUND = -1;
-const OCCLUDER = -2;
+/** Pixel label of the background (object parts are labelled by colour index ≥ 0). */
+export const BACKGROUND = -1;
+/** Pixel label of the `+occ` screen. */
+export const OCCLUDER = -2;
 
 /** A box in front of the turntable that never turns (the `+occ` screen), object frame. */
 export interface Occluder {
@@ -47,33 +49,26 @@ export interface ScreenCamera {
 
 /** A part ready for ray casting: its pose inverted once, and a bounding sphere. */
 export interface Solid {
+  /** The part's colour index, or {@link OCCLUDER} for the screen. */
   label: number;
   kind: 'box' | 'cylinder';
   /** Half extents (box) or [radius, halfHeight, radius] (cylinder). */
   half: Vec3;
   center: Vec3;
   /** Conjugate of the part's orientation: object frame → part frame. */
-  inv: [number, number, number, number];
+  inv: Quat;
+  /** Radius of a sphere about `center` that holds the part. */
   bound: number;
 }
 
-function rotate(q: readonly number[], v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
-}
-
 function solidOf(part: ObjectPart, label: number): Solid {
-  const q = part.pose.q;
   const half: Vec3 = part.type === 'box' ? part.half : [part.radius, part.halfHeight, part.radius];
   return {
     label,
     kind: part.type,
     half,
     center: part.pose.p,
-    inv: [-q[0], -q[1], -q[2], q[3]],
+    inv: qconj(part.pose.q),
     bound: Math.hypot(half[0], half[1], half[2]),
   };
 }
@@ -148,10 +143,10 @@ export function labelView(solids: Solid[], camera: ScreenCamera, frame: number, 
       s,
       uc: c[0] * right[0] + c[1] * right[1] + c[2] * right[2],
       vc: c[0] * up[0] + c[1] * up[1] + c[2] * up[2],
-      o0: rotate(s.inv, rel),
-      ru: rotate(s.inv, right),
-      rv: rotate(s.inv, up),
-      d: rotate(s.inv, dir),
+      o0: qrotate(s.inv, rel),
+      ru: qrotate(s.inv, right),
+      rv: qrotate(s.inv, up),
+      d: qrotate(s.inv, dir),
     };
   });
   const out = new Int8Array(resolution * resolution);
