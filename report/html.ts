@@ -179,6 +179,7 @@ interface LooseResult {
   timeBefore?: unknown;
   timeAfter?: unknown;
   data?: unknown;
+  diagnostics?: unknown;
 }
 
 function callsTable(t: LogTurn): Html {
@@ -193,7 +194,8 @@ function callsTable(t: LogTurn): Html {
     const time = t0 !== null && t1 !== null && t1 > t0 ? `${t0.toFixed(2)} → ${t1.toFixed(2)} s` : '';
     const violation = r.violation ? html`<span class="vkind">${str(r.violation.kind)}</span> ` : null;
     const data = r.data !== undefined ? html`<div class="data">data: <code>${json(r.data)}</code></div>` : null;
-    return html`<tr class="s-${status}"><td>${i + 1}</td><td><code>${str(r.call?.tool)}</code></td><td><code>${json(r.call?.args ?? {})}</code></td><td class="status">${status}</td><td>${violation}${str(r.message)}${data}</td><td>${time}</td></tr>`;
+    const diagnostics = r.diagnostics !== undefined ? html`<div class="data">diagnostics (not shown to the agent): <code>${json(r.diagnostics)}</code></div>` : null;
+    return html`<tr class="s-${status}"><td>${i + 1}</td><td><code>${str(r.call?.tool)}</code></td><td><code>${json(r.call?.args ?? {})}</code></td><td class="status">${status}</td><td>${violation}${str(r.message)}${data}${diagnostics}</td><td>${time}</td></tr>`;
   });
   return html`<table class="calls"><thead><tr><th>#</th><th>tool</th><th>args</th><th>status</th><th>result</th><th>world time</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

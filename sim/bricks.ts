@@ -10,7 +10,10 @@
  * modelled size (`scale` 1 = real bricks).
  *
  * **Physics.** Bricks are box colliders without stud colliders (cylinder studs cost ~10× and
- * destabilise stacks), each side shortened by a 0.1 mm play so neighbours never touch. Bricks
+ * destabilise stacks), each side shortened by a 0.1 mm play so neighbours never touch. The studs
+ * are drawn: every brick, plate and baseplate carries them as drawn-only `visual` cylinders
+ * (Ø 4.8 mm, 1.7 mm tall at scale 1; see `BodySpec.visual`), so every brick task shows them
+ * without bodies of its own. Bricks
  * whose faces meet with shared studs are *connected* by a Rapier fixed joint (contacts between
  * the pair disabled while joined), so a connected structure moves as one. The strength of stud connections is
  * decided by the statics analysis in `sim/brick-statics.ts`: per-brick force and torque balance,
@@ -34,7 +37,7 @@
 import { SpaceActError, ViolationError } from './errors.ts';
 import { solveStatics, type StaticsConnection, type StaticsLoad } from './brick-statics.ts';
 import { composePose, qrotate, transformPoint, vscale, yawQuat } from './math.ts';
-import type { Pose, Vec3, Violation } from './types.ts';
+import type { Pose, ShapeSpec, Vec3, Violation } from './types.ts';
 import * as valid from './validate.ts';
 import type { LoadTestResult, World, WorldOptions } from './world.ts';
 
@@ -49,7 +52,33 @@ import type { LoadTestResult, World, WorldOptions } from './world.ts';
  */
 export const BRICK_WORLD_OPTIONS: Readonly<WorldOptions> = Object.freeze({ timestep: 1 / 240, contactNaturalFrequency: 120 });
 
-/** Options of {@link BrickSystem}. Lengths scale with `scale`; defaults are real LEGO-like sizes. */
+/**
+ * The defaults of a {@link BrickSystem} at scale 1: real LEGO-like sizes and the stud-connection
+ * constants of its statics analysis. Families and their offline statics models read them here
+ * rather than copying the numbers.
+ */
+export const BRICK_DEFAULTS = Object.freeze({
+  /** Stud pitch, m. */
+  pitch: 0.008,
+  /** Plate height, m; a brick is 3 plates (9.6 mm). */
+  plateHeight: 0.0032,
+  /** Gap left on each side of a brick so neighbours do not touch, m. */
+  play: 0.0001,
+  /** Stud radius, m (Ø 4.8 mm); also the pivot offset of the statics analysis. */
+  studRadius: 0.0024,
+  /** Height of a drawn stud above the top face, m. */
+  studHeight: 0.0017,
+  /** Effective density of a (hollow) brick, kg/m³: a 2×4 brick weighs 2.3 g. */
+  density: 480,
+  /** Friction between parts (ABS on ABS). */
+  friction: 0.35,
+  /** Pull-out force per stud, N. */
+  gripPerStud: 0.98,
+  /** Shear capacity per stud beyond friction, N. */
+  shearPerStud: 5,
+});
+
+/** Options of {@link BrickSystem}. Lengths scale with `scale`; defaults are {@link BRICK_DEFAULTS}. */
 export interface BrickSystemOptions {
   /** Size factor applied to every default length (default 1: real size). */
   scale?: number;
@@ -61,6 +90,8 @@ export interface BrickSystemOptions {
   play?: number;
   /** Stud radius, m (default 0.0024 × scale). */
   studRadius?: number;
+  /** Height of the drawn studs, m (default 0.0017 × scale). */
+  studHeight?: number;
   /** Effective density of a (hollow) brick, kg/m³ (default 480: a 2×4 brick weighs 2.3 g). */
   density?: number;
   /** Friction between parts (default 0.35, ABS on ABS). */
@@ -191,6 +222,8 @@ export class BrickSystem {
   readonly plateHeight: number;
   readonly play: number;
   readonly studRadius: number;
+  /** Height of the drawn studs, m. */
+  readonly studHeight: number;
   readonly density: number;
   readonly friction: number;
   readonly gripPerStud: number;
@@ -205,15 +238,18 @@ export class BrickSystem {
     const scale = o.scale === undefined ? 1 : valid.finiteNumber(o.scale, 'opts.scale', { above: 0, max: 1000 });
     const len = (key: keyof BrickSystemOptions, def: number): number => (o[key] === undefined ? def * scale : valid.finiteNumber(o[key], `opts.${key}`, { above: 0, max: 10 }));
     this.world = world;
-    this.pitch = len('pitch', 0.008);
-    this.plateHeight = len('plateHeight', 0.0032);
-    this.play = len('play', 0.0001);
-    this.studRadius = len('studRadius', 0.0024);
+    const d = BRICK_DEFAULTS;
+    this.pitch = len('pitch', d.pitch);
+    this.plateHeight = len('plateHeight', d.plateHeight);
+    this.play = len('play', d.play);
+    this.studRadius = len('studRadius', d.studRadius);
+    this.studHeight = len('studHeight', d.studHeight);
     if (this.play * 2 >= this.pitch) valid.invalid('opts.play', 'must be less than half the pitch', this.play);
-    this.density = o.density === undefined ? 480 : valid.finiteNumber(o.density, 'opts.density', { above: 0, max: 1e5 });
-    this.friction = o.friction === undefined ? 0.35 : valid.finiteNumber(o.friction, 'opts.friction', { min: 0, max: 10 });
-    this.gripPerStud = o.gripPerStud === undefined ? 0.98 : valid.finiteNumber(o.gripPerStud, 'opts.gripPerStud', { min: 0, max: 1e4 });
-    this.shearPerStud = o.shearPerStud === undefined ? 5 : valid.finiteNumber(o.shearPerStud, 'opts.shearPerStud', { min: 0, max: 1e4 });
+    if (this.studRadius * 2 >= this.pitch) valid.invalid('opts.studRadius', 'must be less than half the pitch', this.studRadius);
+    this.density = o.density === undefined ? d.density : valid.finiteNumber(o.density, 'opts.density', { above: 0, max: 1e5 });
+    this.friction = o.friction === undefined ? d.friction : valid.finiteNumber(o.friction, 'opts.friction', { min: 0, max: 10 });
+    this.gripPerStud = o.gripPerStud === undefined ? d.gripPerStud : valid.finiteNumber(o.gripPerStud, 'opts.gripPerStud', { min: 0, max: 1e4 });
+    this.shearPerStud = o.shearPerStud === undefined ? d.shearPerStud : valid.finiteNumber(o.shearPerStud, 'opts.shearPerStud', { min: 0, max: 1e4 });
     const g = o.grid === undefined ? {} : valid.plainObject(o.grid, 'opts.grid');
     this.defaultGrid = g.name === undefined ? 'grid' : valid.nonEmptyString(g.name, 'opts.grid.name', 100);
     const origin = g.origin === undefined ? ([0, 0, 0] as Vec3) : valid.vec3(g.origin, 'opts.grid.origin');
@@ -277,6 +313,7 @@ export class BrickSystem {
       kind: 'static',
       pose: this.partPose(info),
       shapes: [{ type: 'box', half: this.halfExtents(info) }],
+      visual: this.studShapes(info),
       material: { density: this.density, friction: this.friction, restitution: 0 },
       color,
       tags: ['baseplate'],
@@ -334,6 +371,7 @@ export class BrickSystem {
       kind: 'kinematic',
       pose: this.partPose({ ...probe, layer: startLayer }),
       shapes: [{ type: 'box', half: this.halfExtents(probe) }],
+      visual: this.studShapes(probe),
       material: { density: this.density, friction: this.friction, restitution: 0 },
       color,
       tags: ['brick', `brick:${size[0]}x${size[1]}${plate ? ':plate' : ''}`],
@@ -432,14 +470,9 @@ export class BrickSystem {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Stud centres on top of a part in its body frame (for drawing studs). */
+  /** Stud centres on the top face of a part, in its body frame (the drawn studs stand on them). */
   studPoints(name: string): Vec3[] {
-    const info = this.part(name, 'name');
-    const [a, b] = info.size;
-    const h = (info.height * this.plateHeight) / 2;
-    const out: Vec3[] = [];
-    for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) out.push([(i + 0.5 - a / 2) * this.pitch, h, (j + 0.5 - b / 2) * this.pitch]);
-    return out;
+    return this.studCentres(this.part(name, 'name'));
   }
 
   /** World pose a part with this placement would have (for planners and renderers). */
@@ -664,6 +697,20 @@ export class BrickSystem {
       top = Math.max(top, b.max[1]);
     }
     return top === -Infinity ? 0 : Math.ceil((top - g.origin[1]) / this.plateHeight);
+  }
+
+  private studCentres(info: BrickInfo): Vec3[] {
+    const [a, b] = info.size;
+    const h = (info.height * this.plateHeight) / 2;
+    const out: Vec3[] = [];
+    for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) out.push([(i + 0.5 - a / 2) * this.pitch, h, (j + 0.5 - b / 2) * this.pitch]);
+    return out;
+  }
+
+  /** The drawn studs of a part: one cylinder standing on each stud centre of its top face. */
+  private studShapes(info: BrickInfo): ShapeSpec[] {
+    const half = this.studHeight / 2;
+    return this.studCentres(info).map(([x, y, z]) => ({ type: 'cylinder', radius: this.studRadius, halfHeight: half, pose: { p: [x, y + half, z], q: [0, 0, 0, 1] } }));
   }
 
   private halfExtents(info: BrickInfo): Vec3 {

@@ -186,7 +186,11 @@ export function sweepPath(input: SweepInput): SweepOutcome {
   const approach = (ob: SweepObstacle, query: RAPIER.Shape, start: Vec3, rot: RAPIER.Rotation, disp: Vec3, w: number): number | null => {
     const len = Math.hypot(disp[0], disp[1], disp[2]);
     let t = 0;
-    for (let iter = 0; iter < 64; iter++) {
+    // Against a mesh each step only advances by the gap (the slope bound is |disp|), so sliding
+    // past a mesh wall at a 1 mm gap takes one step per millimetre of travel: give meshes far
+    // more steps before the conservative give-up (which reports a contact).
+    const maxIterations = ob.convex ? 64 : 4096;
+    for (let iter = 0; iter < maxIterations; iter++) {
       queries++;
       const pos = { x: start[0] + disp[0] * t, y: start[1] + disp[1] * t, z: start[2] + disp[2] * t };
       const c = ob.collider.contactShape(query, pos, rot, w + len * (1 - t) + eps);

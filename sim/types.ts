@@ -73,6 +73,14 @@ export interface BodySpec {
   /** Free-form labels for tasks (e.g. `"disk"`, `"decoy"`); the world ignores them. */
   tags?: string[];
   /**
+   * Shapes drawn with the body (same colour and pose) that have no collider: they never touch
+   * anything, add no mass, take no part in sweeps, contact queries or the body's bounding box,
+   * and are not in the state hash (like the rest of the spec they are fixed at creation). For
+   * detail the physics leaves out on purpose, such as the studs on top of a brick. Triangle
+   * meshes are allowed on any kind of body here, since no mass is computed from them.
+   */
+  visual?: ShapeSpec[];
+  /**
    * Continuous collision detection for a fast dynamic body (a launched ball), so it cannot pass
    * through thin walls between two steps. Default `false`.
    */
@@ -83,6 +91,12 @@ export interface BodySpec {
 export interface SceneBody {
   name: string;
   shapes: ShapeSpec[];
+  /**
+   * Drawn-only shapes ({@link BodySpec.visual}); absent when the body has none. The renderer
+   * draws them exactly like `shapes` in every view (RGB, depth, mask, highlight): a picture shows
+   * what a camera would see, and a camera sees a brick's studs.
+   */
+  visual?: ShapeSpec[];
   pose: Pose;
   color: string;
   opacity: number;

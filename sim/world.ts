@@ -212,6 +212,8 @@ const WORLD_FRAME = 'world';
 const MAX_ADVANCE_SECONDS = 3600;
 const MAX_IMPULSE = 1e3;
 const MAX_FORCE = 1e5;
+/** Most drawn-only shapes per body (a 256 × 256 baseplate has 65 536 studs). */
+const MAX_VISUAL_SHAPES = 100000;
 
 let rapierReady: Promise<void> | undefined;
 let nextWorldId = 1;
@@ -494,7 +496,7 @@ export class World {
     return tv(this.raw.getRigidBody(rec.handle).worldCom());
   }
 
-  /** Exact world AABB of a body's shapes now. */
+  /** Exact world AABB of a body's shapes now (its colliders; drawn-only `visual` shapes are left out). */
   bodyAabb(name: string): Aabb {
     const rec = this.record(name, 'name');
     const pose = this.getPose(name);
@@ -913,7 +915,8 @@ export class World {
 
   /**
    * Hex SHA-256 over the sorted body names, kinds, exact float bits of poses and velocities,
-   * the clock, frames, joints, extension state and the canonical JSON of `meta`.
+   * the clock, frames, joints, extension state and the canonical JSON of `meta`. Body specs
+   * (shapes, drawn-only `visual` shapes, colours) are not hashed: they are fixed at creation.
    */
   stateHash(): string {
     this.alive();
@@ -940,17 +943,21 @@ export class World {
     return h.digest('hex');
   }
 
-  /** Plain JSON of every body for the renderer (creation order). */
+  /** Plain JSON of every body for the renderer (creation order), drawn-only shapes in `visual`. */
   describe(): SceneBody[] {
     this.alive();
-    return [...this.bodies.entries()].map(([name, rec]) => ({
-      name,
-      shapes: structuredClone(rec.spec.shapes),
-      pose: this.getPose(name),
-      color: rec.color,
-      opacity: rec.spec.opacity ?? 1,
-      visible: rec.spec.visible ?? true,
-    }));
+    return [...this.bodies.entries()].map(([name, rec]) => {
+      const body: SceneBody = {
+        name,
+        shapes: structuredClone(rec.spec.shapes),
+        pose: this.getPose(name),
+        color: rec.color,
+        opacity: rec.spec.opacity ?? 1,
+        visible: rec.spec.visible ?? true,
+      };
+      if (rec.spec.visual) body.visual = structuredClone(rec.spec.visual);
+      return body;
+    });
   }
 
   /** Releases the WASM memory. The world cannot be used afterwards. */
@@ -1006,6 +1013,11 @@ export class World {
     if (s.collides !== undefined) out.collides = valid.booleanValue(s.collides, 'spec.collides');
     if (s.ccd !== undefined) out.ccd = valid.booleanValue(s.ccd, 'spec.ccd');
     if (s.tags !== undefined) out.tags = valid.arrayOf(s.tags, 'spec.tags', 0, 100).map((t, i) => valid.nonEmptyString(t, `spec.tags[${i}]`, 100));
+    if (s.visual !== undefined) {
+      // Validated as on a static body: a drawn-only mesh needs no mass, whatever the body's kind.
+      const visual = valid.arrayOf(s.visual, 'spec.visual', 0, MAX_VISUAL_SHAPES).map((sh, i) => validateShape(sh, `spec.visual[${i}]`, 'static'));
+      if (visual.length) out.visual = visual;
+    }
     return out;
   }
 

@@ -5,7 +5,7 @@ import { World } from '../sim/world.ts';
 import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
 import { toolCallProblems } from './instance-schema.ts';
 import type { Renderer } from '../render/renderer.ts';
-import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolSpec } from './types.ts';
+import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec } from './types.ts';
 
 /** Seconds of world time between strobe frames. */
 export const STROBE_INTERVAL = 0.25;
@@ -24,6 +24,8 @@ export interface CallResult {
   timeBefore: number;
   timeAfter: number;
   data?: Record<string, unknown>;
+  /** Logged, never shown to the agent (see `ToolOutput.diagnostics`). */
+  diagnostics?: Record<string, unknown>;
 }
 
 /** The state left by the last violation, for the rollback image. */
@@ -244,17 +246,18 @@ export class TaskEnv {
       this.lastRollback = { violation: outcome.violation, violating, restored: this.scene() };
       return result('violation', outcome.violation.message, { kind: spec.kind, violation: outcome.violation });
     }
-    const out = outcome.value as { message: string; data?: Record<string, unknown> };
+    const out = outcome.value as ToolOutput;
+    const extra = { kind: spec.kind, ...(out.data ? { data: out.data } : {}), ...(out.diagnostics ? { diagnostics: out.diagnostics } : {}) };
     if (spec.kind === 'final') this.endReason = 'commit';
     if (this.familyEnv.solved()) this.endReason = 'solved';
     else {
       const failure = this.familyEnv.failed?.() ?? null;
       if (failure) {
         this.endReason = 'failed';
-        return result('ok', `${out.message} The task has failed for good: ${failure}`, { kind: spec.kind, ...(out.data ? { data: out.data } : {}) });
+        return result('ok', `${out.message} The task has failed for good: ${failure}`, extra);
       }
     }
-    return result('ok', out.message, { kind: spec.kind, ...(out.data ? { data: out.data } : {}) });
+    return result('ok', out.message, extra);
   }
 
   /**

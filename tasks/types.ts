@@ -119,7 +119,13 @@ export interface ObserveContext {
 /** Result of one tool handler: a message for the agent, plus optional structured data. */
 export interface ToolOutput {
   message: string;
+  /** Structured results the agent is shown with the message. */
   data?: Record<string, unknown>;
+  /**
+   * Measurements for the log and the report only, never shown to the agent (e.g. the pose
+   * error that would give the answer away).
+   */
+  diagnostics?: Record<string, unknown>;
 }
 
 /**

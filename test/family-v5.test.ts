@@ -250,7 +250,10 @@ describe('V5 projection alignment', function () {
         expect(env.endReason).to.equal('failed');
         expect(last!.message).to.match(/stagnation/);
         expect(last!.data!.stop_reason).to.equal('stagnation');
-        expect((last!.data!.pose_error_deg_per_step as number[]).length).to.equal(predicted.stagnatedAt);
+        expect((last!.data!.iou_per_step as number[]).length).to.equal(predicted.stagnatedAt);
+        // Pose errors are logged for analysis but never shown to the agent: they would give the answer away.
+        expect((last!.diagnostics!.pose_error_deg_per_step as number[]).length).to.equal(predicted.stagnatedAt);
+        expect(last!.data).to.not.have.property('pose_error_deg_per_step');
         expect(env.solved()).to.equal(false);
         expect(rotate(env, 'x+1').status).to.equal('not-run');
       } finally {

@@ -133,6 +133,32 @@ describe('sim: swept motion', () => {
     }
   });
 
+  it('a part slides through a long, snug channel in a triangle mesh without a false contact', async () => {
+    // A square channel 0.3 m long whose inner walls stand 0.8 mm off a 20 mm box on every side.
+    const a = 0.0108;
+    const vertices: [number, number, number][] = [];
+    for (const y of [0, 0.3]) for (const [x, z] of [[-a, -a], [a, -a], [a, a], [-a, a]]) vertices.push([x, y, z]);
+    const indices: [number, number, number][] = [];
+    for (let k = 0; k < 4; k++) {
+      const k2 = (k + 1) % 4;
+      indices.push([k, k2, 4 + k2], [k, 4 + k2, 4 + k]);
+    }
+    const w = await World.create();
+    try {
+      w.addBody({ name: 'channel', kind: 'static', pose: { p: [0, 0, 0], q: I }, shapes: [{ type: 'mesh', vertices, indices }] });
+      w.addBody({ name: 'peg', kind: 'kinematic', pose: { p: [0, 0.32, 0], q: I }, shapes: [{ type: 'box', half: [0.01, 0.01, 0.01] }] });
+      const through = w.sweep('peg', { p: [0, -0.02, 0], q: I });
+      expect(through.hit, through.violation?.message).to.equal(false);
+      // Off centre by more than the clearance, the same move touches the channel at its mouth.
+      w.setPose('peg', { p: [0.0012, 0.32, 0], q: I });
+      const off = w.sweep('peg', { p: [0.0012, -0.02, 0], q: I });
+      expect(off.hit).to.equal(true);
+      expect(off.bodies).to.deep.equal(['channel']);
+    } finally {
+      w.free();
+    }
+  });
+
   it('excluded bodies do not stop the sweep', () => {
     const r = world.sweep('part', { p: [10, 0, 0], q: I }, { exclude: ['wall'] });
     expect(r.hit).to.equal(false);

@@ -104,13 +104,14 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     expect(report.successes, 'a random agent should stumble on a one-move goal at least once in 6 × 10 turns').to.be.greaterThan(0);
   });
 
-  it('the null agent commits with default arguments when there is a final tool', async () => {
+  it('the null agent commits with default arguments when there is a final tool, and never picks a listed choice', async () => {
     const agent = new NullAgent();
-    const final = { name: 'answer', kind: 'final' as const, description: 'd', parameters: { type: 'object', properties: { count: { type: 'integer', minimum: 1 }, unit: { enum: ['m', 'cm'] } }, required: ['count', 'unit'] } };
-    expect(defaultArgs(final.parameters)).to.deep.equal({ count: 1, unit: 'm' });
+    const final = { name: 'answer', kind: 'final' as const, description: 'd', parameters: { type: 'object', properties: { count: { type: 'integer', minimum: 1 }, unit: { enum: ['m', 'cm'] }, scale: { type: 'number', default: 2 } }, required: ['count', 'unit', 'scale'] } };
+    // Picking 'm' would be a guess (right 1 time in 2 on a balanced question): the choice is left out.
+    expect(defaultArgs(final.parameters)).to.deep.equal({ count: 1, scale: 2 });
     agent.start({ tools: [final], instance: {} as Instance, mode: {} as never, preview: () => ({}) as never });
     const reply = await agent.act({ turn: 1, history: [], note: '' } as never);
-    expect(reply.actions).to.deep.equal([{ tool: 'answer', args: { count: 1, unit: 'm' } }]);
+    expect(reply.actions).to.deep.equal([{ tool: 'answer', args: { count: 1, scale: 2 } }]);
   });
 
   it('spaceact verify --json exits 0 with one record per instance; a malformed id exits 2', () => {

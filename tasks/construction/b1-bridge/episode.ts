@@ -3,10 +3,8 @@
  * marks the load cell, the grid's axis arrows) on a {@link BrickSystem}, and binds the `place`,
  * `remove` and `commit` tools to it.
  *
- * Studs are drawn, not simulated: the brick system models stud grip in its statics analysis,
- * and every part gets a companion body `<name>:studs` of stud cylinders that does not collide
- * (sweeps and contact queries ignore it). The companions of bricks follow their bricks after the
- * load test.
+ * Studs are drawn, not simulated: the brick system models stud grip in its statics analysis
+ * and gives every pier and brick its studs as drawn-only shapes (`BodySpec.visual`).
  *
  * Family state in `world.meta` (snapshotted with the world, so rollbacks undo it):
  * `placed` (brick name → type id, in placement order), `nextId` (the next brick number) and
@@ -21,9 +19,6 @@ import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { brickType, gridToWorld, PITCH, PLATE, spanCells, type B1Scene } from './layout.ts';
 
-/** Drawn stud: radius and height, m (real bricks: 4.8 mm across, 1.7 mm tall). */
-const STUD_RADIUS = 0.0024;
-const STUD_HEIGHT = 0.0017;
 const PIER_COLOR = '#95a5a6';
 const WEIGHT_SIZE = 0.014;
 /** The weight hangs this far below the pier tops before the test, m. */
@@ -37,10 +32,6 @@ export interface LoadResult {
   /** The brick the load hung from, or null when nothing covered the load cell. */
   loadedOn: string | null;
   message: string;
-}
-
-function studsName(part: string): string {
-  return `${part}:studs`;
 }
 
 function cols(a: number, n: number): string {
@@ -85,19 +76,8 @@ export function buildEpisode(instance: Instance<B1Scene>, world: World): FamilyE
     visible: false,
   });
 
-  const addStuds = (part: string, color: string): void => {
-    const shapes: ShapeSpec[] = bricks.studPoints(part).map(([x, y, z]) => ({
-      type: 'cylinder',
-      radius: STUD_RADIUS,
-      halfHeight: STUD_HEIGHT / 2,
-      pose: { p: [x, y + STUD_HEIGHT / 2, z], q: [0, 0, 0, 1] },
-    }));
-    world.addBody({ name: studsName(part), kind: 'static', collides: false, pose: world.getPose(part), shapes, color });
-  };
-
   for (const [name, col] of [['pier-west', 0], ['pier-east', W + G]] as const) {
     bricks.addBaseplate({ name, size: [W, s.rows], cell: [col, 0], top: 0, height: s.pierPlates, color: PIER_COLOR });
-    addStuds(name, PIER_COLOR);
   }
 
   // The weight under the load cell, on a cord up to the pier tops: it marks where the load hangs.
@@ -197,7 +177,6 @@ export function buildEpisode(instance: Instance<B1Scene>, world: World): FamilyE
           ...(layer === undefined ? {} : { layer }),
           color: type.color,
         });
-        addStuds(name, type.color);
         world.meta.placed = { ...placed(), [name]: type.id };
         return { message: `Placed ${type.id} as '${name}': ${describePart(name)}; held by ${connectionText(name)}.`, data: { brick: name } };
       },
@@ -209,7 +188,6 @@ export function buildEpisode(instance: Instance<B1Scene>, world: World): FamilyE
         }
         const type = placed()[name];
         bricks.remove(name);
-        world.removeBody(studsName(name));
         const next = { ...placed() };
         delete next[name];
         world.meta.placed = next;
@@ -224,7 +202,6 @@ export function buildEpisode(instance: Instance<B1Scene>, world: World): FamilyE
           const info = bricks.partInfo(top);
           const point = bricks.gridPoint('grid', lc + 0.5, lr + 0.5, info.layer + info.height);
           const test = bricks.loadTest({ body: top, point, mass: s.loadKg, seconds: s.holdSeconds });
-          for (const name of Object.keys(placed())) world.setPose(studsName(name), world.getPose(name));
           r = {
             held: test.held,
             loadedOn: top,

@@ -29,13 +29,13 @@
  * (more than a one-wide bridge of the same layout holds), short decoy bricks. L7: L5 with
  * `+rot`: the grid is turned by ±30–60° about the vertical relative to the first view.
  */
-import { BRICK_WORLD_OPTIONS } from '../../../sim/bricks.ts';
+import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS } from '../../../sim/bricks.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { makeInstance } from '../../instance.ts';
 import type { Instance, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { buildEpisode } from './episode.ts';
 import { generateScene, sceneProblem, TIER_SETTINGS } from './generator.ts';
-import { brickType, gridDirection, gridToWorld, HOLD_TOLERANCE, PITCH, PLATE, spanCells, STUD, type B1Scene } from './layout.ts';
+import { brickType, gridDirection, gridToWorld, HOLD_TOLERANCE, PITCH, PLATE, spanCells, type B1Scene } from './layout.ts';
 import { planText, referenceSolution } from './solver.ts';
 
 export type { B1Scene } from './layout.ts';
@@ -114,7 +114,7 @@ function rulesText(s: B1Scene): string {
       ' Cells over the gap have no studs: count them with the ruler.',
     `Measuring: a ruler with 1 cm ticks runs along the front edge of the gap, from one pier's inner edge (0) to the other's. Bricks are ${mm(3 * PLATE)} tall and plates ${mm(PLATE)}.`,
     supplyText(s),
-    `Studs: a brick connects through its studs to every brick or pier directly under it where their footprints overlap, and a brick placed later on top of it connects to it the same way; bricks side by side in one layer do not connect. Each stud holds at most ${STUD.grip} N of pull before it lets go; pushing down on a stud is unlimited. So a brick sticking out over the gap is held by the studs it shares with what is under it, and the more studs it shares and the closer the weight is to them, the more it carries.`,
+    `Studs: a brick connects through its studs to every brick or pier directly under it where their footprints overlap, and a brick placed later on top of it connects to it the same way; bricks side by side in one layer do not connect. Each stud holds at most ${BRICK_DEFAULTS.gripPerStud} N of pull before it lets go; pushing down on a stud is unlimited. So a brick sticking out over the gap is held by the studs it shares with what is under it, and the more studs it shares and the closer the weight is to them, the more it carries.`,
     'Tools: place(brick_type, col, row, rot_deg, layer?) lowers a brick from above onto the grid; remove(brick) lifts a placed brick off again (only if nothing is on top of it); commit() runs the load test and ends the episode. The place result names each brick (b1, b2, …).',
     'Violations: a placement whose brick would hit something on the way down, that has nothing with studs under it, or that leaves the structure unable to hold its own weight is stopped and rolled back, and the rest of that turn is not run. The same holds for a removal that would leave something unsupported.',
     'The episode ends at commit: it passes if the load held (pass/fail).',

@@ -8,11 +8,12 @@
  * `W+G … 2W+G−1`; every pier has {@link ROWS} rows. Heights count in plates (3.2 mm) above the
  * pier tops (layer 0 is the pier top surface); a brick is 3 plates tall, a plate 1.
  */
+import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 
 /** Stud pitch, m (the BrickSystem default). */
-export const PITCH = 0.008;
-/** Plate height, m; a brick is {@link BRICK_PLATES} plates. */
-export const PLATE = 0.0032;
+export const PITCH = BRICK_DEFAULTS.pitch;
+/** Plate height, m (the BrickSystem default); a brick is {@link BRICK_PLATES} plates. */
+export const PLATE = BRICK_DEFAULTS.plateHeight;
 /** Height of a brick in plates. */
 export const BRICK_PLATES = 3;
 /** Rows of studs on each pier (odd, so the load row is the middle one). */
@@ -27,25 +28,6 @@ export const HOLD_SECONDS = 2;
 export const HOLD_TOLERANCE = 0.002;
 /** Gravity, m/s² (the world default). */
 export const GRAVITY = 9.81;
-
-/**
- * The stud-connection constants of the statics analysis (`sim/bricks.ts` defaults at scale 1):
- * the generator's statics model ({@link ./statics-model.ts}) must use the same numbers as the
- * world's {@link BrickSystem}; a test compares the two.
- */
-export const STUD = {
-  /** Pull-out force per stud, N. */
-  grip: 0.98,
-  /** Shear per stud beyond friction, N. */
-  shear: 5,
-  friction: 0.35,
-  /** Stud radius, m. */
-  radius: 0.0024,
-  /** Gap left on each side of a brick, m. */
-  play: 0.0001,
-  /** Effective density of a brick, kg/m³. */
-  density: 480,
-} as const;
 
 /** A kind of brick in the catalog. */
 export interface BrickType {
@@ -235,10 +217,10 @@ export function topPartAt(parts: PlannedPart[], cell: [number, number]): Planned
  * that is tied to both piers.
  */
 export function singlePierBoundKg(s: Pick<B1Scene, 'pierCols' | 'rows' | 'loadCell'>): number {
-  const pivot = (s.pierCols - 0.5) * PITCH + STUD.radius;
+  const pivot = (s.pierCols - 0.5) * PITCH + BRICK_DEFAULTS.studRadius;
   let lever = 0;
   for (let i = 0; i < s.pierCols; i++) lever += pivot - (i + 0.5) * PITCH;
-  const moment = STUD.grip * s.rows * lever;
+  const moment = BRICK_DEFAULTS.gripPerStud * s.rows * lever;
   const arm = (s.loadCell[0] + 0.5) * PITCH - pivot;
   return moment / arm / GRAVITY;
 }

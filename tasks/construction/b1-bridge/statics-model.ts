@@ -10,8 +10,9 @@
  * unturned grid whose origin is at the west pier's outer back corner at pier-top height.
  */
 import { solveStatics, type StaticsBrick, type StaticsConnection, type StaticsLoad } from '../../../sim/brick-statics.ts';
+import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import type { Vec3 } from '../../../sim/types.ts';
-import { GRAVITY, landPlan, PITCH, PLATE, planConnections, STUD, topPartAt, type B1Scene, type Placement, type PlannedPart } from './layout.ts';
+import { GRAVITY, landPlan, PITCH, PLATE, planConnections, topPartAt, type B1Scene, type Placement, type PlannedPart } from './layout.ts';
 
 /** The scene fields the statics depend on. */
 export type StaticsScene = Pick<B1Scene, 'pierCols' | 'rows' | 'gap' | 'pierPlates' | 'loadCell'>;
@@ -28,7 +29,8 @@ export interface PlanStatics {
 
 function mass(p: PlannedPart): number {
   const t = p.type!;
-  return STUD.density * (t.length * PITCH - 2 * STUD.play) * (t.width * PITCH - 2 * STUD.play) * (p.height * PLATE);
+  const { density, play } = BRICK_DEFAULTS;
+  return density * (t.length * PITCH - 2 * play) * (t.width * PITCH - 2 * play) * (p.height * PLATE);
 }
 
 function centre(p: PlannedPart): Vec3 {
@@ -64,10 +66,10 @@ export function planStatics(scene: StaticsScene, plan: Placement[], loadKg: numb
   }
   const res = solveStatics(bricks, conns, loads, {
     gravity: [0, -GRAVITY, 0],
-    grip: STUD.grip,
-    shearPerStud: STUD.shear,
-    friction: STUD.friction,
-    studRadius: STUD.radius,
+    grip: BRICK_DEFAULTS.gripPerStud,
+    shearPerStud: BRICK_DEFAULTS.shearPerStud,
+    friction: BRICK_DEFAULTS.friction,
+    studRadius: BRICK_DEFAULTS.studRadius,
     lengthScale: PITCH,
   });
   if (res.stable) return { holds: true, reason: '', loaded };

@@ -26,6 +26,7 @@ function hull(sorted: P[]): P[] {
   return lower.slice(0, -1).concat(upper.slice(0, -1));
 }
 
+/** A circle: centre and radius. */
 export interface Circle {
   x: number;
   y: number;

@@ -233,12 +233,15 @@ function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
   world.meta.v5 = initial;
   const poseError = (q: readonly number[]): number => poseErrorDeg(q, model.symmetry().quaternions);
 
-  /** The closing record: stop reason, final pose error and the per-step logs. */
+  /** The closing record the agent sees: stop reason, final IoU and the IoU after every step. */
   const closing = (st: V5State, reason: string): Record<string, unknown> => ({
     stop_reason: reason,
     final_iou: round(st.iou, 4),
-    final_pose_error_deg: round(poseError(st.q), 3),
     iou_per_step: st.trace.map((t) => t.iou),
+  });
+  /** The pose errors, for the log only: shown to the agent they would give the answer away. */
+  const poseDiagnostics = (st: V5State): Record<string, unknown> => ({
+    pose_error_deg: round(poseError(st.q), 3),
     pose_error_deg_per_step: st.trace.map((t) => t.pose_error_deg),
   });
 
@@ -270,12 +273,12 @@ function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
           Object.assign(data, closing(next, reason));
           if (reason === 'success') message += `. The silhouette matches the target (IoU ≥ ${IOU_SUCCESS.toFixed(2)}).`;
         }
-        return { message, data };
+        return { message, data, diagnostics: poseDiagnostics(next) };
       },
       stop() {
         const st = { ...readState(world), stopped: true };
         world.meta.v5 = st;
-        return { message: `stopped with projection IoU ${st.iou.toFixed(3)} after ${st.rotations} rotations`, data: closing(st, 'stop') };
+        return { message: `stopped with projection IoU ${st.iou.toFixed(3)} after ${st.rotations} rotations`, data: closing(st, 'stop'), diagnostics: poseDiagnostics(st) };
       },
     },
     solved() {

@@ -13,8 +13,9 @@ import { VIEW_SCALE, VIEW_SIZE } from './projection.ts';
 export const SEPARATOR = 6;
 /** Grey level of the separator strips. */
 export const SEPARATOR_LEVEL = 12;
-/** Panel size: three views and two separators. */
+/** Panel width: three views and two separators (972 pixels). */
 export const PANEL_WIDTH = 3 * VIEW_SIZE + 2 * SEPARATOR;
+/** Panel height: one view (320 pixels). */
 export const PANEL_HEIGHT = VIEW_SIZE;
 /** The depth view is drawn at 0.9 of the silhouettes' scale, as the seed's auxiliary view. */
 export const DEPTH_VIEW_SCALE = 0.9;

@@ -171,6 +171,8 @@ export function detectSymmetry(solid: IconSolid): SymmetryGroup {
     return { ok, mean: sum / 2 };
   };
   const sample = evenIndices(count, SAMPLE);
+  // A quick screen on 150 points with the same limits, so only promising candidates reach
+  // the 1500-point test and the full-set check.
   const coarse = evenIndices(count, 150);
   const verified = (m: Planar): boolean => passes(sample, m).ok && passes(all, m).ok;
 

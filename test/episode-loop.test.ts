@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE, parseMode } from '../agents/modes.ts';
+import type { Agent, AgentReply, Observation, TurnRecord } from '../agents/types.ts';
+import { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { instanceFromId } from '../tasks/registry.ts';
+import type { ToolCall } from '../tasks/types.ts';
+
+/** An agent that sends fixed calls turn by turn (and then looks at the initial view). */
+class FixedCallsAgent implements Agent {
+  readonly name = 'fixed';
+  readonly settings = {};
+  readonly needsImages = true;
+  readonly seen: Observation[] = [];
+  constructor(private readonly turns: ToolCall[][]) {}
+  start(): void {}
+  async act(obs: Observation): Promise<AgentReply> {
+    this.seen.push(obs);
+    const actions = this.turns[obs.turn - 1] ?? [{ tool: 'view', args: { name: 'initial' } }];
+    return { rationale: `turn ${obs.turn}`, note: `note ${obs.turn}`, actions };
+  }
+}
+
+describe('episode loop (P6, real world and renderer)', () => {
+  let renderer: Renderer;
+  before(() => {
+    renderer = new Renderer({ width: 256, height: 256 });
+  });
+  after(async () => {
+    await renderer.close();
+  });
+
+  const p6 = () => instanceFromId('P6-L1-s100');
+
+  it('an illegal move is rolled back and reported, the rest of the turn is not run, and the next observation shows the rollback', async () => {
+    const { family, instance } = p6();
+    const ref = (await family.reference(instance)).calls;
+    // After the first reference move the smallest disk sits on its new peg; moving the next disk
+    // of the same source peg onto it puts a larger disk on a smaller one.
+    const illegal: ToolCall = { tool: 'move', args: { ...ref[0].args } };
+    const agent = new FixedCallsAgent([[ref[0], illegal, ref[1], ref[2]]]);
+    const records: TurnRecord[] = [];
+    const outcome = await runEpisode({
+      family,
+      instance: { ...instance, budgets: { turns: 2, actionsPerTurn: 5 } },
+      agent,
+      mode: DEFAULT_MODE,
+      renderer,
+      onTurn: (r) => {
+        records.push(r);
+      },
+    });
+    const first = records[0].results;
+    expect(first.map((r) => r.status)).to.deep.equal(['ok', 'violation', 'not-run', 'not-run']);
+    expect(first[1].violation?.kind).to.equal('rule');
+    expect(first[1].message).to.match(/smaller/);
+    expect(first[2].message).to.match(/not run/);
+    expect(outcome.violations).to.equal(1);
+    expect(outcome.actions).to.equal(2);
+    // The world after the turn is exactly the world after the first move alone.
+    const env = await TaskEnv.create(family, instance);
+    try {
+      env.execute(ref[0]);
+      expect(records[0].stateHash).to.equal(env.stateHash());
+    } finally {
+      env.free();
+    }
+    // The agent's next observation carries the split-screen rollback image before the view.
+    expect(agent.seen[1].images.map((i) => i.kind)).to.deep.equal(['rollback', 'view']);
+    expect(agent.seen[1].history[0].results[1].status).to.equal('violation');
+    expect(outcome.truncated).to.equal(true);
+    expect(outcome.endReason).to.equal('turn-budget');
+  });
+
+  it('camera tools cost no world time and change no state; the clock is frozen between turns', async () => {
+    const { family, instance } = p6();
+    const agent = new FixedCallsAgent([
+      [{ tool: 'orbit', args: { azimuth_deg: 40, elevation_deg: 20 } }, { tool: 'zoom', args: { factor: 2 } }, { tool: 'pan', args: { right_m: 0.05 } }],
+    ]);
+    const records: TurnRecord[] = [];
+    await runEpisode({ family, instance: { ...instance, budgets: { turns: 2, actionsPerTurn: 5 } }, agent, mode: DEFAULT_MODE, renderer, onTurn: (r) => { records.push(r); } });
+    expect(records[0].results.every((r) => r.status === 'ok' && r.timeAfter === r.timeBefore)).to.equal(true);
+    expect(records[0].worldTimeAfter).to.equal(records[0].worldTimeBefore);
+    expect(records[1].worldTimeBefore).to.equal(records[0].worldTimeAfter);
+    expect(records[1].stateHash).to.equal(records[0].stateHash);
+    expect(agent.seen[1].worldTime).to.equal(agent.seen[0].worldTime);
+  });
+
+  it('calls beyond the action cap are not run; cap1 allows one', async () => {
+    const { family, instance } = p6();
+    const ref = (await family.reference(instance)).calls;
+    const six = [...ref.slice(0, 5), ref[5]];
+    for (const [mode, ran] of [[DEFAULT_MODE, 5], [parseMode('cap1'), 1]] as const) {
+      const agent = new FixedCallsAgent([six]);
+      const records: TurnRecord[] = [];
+      await runEpisode({ family, instance: { ...instance, budgets: { turns: 1, actionsPerTurn: 5 } }, agent, mode, renderer: null, render: 'never', onTurn: (r) => { records.push(r); } });
+      const statuses = records[0].results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 'ok')).to.have.length(ran);
+      expect(statuses.slice(ran).every((s) => s === 'not-run')).to.equal(true);
+      expect(agent.seen[0].actionCap).to.equal(ran);
+    }
+  });
+
+  it('no-camera removes the camera tools and blind sends no images', async () => {
+    const { family, instance } = p6();
+    const agent = new FixedCallsAgent([[{ tool: 'orbit', args: { azimuth_deg: 10 } }]]);
+    const records: TurnRecord[] = [];
+    await runEpisode({ family, instance: { ...instance, budgets: { turns: 1, actionsPerTurn: 5 } }, agent, mode: parseMode('no-camera+blind'), renderer: null, onTurn: (r) => { records.push(r); } });
+    expect(agent.seen[0].tools.some((t) => t.kind === 'perception')).to.equal(false);
+    expect(agent.seen[0].images).to.deep.equal([]);
+    expect(records[0].results[0].status).to.equal('invalid');
+    expect(records[0].results[0].message).to.match(/unknown tool "orbit"/);
+  });
+});
