@@ -49,6 +49,66 @@ function benchScene(frame: number): SceneDescription {
   return { bodies, rulers: [], ground: { y: 0 } };
 }
 
+/** Stud pitch, plate height and drawn stud size of the wall (real bricks). */
+const WALL = { pitch: 0.008, plate: 0.0032, studRadius: 0.0024, studHeight: 0.0017, frames: 12 };
+
+/**
+ * A wall of 50 2×4 bricks (10 long, 5 courses, running bond) with 400 studs, nudged a little
+ * every frame. `studs`: `visual` (drawn-only shapes, merged per body by the page), `shapes`
+ * (one collider-like shape per stud, drawn one by one: what companion stud bodies cost) or
+ * `none`.
+ */
+function wallScene(frame: number, studs: 'visual' | 'shapes' | 'none'): SceneDescription {
+  const { pitch, plate, studRadius, studHeight } = WALL;
+  const h = 1.5 * plate;
+  const studShapes: ShapeSpec[] = [];
+  for (let i = 0; i < 4; i++) {
+    for (let j = 0; j < 2; j++) {
+      studShapes.push({ type: 'cylinder', radius: studRadius, halfHeight: studHeight / 2, pose: { p: [(i - 1.5) * pitch, h + studHeight / 2, (j - 0.5) * pitch], q: [0, 0, 0, 1] } });
+    }
+  }
+  const bodies: SceneBody[] = [];
+  for (let course = 0; course < 5; course++) {
+    for (let k = 0; k < 10; k++) {
+      const x = (k * 4 + (course % 2 ? 2 : 0) - 20) * pitch + 0.00002 * frame * ((k + course) % 3);
+      const box: ShapeSpec = { type: 'box', half: [2 * pitch - 0.0001, h, pitch - 0.0001] };
+      bodies.push({
+        name: `brick-${course}-${k}`,
+        shapes: studs === 'shapes' ? [box, ...studShapes] : [box],
+        ...(studs === 'visual' ? { visual: studShapes } : {}),
+        pose: { p: [x, (course * 3 + 1.5) * plate, 0], q: [0, 0, 0, 1] },
+        color: COLORS[(course * 10 + k) % COLORS.length],
+        opacity: 1,
+        visible: true,
+      });
+    }
+  }
+  return { bodies, rulers: [], ground: { y: 0 } };
+}
+
+/** Frames per second of the studded wall drawn each way, frames interleaved so all see the same load. */
+async function benchWall(renderer: Renderer): Promise<Record<string, number>> {
+  const camera: CameraSpec = { azimuth: 25, elevation: 30, distance: 0.55, target: [0, 0.024, 0] };
+  const kinds = ['visual', 'shapes', 'none'] as const;
+  const ms = { visual: 0, shapes: 0, none: 0 };
+  for (let i = 0; i < 2 + WALL.frames; i++) {
+    for (const kind of kinds) {
+      const t = performance.now();
+      await renderer.render(wallScene(i, kind), camera);
+      if (i >= 2) ms[kind] += performance.now() - t;
+    }
+  }
+  const fps = (kind: (typeof kinds)[number]): number => round2((WALL.frames * 1000) / ms[kind]);
+  return {
+    studs: 400,
+    visualMergedFps: fps('visual'),
+    separateShapesFps: fps('shapes'),
+    noStudsFps: fps('none'),
+    visualVsNoStuds: round2(ms.none / ms.visual),
+    visualVsSeparate: round2(ms.shapes / ms.visual),
+  };
+}
+
 /** Peak resident memory (VmHWM) summed over a process and its descendants, MB (Linux). */
 function treePeakRssMb(rootPid: number): number {
   const children = new Map<number, number[]>();
@@ -81,7 +141,8 @@ function treePeakRssMb(rootPid: number): number {
 /**
  * Renderer throughput at 768² for a 50-part scene, full path (scene check, diff, sync, draw,
  * PNG into a Node Buffer), against plain three.js drawing the same scene in a second page of the
- * same browser and captured the same way; plus launch time and peak memory.
+ * same browser and captured the same way; plus launch time and peak memory, and a 50-brick wall
+ * with its 400 studs drawn as merged `visual` shapes, as separate shapes, and left out.
  */
 export async function benchRender(): Promise<Record<string, unknown>> {
   const camera: CameraSpec = { azimuth: 35, elevation: 35, distance: 2.6, target: [0, 0.1, 0] };
@@ -139,6 +200,7 @@ export async function benchRender(): Promise<Record<string, unknown>> {
     for (let i = 0; i < 10; i++) await renderer.mask(scenes[i], camera);
     const maskFps = 10000 / (performance.now() - maskStart);
     await barePage.close();
+    const studdedWall = await benchWall(renderer);
 
     const rendererFps = (FRAMES * 1000) / oursMs;
     const bareFps = (FRAMES * 1000) / bareMs;
@@ -156,6 +218,7 @@ export async function benchRender(): Promise<Record<string, unknown>> {
       firstRenderMs: round2(firstRenderMs),
       nodeMaxRssMB: round2(process.resourceUsage().maxRSS / 1024),
       browserPeakRssMB: round2(treePeakRssMb(renderer.chromium.pid!)),
+      studdedWall,
     };
   } finally {
     await renderer.close();

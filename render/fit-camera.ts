@@ -45,7 +45,7 @@ export function sceneSphere(scene: SceneDescription): { center: Vec3; radius: nu
   const pts: { p: Vec3; pad: number }[] = [];
   for (const b of scene.bodies) {
     if (!b.visible) continue;
-    for (const s of b.shapes) {
+    for (const s of b.visual ? [...b.shapes, ...b.visual] : b.shapes) {
       const { points, pad } = shapePoints(s);
       for (const p of points) pts.push({ p: apply(b.pose, s.pose ? apply(s.pose, p) : p), pad });
     }

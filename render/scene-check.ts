@@ -130,7 +130,8 @@ function body(v: unknown, path: string): SceneBody {
   if (!Array.isArray(v.shapes) || v.shapes.length === 0) fail(`${path}.shapes`, 'must be a non-empty array of shapes');
   const opacity = v.opacity === undefined ? 1 : num(v.opacity, `${path}.opacity`, (x) => x >= 0 && x <= 1, 'a number in 0..1');
   if (v.visible !== undefined && typeof v.visible !== 'boolean') fail(`${path}.visible`, 'must be true or false');
-  return {
+  if (v.visual !== undefined && !Array.isArray(v.visual)) fail(`${path}.visual`, 'must be an array of shapes');
+  const out: SceneBody = {
     name: v.name,
     shapes: v.shapes.map((s, i) => shape(s, `${path}.shapes[${i}]`)),
     pose: pose(v.pose, `${path}.pose`),
@@ -138,6 +139,9 @@ function body(v: unknown, path: string): SceneBody {
     opacity,
     visible: v.visible === undefined ? true : v.visible,
   };
+  const visual = ((v.visual ?? []) as unknown[]).map((s, i) => shape(s, `${path}.visual[${i}]`));
+  if (visual.length) out.visual = visual;
+  return out;
 }
 
 function ruler(v: unknown, path: string): RulerSpec {

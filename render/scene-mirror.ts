@@ -17,9 +17,9 @@ interface MirrorState {
   environment: string;
 }
 
-/** Hash of what a body's drawable is built from: its shapes, colour and opacity. */
-export function bodyKey(shapes: unknown, color: string, opacity: number): string {
-  return createHash('sha1').update(JSON.stringify([shapes, color, opacity])).digest('base64url');
+/** Hash of what a body's drawable is built from: its shapes, drawn-only shapes, colour and opacity. */
+export function bodyKey(shapes: unknown, color: string, opacity: number, visual?: unknown): string {
+  return createHash('sha1').update(JSON.stringify(visual === undefined ? [shapes, color, opacity] : [shapes, color, opacity, visual])).digest('base64url');
 }
 
 const samePose = (a: PoseRow, b: PoseRow): boolean => a.every((x, i) => x === b[i]);
@@ -47,11 +47,11 @@ export class SceneMirror {
     const poses: PoseRow[] = [];
     const visible: [string, boolean][] = [];
     for (const b of scene.bodies) {
-      const key = bodyKey(b.shapes, b.color, b.opacity);
+      const key = bodyKey(b.shapes, b.color, b.opacity, b.visual);
       const pose: PoseRow = [b.name, b.pose.p[0], b.pose.p[1], b.pose.p[2], b.pose.q[0], b.pose.q[1], b.pose.q[2], b.pose.q[3]];
       const old = prev?.bodies.get(b.name);
       const fresh = !old || old.key !== key;
-      if (fresh) add.push({ name: b.name, key, shapes: b.shapes, color: b.color, opacity: b.opacity });
+      if (fresh) add.push({ name: b.name, key, shapes: b.shapes, ...(b.visual ? { visual: b.visual } : {}), color: b.color, opacity: b.opacity });
       if (fresh || !samePose(old.pose, pose)) poses.push(pose);
       if (fresh ? !b.visible : old.visible !== b.visible) visible.push([b.name, b.visible]);
       bodies.set(b.name, { key, pose, visible: b.visible });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { BRICK_WORLD_OPTIONS, BrickSystem } from '../sim/bricks.ts';
+import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS, BrickSystem } from '../sim/bricks.ts';
 import { SpaceActError } from '../sim/errors.ts';
+import { transformPoint } from '../sim/math.ts';
 import { World } from '../sim/world.ts';
 
 const PITCH = 0.008;
@@ -207,5 +208,55 @@ describe('sim: bricks', () => {
     expect(bricks.connections()).to.deep.equal([]);
     expect(world.contactsOf('loose')).to.deep.equal(['base']);
     expect(world.bodySpec('loose').tags).to.deep.equal(['loose']);
+  });
+
+  it('every brick, plate and baseplate carries drawn studs on its cells; loose blocks none; defaults are exported', () => {
+    expect([bricks.pitch, bricks.plateHeight, bricks.play, bricks.studRadius, bricks.studHeight, bricks.density, bricks.friction, bricks.gripPerStud, bricks.shearPerStud]).to.deep.equal([
+      BRICK_DEFAULTS.pitch,
+      BRICK_DEFAULTS.plateHeight,
+      BRICK_DEFAULTS.play,
+      BRICK_DEFAULTS.studRadius,
+      BRICK_DEFAULTS.studHeight,
+      BRICK_DEFAULTS.density,
+      BRICK_DEFAULTS.friction,
+      BRICK_DEFAULTS.gripPerStud,
+      BRICK_DEFAULTS.shearPerStud,
+    ]);
+    // Real studs: 4.8 mm across and 1.7 mm tall.
+    expect([2 * BRICK_DEFAULTS.studRadius, BRICK_DEFAULTS.studHeight]).to.deep.equal([0.0048, 0.0017]);
+    bricks.defineGrid('turned', [0.3, 0.02, -0.1], 30);
+    bricks.addBaseplate({ name: 'pier', size: [6, 5], cell: [0, 0], grid: 'turned', height: 4 });
+    bricks.place({ name: 'brick', size: [2, 4], cell: [1, 0], rot: 90, grid: 'turned' });
+    bricks.place({ name: 'plate', size: [1, 3], cell: [0, 3], rot: 0, plate: true, grid: 'turned' });
+    bricks.addLooseBlock({ name: 'loose', half: [0.008, 0.0048, 0.004], pose: { p: [0.1, 0.1, 0.1], q: [0, 0, 0, 1] } });
+    for (const name of ['base', 'pier', 'brick', 'plate']) {
+      const info = bricks.partInfo(name);
+      const studs = world.bodySpec(name).visual ?? [];
+      expect(studs.length, name).to.equal(info.size[0] * info.size[1]);
+      const pose = world.getPose(name);
+      const cells = new Set<string>();
+      for (const s of studs) {
+        if (s.type !== 'cylinder') throw new Error(`${name}: a stud is a ${s.type}`);
+        expect(s.radius).to.equal(BRICK_DEFAULTS.studRadius);
+        expect(2 * s.halfHeight).to.be.closeTo(BRICK_DEFAULTS.studHeight, 1e-12);
+        // The stud's foot is on the part's top face, at the centre of one of its cells.
+        const foot = world.fromWorld(info.grid, { p: transformPoint(pose, [s.pose!.p[0], s.pose!.p[1] - s.halfHeight, s.pose!.p[2]]), q: [0, 0, 0, 1] }).p;
+        expect(foot[1] / PLATE).to.be.closeTo(info.layer + info.height, 1e-4);
+        const i = foot[0] / PITCH - 0.5;
+        const j = foot[2] / PITCH - 0.5;
+        expect(i).to.be.closeTo(Math.round(i), 1e-4);
+        expect(j).to.be.closeTo(Math.round(j), 1e-4);
+        expect(Math.round(i)).to.be.within(info.cell[0], info.cell[0] + info.footprint[0] - 1);
+        expect(Math.round(j)).to.be.within(info.cell[1], info.cell[1] + info.footprint[1] - 1);
+        cells.add(`${Math.round(i)},${Math.round(j)}`);
+      }
+      expect(cells.size, name).to.equal(studs.length);
+    }
+    expect(world.bodySpec('loose').visual).to.equal(undefined);
+    // Studs are drawn only: a brick weighs what its box does, and the stack stays still.
+    const box = world.bodySpec('brick').shapes[0];
+    if (box.type !== 'box') throw new Error('expected a box');
+    expect(world.mass('brick')).to.be.closeTo(BRICK_DEFAULTS.density * 8 * box.half[0] * box.half[1] * box.half[2], 1e-9);
+    expect(world.settle({ seconds: 0.5, bodies: ['brick', 'plate'] })).to.equal(null);
   });
 });

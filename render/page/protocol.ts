@@ -9,9 +9,11 @@ import type { CameraSpec } from '../camera-spec.ts';
 /** A body the page does not hold yet, or holds with different geometry or appearance. */
 export interface BodyGeometry {
   name: string;
-  /** Hash of shapes, colour and opacity; a new key replaces the page's object. */
+  /** Hash of shapes, visual shapes, colour and opacity; a new key replaces the page's object. */
   key: string;
   shapes: ShapeSpec[];
+  /** Drawn-only shapes (`SceneBody.visual`), drawn like `shapes`; absent when there are none. */
+  visual?: ShapeSpec[];
   color: string;
   opacity: number;
 }

@@ -4,8 +4,9 @@ import { makeInstance } from '../../instance.ts';
 import type { Instance, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { buildEpisode } from './episode.ts';
 import { drawScene, hiddenFromFirstView, type A1Scene } from './generator.ts';
-import { MAX_TURNS, TURN_NAMES } from './geometry.ts';
-import { boxTop, CELL, FLOOR_TOP, INITIAL_CAMERA, round9, WALL } from './layout.ts';
+import { CELL, round9 } from '../polycube-pieces/pieces.ts';
+import { placeParameters, removeParameters } from '../polycube-pieces/tools.ts';
+import { boxTop, INITIAL_CAMERA, WALL } from './layout.ts';
 import { certify, findPlan, type Plan } from './solver.ts';
 
 function tools(s: A1Scene): ToolSpec[] {
@@ -16,37 +17,13 @@ function tools(s: A1Scene): ToolSpec[] {
       kind: 'discrete',
       description:
         'Lift a piece straight up from the table, turn it in the air by `turns` (quarter turns about fixed world axes, first one first, starting from the orientation it has on the table), carry it over the box and lower it straight down until its reference cube (its lowest cube; of several, the leftmost; of several, the frontmost) is in `cell` = [col, row, layer]. Touching anything on the way down is a collision.',
-      parameters: {
-        type: 'object',
-        properties: {
-          piece: { enum: names },
-          turns: { type: 'array', items: { enum: [...TURN_NAMES] }, minItems: 0, maxItems: MAX_TURNS },
-          cell: {
-            type: 'array',
-            prefixItems: [
-              { type: 'integer', minimum: 0, maximum: s.box.cols - 1 },
-              { type: 'integer', minimum: 0, maximum: s.box.rows - 1 },
-              { type: 'integer', minimum: 0, maximum: s.box.layers - 1 },
-            ],
-            items: false,
-            minItems: 3,
-            maxItems: 3,
-          },
-        },
-        required: ['piece', 'cell'],
-        additionalProperties: false,
-      },
+      parameters: placeParameters(names, s.box),
     },
     {
       name: 'remove',
       kind: 'discrete',
       description: 'Lift a piece straight up out of the box and put it back where it lay on the table, as it lay. Touching anything on the way up is a collision.',
-      parameters: {
-        type: 'object',
-        properties: { piece: { enum: names } },
-        required: ['piece'],
-        additionalProperties: false,
-      },
+      parameters: removeParameters(names),
     },
   ];
 }

@@ -7,23 +7,24 @@
 import { SpaceActError } from '../../../sim/errors.ts';
 import type { Vec3 } from '../../../sim/types.ts';
 import { redrawRng } from '../../../verify/redraw.ts';
-import { canonical, orientations, shapeKey, type Cell } from '../../../verify/polycube.ts';
+import { canonical, shapeKey, type Cell } from '../../../verify/polycube.ts';
 import type { Rng } from '../../rng.ts';
 import type { Tier } from '../../types.ts';
-import { boxCells, cellKey, centreOverSupport, type BoxDims } from './geometry.ts';
-import { CELL, HIDDEN_SLOTS, HIDE_WALL, INITIAL_CAMERA, pieceMid, restingOriginHeight, round9, VISIBLE_SLOTS } from './layout.ts';
+import { cellKey, faceNeighbours } from '../polycube-pieces/cells.ts';
+import { CELL, pieceMid, restingOriginHeight, round9 } from '../polycube-pieces/pieces.ts';
+import type { TablePiece } from '../polycube-pieces/placement.ts';
+import { tableOrientation } from '../polycube-pieces/statics.ts';
+import { boxCells, type BoxDims } from './geometry.ts';
+import { HIDDEN_SLOTS, HIDE_WALL, INITIAL_CAMERA, VISIBLE_SLOTS } from './layout.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
 
+// A1's tests read it from here, where it lived before it was shared.
+export { standsOnTable } from '../polycube-pieces/statics.ts';
+
 /** One piece as an instance stores it. */
-export interface A1Piece {
+export interface A1Piece extends TablePiece {
   /** Its colour name, which is also the name the agent uses. */
   name: string;
-  /** CSS colour. */
-  color: string;
-  /** Its cubes in the orientation it lies in on the table: internal axes (x right, y up, z front), normalised. */
-  cells: Cell[];
-  /** Where its body origin (the middle of its cell bounding box) rests on the table, metres. */
-  position: Vec3;
   /** Lies behind the wall, out of sight from the first view. */
   hidden: boolean;
 }
@@ -72,14 +73,6 @@ export const PIECE_COLORS: ReadonlyArray<{ name: string; color: string }> = [
 /** Most draws tried before giving up (never reached for the released seeds). */
 const MAX_ATTEMPTS = 400;
 
-function neighbours(c: Cell): Cell[] {
-  return [
-    [c[0] + 1, c[1], c[2]], [c[0] - 1, c[1], c[2]],
-    [c[0], c[1] + 1, c[2]], [c[0], c[1] - 1, c[2]],
-    [c[0], c[1], c[2] + 1], [c[0], c[1], c[2] - 1],
-  ];
-}
-
 /**
  * A random partition of the box into connected pieces. Each piece starts at a free cell with
  * the fewest free neighbours (so no cell is left stranded) and grows by random free
@@ -92,7 +85,7 @@ export function partition(rng: Rng, spec: TierSpec): Cell[][] | null {
   const [minS, maxS] = spec.sizes;
   while (free.size) {
     const freeCells = cells.filter((c) => free.has(cellKey(c)));
-    const degree = (c: Cell): number => neighbours(c).filter((n) => free.has(cellKey(n))).length;
+    const degree = (c: Cell): number => faceNeighbours(c).filter((n) => free.has(cellKey(n))).length;
     const minDeg = Math.min(...freeCells.map(degree));
     const start = rng.pick(freeCells.filter((c) => degree(c) === minDeg));
     let size = rng.int(minS, maxS);
@@ -102,7 +95,7 @@ export function partition(rng: Rng, spec: TierSpec): Cell[][] | null {
     free.delete(cellKey(start));
     while (piece.length < size) {
       const front = new Map<string, Cell>();
-      for (const c of piece) for (const n of neighbours(c)) if (free.has(cellKey(n))) front.set(cellKey(n), n);
+      for (const c of piece) for (const n of faceNeighbours(c)) if (free.has(cellKey(n))) front.set(cellKey(n), n);
       if (!front.size) break;
       const key = rng.pick([...front.keys()].sort());
       free.delete(key);
@@ -130,7 +123,7 @@ function randomPolycube(rng: Rng, size: number): Cell[] {
     const have = new Set([cellKey([0, 0, 0])]);
     while (piece.length < size) {
       const front = new Map<string, Cell>();
-      for (const c of piece) for (const n of neighbours(c)) if (!have.has(cellKey(n))) front.set(cellKey(n), n);
+      for (const c of piece) for (const n of faceNeighbours(c)) if (!have.has(cellKey(n))) front.set(cellKey(n), n);
       const key = rng.pick([...front.keys()].sort());
       have.add(key);
       piece.push(front.get(key)!);
@@ -179,21 +172,6 @@ function drawSpares(rng: Rng, needed: readonly Cell[][], spec: TierSpec): Cell[]
     out.push(p);
   }
   return out.length === spec.spares ? out : null;
-}
-
-/** Whether a piece stands still on a flat table in this orientation (see {@link centreOverSupport}). */
-export function standsOnTable(cells: readonly Cell[]): boolean {
-  const low = Math.min(...cells.map((c) => c[1]));
-  return centreOverSupport(cells, cells.filter((c) => c[1] === low));
-}
-
-/** A random orientation of a piece that stands on the table, as flat as possible, normalised (null if none stands). */
-function tableOrientation(rng: Rng, cells: readonly Cell[]): Cell[] | null {
-  const all = orientations(cells).filter(standsOnTable);
-  if (!all.length) return null;
-  const height = (o: Cell[]): number => Math.max(...o.map((c) => c[1])) + 1;
-  const lowest = Math.min(...all.map(height));
-  return rng.pick(all.filter((o) => height(o) === lowest));
 }
 
 /** The eye point of a camera spec. */

@@ -10,9 +10,11 @@
  * lowest cube in each of its columns rests on the floor or on a piece already placed, so each
  * piece is carried over its whole footprint and stands still.
  */
-import { SpaceActError } from '../../../sim/errors.ts';
-import { countPackings, countPackingsUpToSymmetry, shapeKey, targetSymmetries, type Cell, type Packing } from '../../../verify/polycube.ts';
-import { boxCells, cellKey, referenceCube, ROTATIONS, rotateCells, SHORTEST_TURNS, toAgentCell, type BoxDims, type TurnName } from './geometry.ts';
+import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell, type Packing } from '../../../verify/polycube.ts';
+import { cellKey, referenceCube, toAgentCell } from '../polycube-pieces/cells.ts';
+import { turnsOnto } from '../polycube-pieces/rotations.ts';
+import type { PlaceStep } from '../polycube-pieces/tools.ts';
+import { boxCells, type BoxDims } from './geometry.ts';
 
 /** What the uniqueness certificate found. */
 export interface Certificate {
@@ -32,15 +34,9 @@ export interface Certificate {
 }
 
 /** One step of a plan: the piece, the turns from its table orientation and where its cells go. */
-export interface PlanStep {
+export interface PlanStep extends PlaceStep {
+  /** Index of the piece in the scene. */
   piece: number;
-  /** Index into ROTATIONS of the turn applied to the table orientation. */
-  rotation: number;
-  turns: TurnName[];
-  /** Internal cells the piece fills. */
-  cells: Cell[];
-  /** The agent's `[col, row, layer]` of the reference cube. */
-  cell: [number, number, number];
 }
 
 /** A buildable filling and its lowering order. */
@@ -150,21 +146,6 @@ function depthAndPairs(before: Set<number>[], order: number[]): { depth: number;
   let pairs = 0;
   for (const a of ancestors.values()) pairs += a.size;
   return { depth: Math.max(...depth.values()), forcedPairs: pairs };
-}
-
-/**
- * The shortest turn list that carries a piece's table cells onto `target` cells (same shape
- * and orientation, any translation), with its rotation index.
- */
-export function turnsOnto(tableCells: readonly Cell[], target: readonly Cell[]): { rotation: number; turns: TurnName[] } {
-  const want = shapeKey(target);
-  let best = -1;
-  ROTATIONS.forEach((m, r) => {
-    if (shapeKey(rotateCells(tableCells, m)) !== want) return;
-    if (best < 0 || SHORTEST_TURNS[r].length < SHORTEST_TURNS[best].length) best = r;
-  });
-  if (best < 0) throw new SpaceActError('invalid-state', 'a piece does not match the cells the packing gives it');
-  return { rotation: best, turns: SHORTEST_TURNS[best].slice() };
 }
 
 /**

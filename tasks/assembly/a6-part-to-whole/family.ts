@@ -11,11 +11,13 @@
 import { SpaceActError } from '../../../sim/errors.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { matApply, MAX_TURNS, TURN_NAMES } from '../a1-occluded-packing/geometry.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyEnv, Instance, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
+import { CELL, round9 } from '../polycube-pieces/pieces.ts';
+import { matApply } from '../polycube-pieces/rotations.ts';
+import { placeParameters, removeParameters } from '../polycube-pieces/tools.ts';
 import { buildPhysical } from './episode.ts';
-import { boardPoint, boardRotation, CELL, INITIAL_CAMERA, round9 } from './layout.ts';
+import { boardPoint, boardRotation, INITIAL_CAMERA } from './layout.ts';
 import { drawPhysical, planAssembly, type PhysicalScene } from './physical.ts';
 import { drawQuestion, isQuestionSeed, polycompInstances, SERIES_LENGTH } from './polycomp.ts';
 import { LETTERS, optionsFormingTarget, recurrenceTell, type Option } from './problem.ts';
@@ -30,39 +32,19 @@ const CM = CELL * 100;
 
 function physicalTools(s: PhysicalScene): ToolSpec[] {
   const names = s.trays.flatMap((t) => t.pieces.map((p) => p.name));
-  const { cols, rows, layers } = s.board;
   return [
     {
       name: 'place',
       kind: 'discrete',
       description:
         'Lift a piece straight up from where it lies, turn it in the air by `turns` (quarter turns about fixed world axes, first one first, starting from the orientation it has on its tray), carry it over the board and lower it straight down until its reference cube (its lowest cube; of several, the leftmost; of several, the frontmost, as seen from the first view) is in board cell `cell` = [col, row, layer]. Touching anything on the way down is a collision.',
-      parameters: {
-        type: 'object',
-        properties: {
-          piece: { enum: names },
-          turns: { type: 'array', items: { enum: [...TURN_NAMES] }, minItems: 0, maxItems: MAX_TURNS },
-          cell: {
-            type: 'array',
-            prefixItems: [
-              { type: 'integer', minimum: 0, maximum: cols - 1 },
-              { type: 'integer', minimum: 0, maximum: rows - 1 },
-              { type: 'integer', minimum: 0, maximum: layers - 1 },
-            ],
-            items: false,
-            minItems: 3,
-            maxItems: 3,
-          },
-        },
-        required: ['piece', 'cell'],
-        additionalProperties: false,
-      },
+      parameters: placeParameters(names, s.board),
     },
     {
       name: 'remove',
       kind: 'discrete',
       description: 'Lift a piece straight up off the board and put it back where it lay in its tray, as it lay. Touching anything on the way up is a collision.',
-      parameters: { type: 'object', properties: { piece: { enum: names } }, required: ['piece'], additionalProperties: false },
+      parameters: removeParameters(names),
     },
     {
       name: 'commit',

@@ -5,24 +5,19 @@
  *
  * Board cells are `[i, j, k]` in the board's own frame: `i` along the board's column axis, `j`
  * up, `k` along the board's row axis towards row 0's side (with the board unturned, `i` runs
- * left → right and `k` back → front, as in A1). The agent names cells `[col, row, layer]`
- * = `[i, rows − 1 − k, j]`. Cube size, gaps and piece colliders are A1's, so the two assembly
- * families share one piece model.
+ * left → right and `k` back → front, as in A1); the agent's `[col, row, layer]` names are the
+ * shared ones of `../polycube-pieces/cells.ts`. Cube size, gaps and piece colliders are the
+ * shared polycube-piece model, so a piece behaves on the board as it does in A1's box.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
-import type { Cell, Rotation } from '../../../verify/polycube.ts';
-import { matApply, turnsMatrix } from '../a1-occluded-packing/geometry.ts';
-import { CELL, round9 } from '../a1-occluded-packing/layout.ts';
-
-export { CELL, round9 };
+import type { Rotation } from '../../../verify/polycube.ts';
+import type { GridDims } from '../polycube-pieces/cells.ts';
+import { CELL, round9 } from '../polycube-pieces/pieces.ts';
+import { matApply, turnsMatrix } from '../polycube-pieces/rotations.ts';
 
 /** Size of the target's grid on the board, in cells. */
-export interface BoardDims {
-  cols: number;
-  rows: number;
-  layers: number;
-}
+export type BoardDims = GridDims;
 
 /** Table slab: top at y = 0. */
 export const TABLE = { half: [0.5, 0.01, 0.37] as Vec3, centreZ: -0.1 } as const;
@@ -61,11 +56,6 @@ export function boardRotation(turns: number): Rotation {
   return turnsMatrix(Array.from({ length: ((turns % 4) + 4) % 4 }, () => 'y+' as const));
 }
 
-/** The inverse of a cube rotation (its transpose). */
-export function transpose(m: Rotation): Rotation {
-  return [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]];
-}
-
 /** Centre of board cell `[i, j, k]` in the world. */
 export function cellCentre(dims: BoardDims, turns: number, c: readonly number[]): Vec3 {
   const local: Vec3 = [(c[0] + 0.5 - dims.cols / 2) * CELL, 0, (c[2] + 0.5 - dims.rows / 2) * CELL];
@@ -77,14 +67,4 @@ export function cellCentre(dims: BoardDims, turns: number, c: readonly number[])
 export function boardPoint(turns: number, local: readonly number[]): Vec3 {
   const w = matApply(boardRotation(turns), local);
   return [round9(BOARD_CENTRE[0] + w[0]), round9(PLATE_TOP + w[1]), round9(BOARD_CENTRE[1] + w[2])];
-}
-
-/** The agent's `[col, row, layer]` of a board cell. */
-export function toAgentCell(c: readonly number[], dims: BoardDims): [number, number, number] {
-  return [c[0], dims.rows - 1 - c[2], c[1]];
-}
-
-/** The board cell of an agent's `[col, row, layer]`. */
-export function fromAgentCell(a: readonly number[], dims: BoardDims): Cell {
-  return [a[0], a[2], dims.rows - 1 - a[1]];
 }

@@ -9,28 +9,24 @@
  * toolkit's exact cover) whose lowering order works, and turns it into `place` calls.
  */
 import { SpaceActError } from '../../../sim/errors.ts';
-import type { Vec3 } from '../../../sim/types.ts';
-import { countPackings, normalize, orientations, rotate, shapeKey, type Cell } from '../../../verify/polycube.ts';
+import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../verify/polycube.ts';
 import { redrawRng } from '../../../verify/redraw.ts';
-import { centreOverSupport, matApply, referenceCube, ROTATIONS, rotateCells, type TurnName } from '../a1-occluded-packing/geometry.ts';
-import { restingOriginHeight } from '../a1-occluded-packing/layout.ts';
-import { standsOnTable } from '../a1-occluded-packing/generator.ts';
-import { turnsOnto } from '../a1-occluded-packing/solver.ts';
 import { Rng } from '../../rng.ts';
 import type { Tier } from '../../types.ts';
-import { boardRotation, MAX_FOOTPRINT, MAX_GRID, MAX_LAYERS, PLATE_TOP, round9, toAgentCell, transpose, TRAYS, type BoardDims } from './layout.ts';
+import { cellKey, referenceCube, toAgentCell } from '../polycube-pieces/cells.ts';
+import { restingOriginHeight, round9 } from '../polycube-pieces/pieces.ts';
+import type { TablePiece } from '../polycube-pieces/placement.ts';
+import { matApply, ROTATIONS, transpose, turnsOnto } from '../polycube-pieces/rotations.ts';
+import { centreOverSupport, restingCubes, tableOrientation } from '../polycube-pieces/statics.ts';
+import type { PlaceStep } from '../polycube-pieces/tools.ts';
+import { boardRotation, MAX_FOOTPRINT, MAX_GRID, MAX_LAYERS, PLATE_TOP, TRAYS, type BoardDims } from './layout.ts';
 import { drawProblem, LETTERS, type Letter, type Problem, type ProblemSpec } from './problem.ts';
-import { key, TARGET_KINDS, type TargetKind } from './shapes.ts';
+import { TARGET_KINDS, type TargetKind } from './shapes.ts';
 
 /** One piece on a tray. */
-export interface A6Piece {
+export interface A6Piece extends TablePiece {
   /** Tray letter and place: `A1` is the front piece of tray A, `A2` the back one. */
   name: string;
-  color: string;
-  /** Its cubes as it lies on the tray (x right, y up, z front, in cubes), normalised. */
-  cells: Cell[];
-  /** Where its body origin (the middle of its cell bounding box) rests, metres. */
-  position: Vec3;
 }
 
 /** One tray: an option of the question. */
@@ -72,14 +68,9 @@ export const TIER_SPECS: Record<Tier, PhysicalSpec> = {
 };
 
 /** One step of the assembly: which piece, how it is turned from its tray orientation, where it goes. */
-export interface PlanStep {
+export interface PlanStep extends PlaceStep {
+  /** The piece's name. */
   piece: string;
-  rotation: number;
-  turns: TurnName[];
-  /** Board cells it fills. */
-  cells: Cell[];
-  /** The agent's `[col, row, layer]` of its reference cube. */
-  cell: [number, number, number];
 }
 
 /** An assembly of the correct pair by lowering. */
@@ -99,18 +90,6 @@ function lowersAfter(lower: readonly Cell[], upper: readonly Cell[]): boolean {
   return lower.every((c) => !(c[1] > (lowest.get(`${c[0]},${c[2]}`) ?? Infinity)));
 }
 
-/**
- * The cubes of a piece that rest on something: on the board (layer 0) or on a cube of the
- * pieces already placed, directly below.
- */
-export function restingCubes(cells: readonly Cell[], placed: ReadonlySet<string>): Cell[] {
-  const own = new Set(cells.map(key));
-  return cells.filter((c) => {
-    const below = key([c[0], c[1] - 1, c[2]]);
-    return !own.has(below) && (c[1] === 0 || placed.has(below));
-  });
-}
-
 /** Whether a piece stands when lowered onto what is placed already (rigid-body statics on flat supports). */
 export function stands(cells: readonly Cell[], placed: ReadonlySet<string>): boolean {
   return centreOverSupport(cells, restingCubes(cells, placed));
@@ -124,7 +103,7 @@ export function lowerOrder(parts: readonly Cell[][]): [number, number] | null {
   for (const [a, b] of [[0, 1], [1, 0]] as const) {
     if (!lowersAfter(parts[a], parts[b])) continue;
     if (!stands(parts[a], new Set())) continue;
-    if (!stands(parts[b], new Set(parts[a].map(key)))) continue;
+    if (!stands(parts[b], new Set(parts[a].map(cellKey)))) continue;
     return [a, b];
   }
   return null;
@@ -145,7 +124,7 @@ export function planAssembly(scene: PhysicalScene): AssemblyPlan | null {
     if (!order) continue;
     const steps = order.map((i): PlanStep => {
       const cells = packing[i];
-      const world = rotateCells(cells, toWorld);
+      const world = rotate(cells, toWorld);
       const { rotation, turns } = turnsOnto(tray.pieces[i].cells, world);
       const ref = matApply(toBoard, referenceCube(world)) as Cell;
       return { piece: tray.pieces[i].name, rotation, turns, cells, cell: toAgentCell(ref, scene.board) };
@@ -161,14 +140,9 @@ function assemblable(target: Cell[], pieces: readonly Cell[][]): boolean {
   return packings!.some((p) => lowerOrder(p) !== null);
 }
 
-/** A random orientation a piece stands in on a tray, as flat as possible, with a footprint that fits its slot. */
-function trayOrientation(rng: Rng, cells: readonly Cell[]): Cell[] | null {
-  const fits = (o: Cell[]): boolean => [0, 2].every((a) => Math.max(...o.map((c) => c[a])) < MAX_FOOTPRINT);
-  const all = orientations(cells).filter((o) => standsOnTable(o) && fits(o));
-  if (!all.length) return null;
-  const height = (o: Cell[]): number => Math.max(...o.map((c) => c[1])) + 1;
-  const lowest = Math.min(...all.map(height));
-  return rng.pick(all.filter((o) => height(o) === lowest));
+/** Whether a piece in this orientation has a footprint that fits its slot on a tray. */
+function fitsSlot(o: Cell[]): boolean {
+  return [0, 2].every((a) => Math.max(...o.map((c) => c[a])) < MAX_FOOTPRINT);
 }
 
 /** Lays a problem out on the table, or says why it cannot be. */
@@ -199,7 +173,7 @@ function layOut(rng: Rng, spec: PhysicalSpec, problem: Problem): PhysicalScene |
   for (let i = 0; i < 4; i++) {
     const pieces: A6Piece[] = [];
     for (let j = 0; j < 2; j++) {
-      const cells = trayOrientation(rng, problem.options[i].pieces[j]);
+      const cells = tableOrientation(rng, problem.options[i].pieces[j], fitsSlot);
       if (!cells) return `${problem.name}: a piece of option ${LETTERS[i]} stands in no orientation that fits its slot`;
       pieces.push({
         name: `${LETTERS[i]}${j + 1}`,

@@ -15,7 +15,8 @@
  */
 import { canonical, countPackings, isConnected, normalize, orientations, shapeKey, type Cell } from '../../../verify/polycube.ts';
 import type { Rng } from '../../rng.ts';
-import { drawTarget, key, neighbours, type TargetKind } from './shapes.ts';
+import { cellKey, faceNeighbours } from '../polycube-pieces/cells.ts';
+import { drawTarget, type TargetKind } from './shapes.ts';
 
 /** One option: two components, and how it was made (for plans and reports, never shown as a hint). */
 export interface Option {
@@ -70,11 +71,11 @@ export function isChiral(cells: readonly Cell[]): boolean {
 
 /** Whether `piece` fits inside `target` on its own in some rotation and integer shift. */
 export function fitsInside(piece: readonly Cell[], target: readonly Cell[]): boolean {
-  const have = new Set(target.map(key));
+  const have = new Set(target.map(cellKey));
   for (const o of orientations(piece)) {
     const a = o[0];
     for (const t of target) {
-      if (o.every((c) => have.has(key([c[0] - a[0] + t[0], c[1] - a[1] + t[1], c[2] - a[2] + t[2]])))) return true;
+      if (o.every((c) => have.has(cellKey([c[0] - a[0] + t[0], c[1] - a[1] + t[1], c[2] - a[2] + t[2]])))) return true;
     }
   }
   return false;
@@ -98,9 +99,9 @@ function removable(cells: readonly Cell[], least: number): number[] {
 
 /** Free cells next to a shape, in a fixed order. */
 function freeNeighbours(cells: readonly Cell[], exclude: readonly Cell[] = []): Cell[] {
-  const taken = new Set([...cells, ...exclude].map(key));
+  const taken = new Set([...cells, ...exclude].map(cellKey));
   const out = new Map<string, Cell>();
-  for (const c of cells) for (const n of neighbours(c)) if (!taken.has(key(n))) out.set(key(n), n);
+  for (const c of cells) for (const n of faceNeighbours(c)) if (!taken.has(cellKey(n))) out.set(cellKey(n), n);
   return [...out.keys()].sort().map((k) => out.get(k)!);
 }
 
@@ -140,7 +141,7 @@ function moveBetween(rng: Rng, from: readonly Cell[], to: readonly Cell[], tight
   for (const i of takes) {
     for (const n of puts) {
       // Putting the cube back where it was would rebuild the target's own cut.
-      if (key(n) === key(from[i])) continue;
+      if (cellKey(n) === cellKey(from[i])) continue;
       return [normalize(from.filter((_, j) => j !== i)), normalize([...to, n])];
     }
   }

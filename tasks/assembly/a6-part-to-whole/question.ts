@@ -16,13 +16,13 @@ import { composeRow } from '../../../render/compose.ts';
 import type { Renderer } from '../../../render/renderer.ts';
 import type { SceneDescription, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import { normalize, rotate, type Cell } from '../../../verify/polycube.ts';
-import { ROTATIONS } from '../a1-occluded-packing/geometry.ts';
-import { pieceMid } from '../a1-occluded-packing/layout.ts';
 import type { Rng } from '../../rng.ts';
 import type { ObservationImage } from '../../types.ts';
-import { CELL, round9 } from './layout.ts';
+import { cellKey } from '../polycube-pieces/cells.ts';
+import { CELL, pieceMid, round9 } from '../polycube-pieces/pieces.ts';
+import { ROTATIONS } from '../polycube-pieces/rotations.ts';
 import { LETTERS, type Problem } from './problem.ts';
-import { key, type TargetKind } from './shapes.ts';
+import type { TargetKind } from './shapes.ts';
 
 /** The seed's three presentations of one problem. */
 export type Presentation = 'composite' | 'neutral' | 'descriptive';
@@ -77,21 +77,21 @@ const AXES: Vec3[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [
  */
 export function visibleCubes(cells: readonly Cell[], azimuth: number, elevation: number): Set<string> {
   const e = unit(azimuth, elevation);
-  const have = new Set(cells.map(key));
+  const have = new Set(cells.map(cellKey));
   const reach = 2 + Math.hypot(...[0, 1, 2].map((a) => Math.max(...cells.map((c) => c[a])) - Math.min(...cells.map((c) => c[a])) + 1));
   const seen = new Set<string>();
   for (const c of cells) {
-    const own = key(c);
+    const own = cellKey(c);
     faces: for (const n of AXES) {
       if (n[0] * e[0] + n[1] * e[1] + n[2] * e[2] < 0.05) continue;
-      if (have.has(key([c[0] + n[0], c[1] + n[1], c[2] + n[2]]))) continue;
+      if (have.has(cellKey([c[0] + n[0], c[1] + n[1], c[2] + n[2]]))) continue;
       const tangents = AXES.filter((t, i) => i % 2 === 0 && t[0] * n[0] + t[1] * n[1] + t[2] * n[2] === 0);
       for (const s of [-0.35, 0, 0.35]) {
         for (const t of [-0.35, 0, 0.35]) {
           const p0 = [0, 1, 2].map((a) => c[a] + 0.5 * n[a] + s * tangents[0][a] + t * tangents[1][a]);
           let blocked = false;
           for (let d = 0.03; d < reach && !blocked; d += 0.03) {
-            const k = key(p0.map((v, a) => Math.round(v + d * e[a])));
+            const k = cellKey(p0.map((v, a) => Math.round(v + d * e[a])));
             if (k !== own && have.has(k)) blocked = true;
           }
           if (!blocked) {

@@ -9,6 +9,7 @@
  */
 import { isConnected, normalize, type Cell } from '../../../verify/polycube.ts';
 import type { Rng } from '../../rng.ts';
+import { cellKey, faceNeighbours } from '../polycube-pieces/cells.ts';
 
 /** The target families, named as the polycube seed names them. */
 export type TargetKind = 'loop' | 'toy' | 'cleavage' | 'joinery';
@@ -26,27 +27,13 @@ export interface Target {
   split(rng: Rng): [Cell[], Cell[]] | null;
 }
 
-/** A string key of a cell. */
-export function key(c: readonly number[]): string {
-  return `${c[0]},${c[1]},${c[2]}`;
-}
-
-/** The six face neighbours of a cell. */
-export function neighbours(c: readonly number[]): Cell[] {
-  return [
-    [c[0] + 1, c[1], c[2]], [c[0] - 1, c[1], c[2]],
-    [c[0], c[1] + 1, c[2]], [c[0], c[1] - 1, c[2]],
-    [c[0], c[1], c[2] + 1], [c[0], c[1], c[2] - 1],
-  ];
-}
-
 /** Cells without repeats, in first-seen order. */
 function unique(cells: readonly Cell[]): Cell[] {
   const seen = new Set<string>();
   const out: Cell[] = [];
   for (const c of cells) {
-    if (seen.has(key(c))) continue;
-    seen.add(key(c));
+    if (seen.has(cellKey(c))) continue;
+    seen.add(cellKey(c));
     out.push([c[0], c[1], c[2]]);
   }
   return out;
@@ -71,20 +58,20 @@ function cutBy(cells: readonly Cell[], inFirst: (c: Cell) => boolean): [Cell[], 
  * cells to a size between 35 % and 65 % of the whole, and keep it when the rest is connected.
  */
 export function randomCut(rng: Rng, cells: readonly Cell[], tries = 40): [Cell[], Cell[]] | null {
-  const all = new Map(cells.map((c) => [key(c), c]));
+  const all = new Map(cells.map((c) => [cellKey(c), c]));
   const n = cells.length;
   for (let t = 0; t < tries; t++) {
     const size = rng.int(Math.ceil(n * 0.35), Math.floor(n * 0.65));
     const start = rng.pick(cells);
-    const region = new Map([[key(start), start]]);
+    const region = new Map([[cellKey(start), start]]);
     while (region.size < size) {
       const front = new Map<string, Cell>();
-      for (const c of region.values()) for (const m of neighbours(c)) if (all.has(key(m)) && !region.has(key(m))) front.set(key(m), all.get(key(m))!);
+      for (const c of region.values()) for (const m of faceNeighbours(c)) if (all.has(cellKey(m)) && !region.has(cellKey(m))) front.set(cellKey(m), all.get(cellKey(m))!);
       if (!front.size) break;
       const k = rng.pick([...front.keys()].sort());
       region.set(k, front.get(k)!);
     }
-    const cut = cutBy(cells, (c) => region.has(key(c)));
+    const cut = cutBy(cells, (c) => region.has(cellKey(c)));
     if (cut) return cut;
   }
   return null;
@@ -189,9 +176,9 @@ function loopTarget(rng: Rng, size: [number, number]): Target | null {
       const first = new Set<string>();
       layers.forEach((layer, t) => {
         const [s0, s1] = shifts[t];
-        for (let i = s0; i < len + s1; i++) first.add(key(layer[(((start + i) % n) + n) % n]));
+        for (let i = s0; i < len + s1; i++) first.add(cellKey(layer[(((start + i) % n) + n) % n]));
       });
-      const cut = cutBy(cells, (c) => first.has(key(c)));
+      const cut = cutBy(cells, (c) => first.has(cellKey(c)));
       return cut && [normalizeWith(cut[0], cells), normalizeWith(cut[1], cells)];
     },
   };
