@@ -18,8 +18,6 @@ import { boxCells, type BoxDims } from './geometry.ts';
 import { HIDDEN_SLOTS, HIDE_WALL, INITIAL_CAMERA, VISIBLE_SLOTS } from './layout.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
 
-// A1's tests read it from here, where it lived before it was shared.
-export { standsOnTable } from '../polycube-pieces/statics.ts';
 
 /** One piece as an instance stores it. */
 export interface A1Piece extends TablePiece {

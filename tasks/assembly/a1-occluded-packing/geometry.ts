@@ -6,9 +6,6 @@
 import type { Cell } from '../../../verify/polycube.ts';
 import type { GridDims } from '../polycube-pieces/cells.ts';
 
-// A1's tests read the shared rotation maths from here, where it lived before it was shared.
-export { matApply, matToQuat, ROTATIONS, rotationIndex, SHORTEST_TURNS, turnsMatrix } from '../polycube-pieces/rotations.ts';
-
 /** Box size in cells. */
 export type BoxDims = GridDims;
 
