@@ -18,7 +18,6 @@ import { boxCells, type BoxDims } from './geometry.ts';
 import { HIDDEN_SLOTS, HIDE_WALL, INITIAL_CAMERA, VISIBLE_SLOTS } from './layout.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
 
-
 /** One piece as an instance stores it. */
 export interface A1Piece extends TablePiece {
   /** Its colour name, which is also the name the agent uses. */
