@@ -23,7 +23,8 @@ const HOLE_RADIUS = 0.008;
 const DISK_THICKNESS = 0.012;
 /** Vertical gap left under a lowered disk; it settles this far when released. */
 const DROP_GAP = 0.0005;
-const DISK_COLORS = ['#e74c3c', '#f39c12', '#f1c40f', '#27ae60', '#2980b9', '#8e44ad'];
+// No green: the goal pad is green.
+const DISK_COLORS = ['#e74c3c', '#f39c12', '#f1c40f', '#8e44ad', '#2980b9', '#7f8c8d'];
 
 function diskRadius(i: number): number {
   return 0.016 + 0.006 * i;
