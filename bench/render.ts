@@ -6,6 +6,7 @@ import type { CameraSpec } from '../render/camera-spec.ts';
 import { cameraFrame } from '../render/page/camera.ts';
 import { pageScript } from '../render/page-bundle.ts';
 import { Renderer } from '../render/renderer.ts';
+import { Rng } from '../tasks/rng.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZE = 768;
@@ -14,21 +15,10 @@ const WARMUP = 5;
 const FRAMES = 40;
 const COLORS = ['#c0392b', '#2e86de', '#27ae60', '#f1c40f', '#8e44ad', '#e67e22', '#16a085', '#7f8c8d'];
 
-/** A small seeded generator (mulberry32) so every run benchmarks the same scene. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 50 parts (boxes, hulls, cylinders) on a ground, poses moving with the frame index. */
 function benchScene(frame: number): SceneDescription {
-  const rand = prng(7);
+  const rng = new Rng('bench/render');
+  const rand = (): number => rng.next();
   const bodies: SceneBody[] = [];
   for (let i = 0; i < PARTS; i++) {
     const kind = i % 7 === 0 ? 'cylinder' : i % 6 === 0 ? 'hull' : 'box';

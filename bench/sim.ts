@@ -16,25 +16,15 @@ import { qaxisAngle } from '../sim/math.ts';
 import { colliderDesc } from '../sim/shapes.ts';
 import type { BodySpec, Pose, ShapeSpec } from '../sim/types.ts';
 import { DEFAULT_CONTACT_FREQUENCY, World } from '../sim/world.ts';
+import { Rng } from '../tasks/rng.ts';
 
 const TIMESTEP = 1 / 240;
 const GRAVITY = { x: 0, y: -9.81, z: 0 };
 
-/** Seeded generator (mulberry32) so every run benchmarks the same scene. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A floor, four walls and 50 mixed dynamic bodies dropped into the pen. */
 function pileScene(): BodySpec[] {
-  const rand = prng(11);
+  const rng = new Rng('bench/sim');
+  const rand = (): number => rng.next();
   const I: Pose['q'] = [0, 0, 0, 1];
   const specs: BodySpec[] = [
     { name: 'floor', kind: 'static', pose: { p: [0, -0.05, 0], q: I }, shapes: [{ type: 'box', half: [1, 0.05, 1] }] },

@@ -8,6 +8,8 @@
  * inverse multiplies by exactly conjugate quaternions.
  */
 
+import { qmul as worldQmul } from '../../../sim/math.ts';
+
 /** A unit quaternion `[x, y, z, w]`. */
 export type Quaternion = [number, number, number, number];
 
@@ -45,16 +47,9 @@ const HALF: Record<AngleDeg, [number, number]> = {
 /** The identity rotation. */
 export const IDENTITY: Quaternion = [0, 0, 0, 1];
 
-/** Hamilton product a ⊗ b (apply b first, then a). */
+/** Hamilton product a ⊗ b (apply b first, then a), in double precision. */
 export function qmul(a: readonly number[], b: readonly number[]): Quaternion {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
+  return worldQmul(a as Quaternion, b as Quaternion);
 }
 
 /** The conjugate (inverse of a unit quaternion). */
