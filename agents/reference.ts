@@ -1,3 +1,4 @@
+import { referenceSolution } from '../tasks/reference-cache.ts';
 import { getFamily } from '../tasks/registry.ts';
 import type { ReferenceSolution, ToolCall } from '../tasks/types.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
@@ -24,7 +25,7 @@ export class ReferenceAgent implements Agent {
   }
 
   async start(ctx: EpisodeStart): Promise<void> {
-    if (!this.given) this.solution = await getFamily(ctx.instance.family).reference(ctx.instance);
+    if (!this.given) this.solution = await referenceSolution(getFamily(ctx.instance.family), ctx.instance);
   }
 
   /** The solution being played (for verify reports). */
@@ -38,8 +39,10 @@ export class ReferenceAgent implements Agent {
     for (const h of obs.history) for (const r of h.results) if (r.status === 'ok') done++;
     const next: ToolCall[] = calls.slice(done, done + obs.actionCap);
     if (next.length === 0) {
-      // The plan is exhausted but the episode goes on: look again rather than invent a move.
-      return { rationale: 'The reference plan is complete.', note: obs.note, actions: [{ tool: 'view', args: { name: 'initial' } }] };
+      // The plan is exhausted but the episode goes on: look again (where the camera may move)
+      // rather than invent a move.
+      const look: ToolCall[] = obs.tools.some((t) => t.name === 'view') ? [{ tool: 'view', args: { name: 'initial' } }] : [];
+      return { rationale: 'The reference plan is complete.', note: obs.note, actions: look };
     }
     const total = calls.length;
     return {

@@ -14,6 +14,7 @@ import { modeName, type Mode } from './modes.ts';
 import { scoreEpisode, type Score } from './scoring.ts';
 import type { Agent, EpisodeOutcome, TurnRecord } from './types.ts';
 import { runParallel } from './worker-pool.ts';
+import { referenceSolution } from '../tasks/reference-cache.ts';
 
 /** One row of `summary.json`. */
 export interface SummaryEntry {
@@ -104,7 +105,7 @@ export interface EpisodeRunOptions {
 
 /** The non-perception action count of a family's reference solution. */
 export async function referenceActionCount(family: TaskFamily, instance: Instance): Promise<number> {
-  const sol = await family.reference(instance);
+  const sol = await referenceSolution(family, instance);
   const kind = new Map(instance.tools.map((t) => [t.name, t.kind]));
   return sol.calls.filter((c) => kind.get(c.tool) !== 'perception').length;
 }

@@ -146,6 +146,11 @@ export class ChromiumHost {
         args: CHROMIUM_ARGS,
         userDataDir: this.userDataDir,
         timeout: this.launchTimeoutMs,
+        // Signals belong to the program (e.g. `play` stops cleanly on Ctrl-C); Chromium still
+        // exits with this process, because it talks to us over a pipe.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
       });
       const page = (await this.browser.pages())[0] ?? (await this.browser.newPage());
       this.crashed = false;

@@ -3,6 +3,7 @@ import { modeName, parseMode } from '../agents/modes.ts';
 import { applyCameraTool } from '../tasks/camera-tools.ts';
 import { assertInstance, toolCallProblems } from '../tasks/instance-schema.ts';
 import { families, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
+import { referenceSolution } from '../tasks/reference-cache.ts';
 import { Rng } from '../tasks/rng.ts';
 import { SpaceActError } from '../sim/errors.ts';
 
@@ -69,6 +70,19 @@ describe('task framework', () => {
     expect(farther.message).to.match(/limit/);
     const reset = applyCameraTool(farther.camera, instance.camera, 'view', { name: 'initial' });
     expect(reset.camera).to.deep.equal(cam);
+  });
+
+  it('a reference solution is computed once per exact instance', async () => {
+    const { family, instance } = instanceFromId('P6-L1-s100');
+    let calls = 0;
+    const counting = { ...family, reference: (i: typeof instance) => { calls++; return family.reference(i); } };
+    const a = await referenceSolution(counting, instance);
+    const b = await referenceSolution(counting, structuredClone(instance));
+    expect(b).to.equal(a);
+    expect(calls).to.equal(1);
+    // An altered copy under the same id is a different instance.
+    await referenceSolution(counting, { ...instance, budgets: { turns: 3, actionsPerTurn: 5 } });
+    expect(calls).to.equal(2);
   });
 
   it('modes parse, combine, and reject unknown names', () => {

@@ -10,6 +10,7 @@ import { assertInstance } from '../tasks/instance-schema.ts';
 import { getFamily, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
 import { familyInstances, suiteInstances } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution, TaskFamily } from '../tasks/types.ts';
+import { referenceSolution } from '../tasks/reference-cache.ts';
 
 /** Random-baseline episodes per instance, unless told otherwise. */
 export const DEFAULT_RANDOM_SEEDS = 10;
@@ -100,7 +101,7 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   } catch {
     registered = false;
   }
-  const script = opts.solution ?? (registered ? null : await family.reference(instance));
+  const script = opts.solution ?? (registered ? null : await referenceSolution(family, instance));
   const agent = new ReferenceAgent(script ?? undefined);
   const stateHashes: string[] = [];
   let firstViolation: FirstViolation | null = null;
@@ -301,8 +302,9 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
       try {
         const run = await runReference(family, instance, solution ? { solution } : {});
         result.referenceActions = run.referenceActions;
-        result.optimal = run.solution.optimal ?? false;
-        result.unique = run.solution.unique ?? false;
+        // null: the solver makes no claim either way (e.g. a replayed script of a continuous task).
+        result.optimal = run.solution.optimal ?? null;
+        result.unique = run.solution.unique ?? null;
         result.method = run.solution.method;
         if (run.firstViolation) result.firstViolation = run.firstViolation;
         if (run.problem) fail(run.problem);

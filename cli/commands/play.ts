@@ -1,24 +1,6 @@
 import type { Command } from 'commander';
 import { numberOption } from '../../agents/agent-options.ts';
-import type { PlaySession } from '../../report/play/human-agent.ts';
 import { startPlay } from '../../report/play/play.ts';
-
-/**
- * Puppeteer's launcher (render/chromium.ts keeps its default `handleSIGINT`) answers Ctrl-C by
- * killing Chromium and exiting with 130 at once, before the play could stop cleanly and say
- * where its log is. Once the browser is up (the first picture is ready), its signal listeners
- * are taken off so only ours runs; Chromium still exits with this process through its pipe.
- */
-async function keepSignals(session: PlaySession, ours: () => void): Promise<void> {
-  let version = session.version;
-  while (!['finished', 'failed', 'stopped'].includes(session.status)) {
-    await session.changed(version);
-    version = session.version;
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      for (const listener of process.listeners(signal)) if (listener !== ours) process.removeListener(signal, listener);
-    }
-  }
-}
 
 /** `spaceact play --instance ID [--port P] [--out DIR] [--mode M]`: a person plays an instance in the browser. */
 export function register(program: Command): void {
@@ -36,7 +18,6 @@ export function register(program: Command): void {
       const onSignal = (): void => handle.stop();
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      void keepSignals(handle.session, onSignal);
       try {
         const outcome = await handle.done;
         const e = outcome.entry;

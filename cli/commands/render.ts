@@ -1,6 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SpaceActError } from '../../sim/errors.ts';
 import type { SceneDescription, Vec3 } from '../../sim/types.ts';
@@ -8,6 +7,8 @@ import { NAMED_VIEWS, type CameraSpec } from '../../render/camera-spec.ts';
 import { fitCamera } from '../../render/fit-camera.ts';
 import { Renderer } from '../../render/renderer.ts';
 import { checkCamera, checkScene } from '../../render/scene-check.ts';
+import { TaskEnv } from '../../tasks/env.ts';
+import { instanceFromId } from '../../tasks/registry.ts';
 
 /** Options of `spaceact render`, as commander hands them over (strings until checked). */
 export interface RenderCommandOptions {
@@ -26,8 +27,6 @@ export interface RenderCommandOptions {
   height?: string;
   mode?: string;
 }
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 function invalid(message: string, details: Record<string, unknown> = {}): never {
   throw new SpaceActError('invalid-argument', message, details);
@@ -80,52 +79,14 @@ export async function readSceneFile(path: string): Promise<{ scene: SceneDescrip
   }
 }
 
-/** Loads a module of the task layer by path, so this command works before that layer exists. */
-async function loadTaskModule(file: string): Promise<Record<string, unknown>> {
-  try {
-    return (await import(pathToFileURL(join(here, '..', '..', 'tasks', file)).href)) as Record<string, unknown>;
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module/.test(e.message)) {
-      throw new SpaceActError(
-        'unknown-instance',
-        `rendering --instance needs the task layer (tasks/${file}), which this build cannot load: ${e.message}`,
-        { module: `tasks/${file}` },
-      );
-    }
-    throw err;
-  }
-}
-
-interface TaskEnvLike {
-  scene(): SceneDescription;
-  camera: CameraSpec;
-  free(): void;
-}
-
-/** The scene and initial camera of a task instance, through the task registry (loaded lazily). */
+/** The scene and initial camera of a task instance. */
 async function instanceScene(id: string): Promise<{ scene: SceneDescription; camera: CameraSpec }> {
-  const registry = await loadTaskModule('registry.ts');
-  const envModule = await loadTaskModule('env.ts');
-  const instanceFromId = registry.instanceFromId as ((id: string) => { family: unknown; instance: unknown }) | undefined;
-  const TaskEnv = envModule.TaskEnv as { create(family: unknown, instance: unknown): Promise<TaskEnvLike> } | undefined;
-  if (typeof instanceFromId !== 'function' || typeof TaskEnv?.create !== 'function') {
-    throw new SpaceActError('unknown-instance', 'the task layer has no instanceFromId(id) / TaskEnv.create(family, instance) to render an instance with');
-  }
+  const { family, instance } = instanceFromId(id);
+  const env = await TaskEnv.create(family, instance);
   try {
-    const { family, instance } = instanceFromId(id);
-    const env = await TaskEnv.create(family, instance);
-    try {
-      return { scene: env.scene(), camera: structuredClone(env.camera) };
-    } finally {
-      env.free();
-    }
-  } catch (err) {
-    // A module loaded by path can come with its own copy of sim/errors.ts (e.g. under a CJS
-    // test runner), so recognise the error by name and hand on one of ours.
-    const e = err as SpaceActError;
-    if (!(err instanceof SpaceActError) && e?.name === 'SpaceActError') throw new SpaceActError(e.code, e.message, e.details);
-    throw err;
+    return { scene: env.scene(), camera: structuredClone(env.camera) };
+  } finally {
+    env.free();
   }
 }
 
