@@ -2,6 +2,7 @@ import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
+import type { SightlessStrategy } from './sightless.ts';
 
 /** Difficulty tiers. L7 is L5 plus one lever. */
 export type Tier = 'L1' | 'L3' | 'L5' | 'L7';
@@ -195,6 +196,11 @@ export interface TaskFamily<Scene = unknown> {
    * message when the instance fails it.
    */
   shortcutFilters?: Array<{ name: string; check(instance: Instance<Scene>): string | null }>;
+  /**
+   * The family's own sightless strategies for the shortcut battery (see `tasks/sightless.ts`),
+   * run beside the shared ones (null, random, constant answer, memorised plan, blind probing).
+   */
+  sightless?: SightlessStrategy[];
   /**
    * Upper bound on the random baseline's success rate (default 0.1), for every instance or per
    * instance (e.g. chance plus a margin for a multiple-choice form, 0.1 for a physical one).
