@@ -127,7 +127,7 @@ function medianScript(scripts: ToolCall[][]): ToolCall[] {
 }
 
 /** Most candidate scripts a memorised plan tries on its training instances. */
-const MAX_PLAN_CANDIDATES = 8;
+const MAX_PLAN_CANDIDATES = 4;
 
 /**
  * Replays one fixed script, learned from other seeds: among their reference scripts and the
@@ -180,7 +180,7 @@ export const memorisedPlan: SightlessStrategy<ToolCall[] | undefined> = {
 };
 
 /** Turns a blind prober may spend. */
-const PROBE_TURNS = 40;
+const PROBE_TURNS = 20;
 /** Continuous tools get this many sampled argument sets. */
 const PROBE_SAMPLES = 48;
 
