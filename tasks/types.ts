@@ -2,7 +2,7 @@ import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
-import type { SightlessStrategy } from './sightless.ts';
+import type { ShortcutTell, SightlessStrategy } from './sightless.ts';
 
 /** Difficulty tiers. L7 is L5 plus one lever. */
 export type Tier = 'L1' | 'L3' | 'L5' | 'L7';
@@ -201,6 +201,11 @@ export interface TaskFamily<Scene = unknown> {
    * run beside the shared ones (null, random, constant answer, memorised plan, blind probing).
    */
   sightless?: SightlessStrategy[];
+  /**
+   * Superficial cues a model could read off the pictures without reasoning (see
+   * `ShortcutTell`), measured by the battery over many seeds like the strategies.
+   */
+  tells?: ShortcutTell[];
   /**
    * Upper bound on the random baseline's success rate (default 0.1), for every instance or per
    * instance (e.g. chance plus a margin for a multiple-choice form, 0.1 for a physical one).

@@ -8,6 +8,7 @@ import type { TaskEnv } from '../tasks/env.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { families, tiersOf } from '../tasks/registry.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
 
 const SEED = 100;
@@ -112,6 +113,11 @@ describe('check-suite (every registered family × tier)', function () {
           });
         });
       }
+
+      it(`no sightless agent is far over its bound (quick shortcut battery: ${QUICK_BATTERY.seeds} seeds per tier)`, async () => {
+        const problems = await quickBatteryProblems(family);
+        expect(problems, problems.join('\n')).to.deep.equal([]);
+      });
     });
   }
 });
