@@ -10,8 +10,9 @@ import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate } from
 import { buildRulers, type RulerSet } from './rulers.ts';
 import { drawMarker } from './marker.ts';
 
-/** Direction towards the key light: above, in front and to the right, so the three faces a default view sees differ in brightness. */
-const KEY_DIR = new THREE.Vector3(0.5, 1.4, 0.8).normalize();
+/** Direction towards the default key light: above, in front and to the right, so the three faces a default view sees differ in brightness. */
+const DEFAULT_KEY_DIR = new THREE.Vector3(0.5, 1.4, 0.8).normalize();
+const DEFAULT_KEY_INTENSITY = 2.4;
 const SHADOW_MAP = 2048;
 /** Side of the ground square when a scene gives no size, metres. */
 const DEFAULT_GROUND_SIZE = 20;
@@ -42,7 +43,9 @@ class PageView implements PageApi {
   private background = new THREE.Color('#e6eaef');
   private readonly perspective = new THREE.PerspectiveCamera();
   private readonly ortho = new THREE.OrthographicCamera();
-  private readonly key = new THREE.DirectionalLight('#ffffff', 2.4);
+  private readonly key = new THREE.DirectionalLight('#ffffff', DEFAULT_KEY_INTENSITY);
+  /** Unit direction towards the key light (the scene's `light`, else the default). */
+  private readonly keyDir = DEFAULT_KEY_DIR.clone();
   private readonly fill = new THREE.DirectionalLight('#ffffff', 0.5);
   private readonly hemi = new THREE.HemisphereLight('#ffffff', '#8c877c', 1.3);
   private readonly highlightMaterial = new THREE.MeshStandardMaterial({
@@ -178,6 +181,14 @@ class PageView implements PageApi {
         this.ground.receiveShadow = true;
         this.scene.add(this.ground);
       }
+      const light = u.environment.light;
+      if (light) {
+        const az = (light.azimuth * Math.PI) / 180;
+        const el = (light.elevation * Math.PI) / 180;
+        this.keyDir.set(Math.cos(el) * Math.sin(az), Math.sin(el), Math.cos(el) * Math.cos(az)).normalize();
+      } else this.keyDir.copy(DEFAULT_KEY_DIR);
+      this.key.intensity = light?.intensity ?? DEFAULT_KEY_INTENSITY;
+      this.key.castShadow = light?.shadows ?? true;
     }
     this.bodyRoot.updateMatrixWorld(true);
     this.sizeGround();
@@ -266,20 +277,26 @@ class PageView implements PageApi {
     }
   }
 
-  /** Key light fixed in the world with a shadow box fitted to the bodies; fill light from the camera's upper left. */
+  /**
+   * Key light fixed in the world with a shadow box fitted to the bodies; fill light from the
+   * camera's upper left. The shadow map only has to cover the bodies across the light: a
+   * shadow falls where its caster already is in the light's view. Along the light, it reaches
+   * to where the ray past the highest body point meets the ground.
+   */
   private placeLights(camera: THREE.Camera): void {
     const box = this.contentBounds(false);
     const sphere = box.isEmpty() ? bodySphere.set(scratch.set(0, 0, 0), 1) : box.getBoundingSphere(bodySphere);
     const r = Math.max(sphere.radius, 1e-3);
+    const dir = this.keyDir;
     this.key.target.position.copy(sphere.center);
-    this.key.position.copy(sphere.center).addScaledVector(KEY_DIR, 3 * r);
+    this.key.position.copy(sphere.center).addScaledVector(dir, 3 * r);
     const cam = this.key.shadow.camera;
     cam.left = -1.05 * r;
     cam.right = 1.05 * r;
     cam.top = 1.05 * r;
     cam.bottom = -1.05 * r;
     cam.near = 1.9 * r;
-    const groundDrop = this.ground ? Math.max(0, sphere.center.y - this.ground.position.y) / KEY_DIR.y : 0;
+    const groundDrop = this.ground ? Math.max(0, sphere.center.y + r - this.ground.position.y) / Math.max(dir.y, 1e-3) : 0;
     cam.far = 4.1 * r + groundDrop;
     cam.updateProjectionMatrix();
     this.key.shadow.normalBias = 0.004 * r;

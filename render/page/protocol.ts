@@ -3,7 +3,7 @@
  * and sends only differences: a body's geometry travels once (keyed by name and a hash of its
  * shapes and appearance), afterwards only its pose when it moves.
  */
-import type { Highlight, RulerSpec, ShapeSpec } from '../../sim/types.ts';
+import type { Highlight, KeyLight, RulerSpec, ShapeSpec, Vec3 } from '../../sim/types.ts';
 import type { CameraSpec } from '../camera-spec.ts';
 
 /** A body the page does not hold yet, or holds with different geometry or appearance. */
@@ -21,10 +21,12 @@ export interface BodyGeometry {
 /** A pose in one flat tuple: name, position, quaternion. */
 export type PoseRow = [name: string, px: number, py: number, pz: number, qx: number, qy: number, qz: number, qw: number];
 
-/** Ground and background. */
+/** Ground, background and key light. */
 export interface Environment {
   background: string;
   ground: { y: number; color: string; size?: number } | null;
+  /** null: the default key light. */
+  light: KeyLight | null;
 }
 
 /** What changed since the previous frame. */
