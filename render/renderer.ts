@@ -4,7 +4,9 @@ import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
 import { composeRow } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './page/camera.ts';
-import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
+import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
+
+export type { BodyMeasure, LabelMeasure, MeasureResult } from './page/protocol.ts';
 import { checkCamera, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';
 import { maskPng, unpackBits } from './silhouette.ts';
@@ -58,6 +60,8 @@ export interface RollbackOptions {
   width?: number;
   height?: number;
 }
+
+type LabelMeasure4 = [number, number, number, number];
 
 class RenderTimeout extends Error {}
 
@@ -224,13 +228,28 @@ export class Renderer {
     };
   }
 
-  private draw(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult> {
+  /**
+   * The framing measurement of what {@link render} would draw for this scene and camera: per
+   * body its visible pixel count (an id buffer with depth, so what stands in front counts) and
+   * whether it is cut by the frame; per ruler label its rectangle and whether it is shown,
+   * thinned, occluded, cut by the frame or overlapping. Check it with `checkViewRule`
+   * (view-rule.ts).
+   */
+  async measure(scene: SceneDescription, camera: CameraSpec, opts: { width?: number; height?: number } = {}): Promise<MeasureResult> {
+    const s = checkScene(scene);
+    const result = (await this.draw(s, this.request('measure', camera, opts.width, opts.height))) as MeasureResult;
+    // NaN does not survive the trip from the page (a label behind the camera has no rectangle).
+    for (const l of result.labels) l.rect = l.rect.map((v) => (typeof v === 'number' ? v : NaN)) as LabelMeasure4;
+    return result;
+  }
+
+  private draw(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult | MeasureResult> {
     const job = this.queue.then(() => this.drawNow(scene, request));
     this.queue = job.catch(() => undefined);
     return job;
   }
 
-  private async drawNow(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult> {
+  private async drawNow(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult | MeasureResult> {
     for (let attempt = 1; ; attempt++) {
       const { page, generation } = await this.host.ready();
       const { update, commit } = this.mirror.diff(scene, generation);

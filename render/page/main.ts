@@ -6,8 +6,9 @@
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, setBodySequence, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from './camera.ts';
-import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate } from './protocol.ts';
-import { buildRulers, type RulerSet } from './rulers.ts';
+import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
+import { IdPass } from './id-pass.ts';
+import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
 import { drawMarker } from './marker.ts';
 
 /** Direction towards the default key light: above, in front and to the right, so the three faces a default view sees differ in brightness. */
@@ -37,6 +38,9 @@ class PageView implements PageApi {
   private readonly scene = new THREE.Scene();
   private readonly bodyRoot = new THREE.Group();
   private readonly bodies = new Map<string, BodyObject>();
+  /** Body names in scene order (ids of the id pass follow it). */
+  private order: string[] = [];
+  private readonly idPass = new IdPass();
   private rulers: RulerSet | null = null;
   private ground: THREE.Mesh | null = null;
   private groundSize: number | undefined;
@@ -103,13 +107,14 @@ class PageView implements PageApi {
     this.scene.add(this.marker);
   }
 
-  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult {
+  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
     this.apply(update);
     const { width, height } = request;
     if (this.renderer.domElement.width !== width || this.renderer.domElement.height !== height) {
       this.renderer.setSize(width, height, false);
     }
     if (request.mode === 'mask') return this.drawMask(request);
+    if (request.mode === 'measure') return this.measure(request);
     const camera = this.placeCamera(request, this.contentBounds(request.mode === 'rgb'));
     if (request.mode === 'depth') this.drawDepth(camera);
     else this.drawRgb(camera, request);
@@ -148,7 +153,10 @@ class PageView implements PageApi {
       g.quaternion.set(qx, qy, qz, qw).normalize();
     }
     for (const [name, visible] of u.visible ?? []) this.bodies.get(name)!.group.visible = visible;
-    if (u.order) u.order.forEach((name, i) => setBodySequence(this.bodies.get(name)!, i));
+    if (u.order) {
+      this.order = u.order;
+      u.order.forEach((name, i) => setBodySequence(this.bodies.get(name)!, i));
+    }
     if (u.rulers) {
       if (this.rulers) {
         this.scene.remove(this.rulers.group);
@@ -217,7 +225,7 @@ class PageView implements PageApi {
   }
 
   /** Sets up the camera for the request with near/far planes tight around `bounds`. */
-  private placeCamera(request: FrameRequest, bounds: THREE.Box3): THREE.Camera {
+  private placeCamera(request: FrameRequest, bounds: THREE.Box3): THREE.OrthographicCamera | THREE.PerspectiveCamera {
     const spec = request.camera;
     const frame = cameraFrame(spec);
     const orthographic = spec.projection === 'orthographic' || request.mode === 'mask';
@@ -251,10 +259,45 @@ class PageView implements PageApi {
     return camera;
   }
 
-  private drawRgb(camera: THREE.Camera, request: FrameRequest): void {
+  /** Bodies in scene order. */
+  private bodiesInOrder(): BodyObject[] {
+    return this.order.map((n) => this.bodies.get(n)!);
+  }
+
+  /**
+   * Draws the id pass for `camera` and returns a test of whether a world point is hidden behind
+   * an opaque body: true when every pixel around the point's image holds a body surface nearer
+   * than the point (by more than a millimetre or the buffer's depth step). Looking at the 3×3
+   * neighbourhood keeps a ruler lying on a table seen at a grazing angle from being hidden by
+   * the table it lies on.
+   */
+  private occlusionTest(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, width: number, height: number): (p: THREE.Vector3) => boolean {
+    const ids = this.idPass;
+    ids.draw(this.renderer, this.scene, camera, this.bodiesInOrder(), width, height);
+    const tol = Math.max(1e-3, 3 * ids.depthStep);
+    const forward = camera.getWorldDirection(new THREE.Vector3());
+    const ndc = new THREE.Vector3();
+    const rel = new THREE.Vector3();
+    return (p) => {
+      ndc.copy(p).project(camera);
+      const depth = rel.copy(p).sub(camera.position).dot(forward);
+      if (depth <= 0) return true;
+      const x = Math.floor(((ndc.x + 1) / 2) * width);
+      const y = Math.floor(((1 - ndc.y) / 2) * height);
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const id = ids.idAt(x + dx, y + dy);
+          if (id === 0 || ids.ids[id - 1].material.transparent || ids.depthAt(x + dx, y + dy) >= depth - tol) return false;
+        }
+      }
+      return true;
+    };
+  }
+
+  private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
+    if (this.rulers?.hasLabels) this.rulers.layout(camera, request.width, request.height, this.occlusionTest(camera, request.width, request.height));
     this.scene.background = this.background;
     this.placeLights(camera);
-    this.rulers?.layout(camera, request.width, request.height);
     const highlighted = (request.highlight?.bodies ?? []).flatMap((n) => {
       const b = this.bodies.get(n);
       return b ? [b] : [];
@@ -308,6 +351,43 @@ class PageView implements PageApi {
     this.fill.position.copy(camera.position).addScaledVector(up, r).addScaledVector(right, -r);
     this.fill.target.updateMatrixWorld();
     this.fill.updateMatrixWorld();
+  }
+
+  /**
+   * What the RGB picture of this request would show: per body its visible pixels (id buffer
+   * with depth, so occlusion counts) and whether its outline crosses the image border (any
+   * vertex projecting outside the image), per ruler label its layout and state.
+   */
+  private measure(request: FrameRequest): MeasureResult {
+    const { width, height } = request;
+    const camera = this.placeCamera({ ...request, mode: 'rgb' }, this.contentBounds(true));
+    const occluded = this.occlusionTest(camera, width, height);
+    const labels: LabelLayout[] = this.rulers?.hasLabels ? this.rulers.layout(camera, width, height, occluded) : [];
+    const counts = this.idPass.counts();
+    const ndc = new THREE.Vector3();
+    const bodies = this.order.map((name, i) => {
+      const b = this.bodies.get(name)!;
+      let cut = false;
+      const bounds: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+      if (b.group.visible) {
+        b.group.updateMatrixWorld(true);
+        for (const m of b.meshes) {
+          const pos = m.geometry.getAttribute('position');
+          for (let k = 0; k < pos.count; k++) {
+            ndc.fromBufferAttribute(pos, k).applyMatrix4(m.matrixWorld).project(camera);
+            if (ndc.z < -1 || ndc.z > 1 || Math.abs(ndc.x) > 1 || Math.abs(ndc.y) > 1) cut = true;
+            const x = ((ndc.x + 1) / 2) * width;
+            const y = ((1 - ndc.y) / 2) * height;
+            bounds[0] = Math.min(bounds[0], x);
+            bounds[1] = Math.min(bounds[1], y);
+            bounds[2] = Math.max(bounds[2], x);
+            bounds[3] = Math.max(bounds[3], y);
+          }
+        }
+      }
+      return { name, drawn: b.group.visible, pixels: counts[i + 1], cut, bounds };
+    });
+    return { kind: 'measure', width, height, bodies, labels };
   }
 
   private drawDepth(camera: THREE.Camera): void {

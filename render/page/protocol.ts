@@ -43,8 +43,8 @@ export interface SceneUpdate {
   environment?: Environment;
 }
 
-/** Which view to draw. */
-export type ViewMode = 'rgb' | 'depth' | 'mask';
+/** Which view to draw; `measure` draws nothing visible and returns a {@link MeasureResult}. */
+export type ViewMode = 'rgb' | 'depth' | 'mask' | 'measure';
 
 /** One picture to draw after the update. */
 export interface FrameRequest {
@@ -75,7 +75,38 @@ export interface MaskResult {
   count: number;
 }
 
+/** One body as a camera sees it (see `Renderer.measure`). */
+export interface BodyMeasure {
+  name: string;
+  /** False when the body is not drawn (`visible: false`). */
+  drawn: boolean;
+  /** Pixels of the picture where this body is the nearest surface. */
+  pixels: number;
+  /** Some part of the body projects outside the image (or behind the camera). */
+  cut: boolean;
+  /** Bounding box of the projected body in pixels, `[x0, y0, x1, y1]`, y down (occlusion ignored). */
+  bounds: [number, number, number, number];
+}
+
+/** One ruler label as a camera sees it: its rectangle in pixels (y down) and whether it is shown. */
+export interface LabelMeasure {
+  /** Index of the ruler in the scene's `rulers`. */
+  ruler: number;
+  text: string;
+  state: 'shown' | 'thinned' | 'occluded' | 'cut' | 'overlap';
+  rect: [number, number, number, number];
+}
+
+/** The framing measurement of one scene and camera. */
+export interface MeasureResult {
+  kind: 'measure';
+  width: number;
+  height: number;
+  bodies: BodyMeasure[];
+  labels: LabelMeasure[];
+}
+
 /** The page's entry point, installed as `window.__spaceact`. */
 export interface PageApi {
-  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult;
+  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult;
 }
