@@ -2,7 +2,7 @@ import { SpaceActError } from '../sim/errors.ts';
 import type { Highlight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
-import { composeRow } from './compose.ts';
+import { composeRow, withCaption } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './page/camera.ts';
 import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 
@@ -10,6 +10,9 @@ export type { BodyMeasure, LabelMeasure, MeasureResult } from './page/protocol.t
 import { checkCamera, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';
 import { maskPng, unpackBits } from './silhouette.ts';
+
+/** Highlight and caption of a violation's rollback image (rollback-text.ts). */
+export { rollbackCaption, rollbackHighlight, rollbackTitle } from './rollback-text.ts';
 
 /** Intersection over union of two silhouettes from {@link Renderer.mask} (lives in silhouette.ts). */
 export { silhouetteIoU } from './silhouette.ts';
@@ -57,6 +60,8 @@ export interface MaskImage {
 export interface RollbackOptions {
   /** `false` (the `nosplit` mode): return only the rolled-back state, unlabelled. Default true. */
   split?: boolean;
+  /** Text written under the split image (wrapped, at most four lines), e.g. {@link rollbackCaption}. */
+  caption?: string;
   width?: number;
   height?: number;
 }
@@ -179,8 +184,10 @@ export class Renderer {
 
   /**
    * The split-screen rollback image: left the violating state with `highlight.bodies` in
-   * magenta and the contact point marked, right the state it was rolled back to, each under a
-   * label (default "VIOLATION" / "ROLLED BACK"). With `split: false` only the rolled-back state.
+   * magenta, `highlight.others` tinted cyan, the target tinted and ringed amber and the contact
+   * point marked; right the state it was rolled back to; each under a label (default
+   * "VIOLATION" / "ROLLED BACK"), and `opts.caption` written under both. With `split: false`
+   * only the rolled-back state.
    */
   async rollback(
     violating: SceneDescription,
@@ -197,11 +204,12 @@ export class Renderer {
     if (opts.split === false) return Buffer.from(((await this.draw(right, request)) as ImageResult).png, 'base64');
     const a = Buffer.from(((await this.draw(left, { ...request, highlight: mark })) as ImageResult).png, 'base64');
     const b = Buffer.from(((await this.draw(right, request)) as ImageResult).png, 'base64');
-    return composeRow([a, b], {
+    const row = await composeRow([a, b], {
       labels: [labels.left ?? 'VIOLATION', labels.right ?? 'ROLLED BACK'],
       labelStyles: [{ background: '#8f1d1d' }, { background: '#1e5b33' }],
       separator: 8,
     });
+    return opts.caption ? withCaption(row, opts.caption) : row;
   }
 
   /** Closes the browser. Safe to call more than once; the renderer cannot be used afterwards. */

@@ -4,7 +4,7 @@
  * it loads nothing over the network.
  */
 import * as THREE from 'three';
-import { buildBody, disposeBody, HIGHLIGHT_COLOR, setBodySequence, SOLID_LAYER, type BodyObject } from './bodies.ts';
+import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from './camera.ts';
 import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
@@ -62,7 +62,12 @@ class PageView implements PageApi {
     polygonOffsetUnits: 1,
   });
   private readonly highlightEdgeMaterial = new THREE.LineBasicMaterial({ color: '#7a007a' });
+  /** Outlines of tinted bodies drawn through everything, one per tint. */
+  private readonly xrayMaterials = new Map(
+    [OTHER_COLOR, TARGET_COLOR].map((c) => [c, new THREE.LineBasicMaterial({ color: c, depthTest: false, depthWrite: false, transparent: true, opacity: 0.95 })]),
+  );
   private readonly marker: THREE.Sprite;
+  private readonly targetMarker: THREE.Sprite;
   private readonly maskMaterial = new THREE.MeshBasicMaterial({ color: '#ffffff' });
   private readonly depthMaterial = new THREE.ShaderMaterial({
     uniforms: { uNear: { value: 0 }, uFar: { value: 1 } },
@@ -104,7 +109,9 @@ class PageView implements PageApi {
     this.scene.add(this.hemi, this.key, this.key.target, this.fill, this.fill.target, this.bodyRoot);
     this.marker = drawMarker(HIGHLIGHT_COLOR);
     this.marker.visible = false;
-    this.scene.add(this.marker);
+    this.targetMarker = drawMarker(TARGET_COLOR);
+    this.targetMarker.visible = false;
+    this.scene.add(this.marker, this.targetMarker);
   }
 
   frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
@@ -298,25 +305,58 @@ class PageView implements PageApi {
     if (this.rulers?.hasLabels) this.rulers.layout(camera, request.width, request.height, this.occlusionTest(camera, request.width, request.height));
     this.scene.background = this.background;
     this.placeLights(camera);
-    const highlighted = (request.highlight?.bodies ?? []).flatMap((n) => {
+    const h = request.highlight;
+    const named = (names: string[] | undefined): BodyObject[] => (names ?? []).flatMap((n) => {
       const b = this.bodies.get(n);
       return b ? [b] : [];
     });
+    const highlighted = named(h?.bodies);
+    // The other bodies and the target keep their own colour, tinted: two highlighted disks
+    // still differ in colour, so which is smaller can be told.
+    const tinted: [BodyObject, THREE.Material, THREE.Material][] = [
+      ...named(h?.others).filter((b) => !highlighted.includes(b)).map((b) => tintedMaterials(b, OTHER_COLOR)),
+      ...named(h?.target?.body ? [h.target.body] : []).filter((b) => !highlighted.includes(b)).map((b) => tintedMaterials(b, TARGET_COLOR)),
+    ];
     for (const b of highlighted) {
       for (const m of b.meshes) m.material = this.highlightMaterial;
       for (const e of b.edges) e.material = this.highlightEdgeMaterial;
     }
-    const point = request.highlight?.point;
+    // Their outlines are also drawn through whatever stands in front (an x-ray), so a disk
+    // hidden under the one that moved still shows where it is and how large it is.
+    const xray: [THREE.Object3D, THREE.LineSegments][] = [];
+    for (const [b, face, edge] of tinted) {
+      for (const m of b.meshes) m.material = face;
+      for (const e of b.edges) {
+        e.material = edge;
+        const through = new THREE.LineSegments(e.geometry, this.xrayMaterials.get(edge.userData.tint as string));
+        through.position.copy(e.position);
+        through.quaternion.copy(e.quaternion);
+        through.renderOrder = 9;
+        e.parent!.add(through);
+        through.updateMatrixWorld(true);
+        xray.push([e.parent!, through]);
+      }
+    }
+    const point = h?.point;
     this.marker.visible = point !== undefined;
     if (point) this.marker.position.fromArray(point);
+    const targetPoint = h?.target?.point;
+    this.targetMarker.visible = targetPoint !== undefined;
+    if (targetPoint) this.targetMarker.position.fromArray(targetPoint);
     try {
       this.renderer.render(this.scene, camera);
     } finally {
-      for (const b of highlighted) {
+      for (const b of [...highlighted, ...tinted.map((t) => t[0])]) {
         for (const m of b.meshes) m.material = b.material;
         for (const e of b.edges) e.material = b.edgeMaterial;
       }
+      for (const [parent, through] of xray) parent.remove(through);
+      for (const [, face, edge] of tinted) {
+        face.dispose();
+        edge.dispose();
+      }
       this.marker.visible = false;
+      this.targetMarker.visible = false;
     }
   }
 
