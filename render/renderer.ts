@@ -4,10 +4,10 @@ import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
 import { composeRow, withCaption } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './page/camera.ts';
-import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
+import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 
-export type { BodyMeasure, LabelMeasure, MeasureResult } from './page/protocol.ts';
-import { checkCamera, checkHighlight, checkScene, checkSize } from './scene-check.ts';
+export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult } from './page/protocol.ts';
+import { checkCamera, checkDimensions, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';
 import { maskPng, unpackBits } from './silhouette.ts';
 
@@ -29,11 +29,17 @@ export interface RenderOptions {
   /**
    * `rgb` (default): the lit picture. `depth`: linear depth of the visible bodies only, white at
    * the nearest surface to dark grey at the farthest, near/far fitted to the bodies, background
-   * black. `mask`: the binary silhouette (see {@link Renderer.mask}) as a PNG.
+   * black. `mask`: the binary silhouette (see {@link Renderer.mask}) as a PNG. `lines`: a line
+   * drawing under the orthographic form of the camera (black edges on white, optionally hidden
+   * edges dashed, and dimension lines).
    */
-  view?: 'rgb' | 'depth' | 'mask';
+  view?: 'rgb' | 'depth' | 'mask' | 'lines';
   /** Bodies to draw in the highlight colour (#ff00ff) and a contact point to mark. */
   highlight?: Highlight;
+  /** `lines` view: also draw the edges hidden behind surfaces, dashed grey. Default false. */
+  hiddenLines?: boolean;
+  /** `lines` view: dimension lines with their values. */
+  dimensions?: DimensionSpec[];
 }
 
 /** Options of {@link Renderer.mask}. */
@@ -131,13 +137,14 @@ export class Renderer {
   /** Draws one picture; returns PNG bytes. */
   async render(scene: SceneDescription, camera: CameraSpec, opts: RenderOptions = {}): Promise<Buffer> {
     const view = opts.view ?? 'rgb';
-    if (!['rgb', 'depth', 'mask'].includes(view)) {
-      throw new SpaceActError('invalid-argument', `view must be rgb, depth or mask, got ${JSON.stringify(view)}`, { view });
+    if (!['rgb', 'depth', 'mask', 'lines'].includes(view)) {
+      throw new SpaceActError('invalid-argument', `view must be rgb, depth, mask or lines, got ${JSON.stringify(view)}`, { view });
     }
     if (view === 'mask') return (await this.mask(scene, camera, opts)).png;
     const s = checkScene(scene);
     const request = this.request(view, camera, opts.width, opts.height);
     if (opts.highlight) request.highlight = checkHighlight(opts.highlight, s);
+    if (view === 'lines') request.lines = { hidden: opts.hiddenLines === true, dimensions: checkDimensions(opts.dimensions ?? []) };
     const result = (await this.draw(s, request)) as ImageResult;
     return Buffer.from(result.png, 'base64');
   }

@@ -1,6 +1,7 @@
 import { SpaceActError } from '../sim/errors.ts';
 import type { Highlight, KeyLight, Pose, Quat, RulerSpec, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
+import type { DimensionSpec } from './page/protocol.ts';
 import { CSS_COLOR_NAMES } from './css-colors.ts';
 
 /** Appearance used when a scene file leaves it out. */
@@ -259,4 +260,23 @@ function bodyName(n: unknown, names: Set<string>, path: string): string {
 /** Checks an image size in pixels (1..8192). */
 export function checkSize(v: unknown, path: string): number {
   return num(v, path, (x) => Number.isInteger(x) && x >= 1 && x <= 8192, 'a whole number of pixels in 1..8192');
+}
+
+/** Most dimension lines one line drawing may carry. */
+const MAX_DIMENSIONS = 100;
+
+/** Checks the dimension lines of a line drawing; the same error contract as {@link checkScene}. */
+export function checkDimensions(v: unknown, path = 'dimensions'): DimensionSpec[] {
+  if (!Array.isArray(v)) fail(path, 'must be a list of {from, to, offset, text?}');
+  if (v.length > MAX_DIMENSIONS) fail(path, `at most ${MAX_DIMENSIONS} dimension lines, got ${v.length}`);
+  return v.map((d, i) => {
+    const p = `${path}[${i}]`;
+    if (!isObject(d)) fail(p, 'must be {from: [x, y, z], to: [x, y, z], offset: [x, y, z], text?}');
+    const out: DimensionSpec = { from: vec3(d.from, `${p}.from`), to: vec3(d.to, `${p}.to`), offset: vec3(d.offset, `${p}.offset`) };
+    if (d.text !== undefined) {
+      if (typeof d.text !== 'string' || d.text.length > 40) fail(`${p}.text`, 'must be a string of at most 40 characters');
+      out.text = d.text;
+    }
+    return out;
+  });
 }

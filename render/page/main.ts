@@ -8,6 +8,7 @@ import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, 
 import { cameraFrame } from './camera.ts';
 import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
+import { LineDrawing } from './lines.ts';
 import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
 import { drawMarker } from './marker.ts';
 
@@ -27,6 +28,7 @@ const axisX = new THREE.Vector3();
 const axisY = new THREE.Vector3();
 const axisZ = new THREE.Vector3();
 const scratch = new THREE.Vector3();
+const lineOffset = new THREE.Vector3();
 const bodyBox = new THREE.Box3();
 const bodySphere = new THREE.Sphere();
 const BLACK = new THREE.Color(0, 0, 0);
@@ -41,6 +43,7 @@ class PageView implements PageApi {
   /** Body names in scene order (ids of the id pass follow it). */
   private order: string[] = [];
   private readonly idPass = new IdPass();
+  private readonly lineDrawing = new LineDrawing();
   private rulers: RulerSet | null = null;
   private ground: THREE.Mesh | null = null;
   private groundSize: number | undefined;
@@ -122,8 +125,13 @@ class PageView implements PageApi {
     }
     if (request.mode === 'mask') return this.drawMask(request);
     if (request.mode === 'measure') return this.measure(request);
-    const camera = this.placeCamera(request, this.contentBounds(request.mode === 'rgb'));
+    const bounds = this.contentBounds(request.mode === 'rgb');
+    for (const d of request.lines?.dimensions ?? []) {
+      for (const p of [d.from, d.to]) bounds.expandByPoint(scratch.fromArray(p)).expandByPoint(scratch.fromArray(p).add(lineOffset.fromArray(d.offset)));
+    }
+    const camera = this.placeCamera(request, bounds);
     if (request.mode === 'depth') this.drawDepth(camera);
+    else if (request.mode === 'lines') this.drawLines(camera as THREE.OrthographicCamera, request);
     else this.drawRgb(camera, request);
     const url = this.renderer.domElement.toDataURL('image/png');
     return { kind: 'png', png: url.slice(url.indexOf(',') + 1) };
@@ -235,7 +243,7 @@ class PageView implements PageApi {
   private placeCamera(request: FrameRequest, bounds: THREE.Box3): THREE.OrthographicCamera | THREE.PerspectiveCamera {
     const spec = request.camera;
     const frame = cameraFrame(spec);
-    const orthographic = spec.projection === 'orthographic' || request.mode === 'mask';
+    const orthographic = spec.projection === 'orthographic' || request.mode === 'mask' || request.mode === 'lines';
     const camera = orthographic ? this.ortho : this.perspective;
     camera.position.fromArray(frame.position);
     axisX.fromArray(frame.right);
@@ -428,6 +436,24 @@ class PageView implements PageApi {
       return { name, drawn: b.group.visible, pixels: counts[i + 1], cut, bounds };
     });
     return { kind: 'measure', width, height, bodies, labels };
+  }
+
+  /** The line drawing (lines.ts): edges from the id and normal buffers, hidden lines and dimensions if asked. */
+  private drawLines(camera: THREE.OrthographicCamera, request: FrameRequest): void {
+    const bodies = this.bodiesInOrder();
+    this.idPass.draw(this.renderer, this.scene, camera, bodies, request.width, request.height);
+    const ground = this.ground?.visible ?? false;
+    if (this.ground) this.ground.visible = false;
+    try {
+      this.lineDrawing.draw(this.renderer, this.scene, camera, this.idPass, bodies, {
+        width: request.width,
+        height: request.height,
+        hidden: request.lines?.hidden ?? false,
+        dimensions: request.lines?.dimensions ?? [],
+      });
+    } finally {
+      if (this.ground) this.ground.visible = ground;
+    }
   }
 
   private drawDepth(camera: THREE.Camera): void {

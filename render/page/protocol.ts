@@ -44,7 +44,19 @@ export interface SceneUpdate {
 }
 
 /** Which view to draw; `measure` draws nothing visible and returns a {@link MeasureResult}. */
-export type ViewMode = 'rgb' | 'depth' | 'mask' | 'measure';
+export type ViewMode = 'rgb' | 'depth' | 'mask' | 'lines' | 'measure';
+
+/**
+ * A dimension line of a line drawing: the distance between `from` and `to`, drawn set off from
+ * them by `offset` (metres, world), with extension lines, arrowheads and its value (default
+ * the distance, e.g. "12 cm").
+ */
+export interface DimensionSpec {
+  from: Vec3;
+  to: Vec3;
+  offset: Vec3;
+  text?: string;
+}
 
 /** One picture to draw after the update. */
 export interface FrameRequest {
@@ -56,6 +68,8 @@ export interface FrameRequest {
   highlight?: Highlight;
   /** Mask only: restrict the silhouette to these bodies. */
   only?: string[];
+  /** Line drawings only: draw hidden edges dashed, and these dimension lines. */
+  lines?: { hidden: boolean; dimensions: DimensionSpec[] };
 }
 
 /** An encoded picture (RGB or depth). */

@@ -75,7 +75,8 @@ export interface RulerSet {
   dispose(): void;
 }
 
-function labelTexture(text: string, color: string): { texture: THREE.CanvasTexture; aspect: number } {
+/** A label texture: `text` in bold on a rounded white plate; also used by dimension lines. */
+export function labelTexture(text: string, color: string): { texture: THREE.CanvasTexture; aspect: number } {
   const canvas = document.createElement('canvas');
   const ctx = canvas.getContext('2d')!;
   const font = `bold ${Math.round(LABEL_PX * 0.7)}px "DejaVu Sans", "Liberation Sans", sans-serif`;
