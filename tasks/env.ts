@@ -160,8 +160,8 @@ export class TaskEnv {
     const images: ObservationImage[] = [];
     const rb = this.lastRollback;
     if (rb && opts.split !== false) {
-      const caption = rollbackCaption(rb.violation);
-      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption });
+      const caption = rollbackCaption(rb.violation, rb.violating);
+      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation, rb.violating), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption });
       images.push({ kind: 'rollback', png, caption });
     }
     if (this.familyEnv.observe) {

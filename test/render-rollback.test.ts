@@ -44,6 +44,11 @@ describe('rollback images that explain (headless Chromium)', function () {
     expect(caption).to.match(/^Rule broken \(rule: larger never on smaller\)\. disk 2 may not rest/);
     expect(caption).to.match(/magenta: the part concerned; cyan tint: the other parts involved; amber tint: the target/);
     expect(rollbackHighlight({ kind: 'collision', bodies: ['a'], message: 'x' })).to.deep.equal({ bodies: ['a'] });
+    // A body the picture does not draw (an invisible collider) cannot be marked; the caption says so.
+    const hidden: SceneDescription = { ...violating, bodies: [...violating.bodies, { ...disk('collider', 0.05, 0, '#888888'), visible: false }] };
+    const hit: Violation = { kind: 'collision', bodies: ['large', 'collider'], message: "'large' would touch 'collider'." };
+    expect(rollbackHighlight(hit, hidden)).to.deep.equal({ bodies: ['large'] });
+    expect(rollbackCaption(hit, hidden)).to.match(/not drawn, so not marked: 'collider'/);
   });
 
   it('marks the moving disk magenta and the other tinted (so the two sizes can still be told), the target amber, and writes the caption under the picture', async () => {
