@@ -132,7 +132,7 @@ export function sheetHtml(rows: SheetRow[]): string {
       return (
         `<section id="${escapeHtml(r.id)}"><h2>${escapeHtml(r.id)} <small>${escapeHtml(r.title)}${r.dynamic ? ' · moving world' : ''}</small></h2>` +
         `<div class="row">${r.first.map(figure).join('')}${rollback}</div>` +
-        `<p class="note">Rollback: ${escapeHtml(r.rollbackNote)}</p><p class="note">Framing of the first view: ${escapeHtml(r.framing)}</p></section>`
+        `<p class="note">Rollback: ${escapeHtml(r.rollbackNote)}</p><p class="note">Framing of the scene from the instance camera (families with their own panels draw from other cameras): ${escapeHtml(r.framing)}</p></section>`
       );
     })
     .join('\n');
