@@ -5,6 +5,7 @@ import { World } from '../sim/world.ts';
 import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
 import { toolCallProblems } from './instance-schema.ts';
 import type { Renderer } from '../render/renderer.ts';
+import { rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
 import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec } from './types.ts';
 
 /** Seconds of world time between strobe frames. */
@@ -159,12 +160,9 @@ export class TaskEnv {
     const images: ObservationImage[] = [];
     const rb = this.lastRollback;
     if (rb && opts.split !== false) {
-      const highlight = { bodies: rb.violation.bodies, ...(rb.violation.point ? { point: rb.violation.point } : {}) };
-      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, highlight, {
-        left: `VIOLATION: ${rb.violation.kind}`,
-        right: 'ROLLED BACK',
-      });
-      images.push({ kind: 'rollback', png, caption: `Left: the ${rb.violation.kind} violation, offending parts highlighted. Right: the state it was rolled back to.` });
+      const caption = rollbackCaption(rb.violation, rb.violating);
+      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation, rb.violating), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption });
+      images.push({ kind: 'rollback', png, caption });
     }
     if (this.familyEnv.observe) {
       images.push(...(await this.familyEnv.observe({ renderer, camera: this.camera, scene: () => this.scene() })));

@@ -99,7 +99,7 @@ export async function renderCommand(opts: RenderCommandOptions): Promise<{ out: 
   if (!opts.out) invalid('--out PNG is required');
   if ((opts.scene === undefined) === (opts.instance === undefined)) invalid('give exactly one of --scene FILE or --instance ID');
   const mode = opts.mode ?? 'rgb';
-  if (mode !== 'rgb' && mode !== 'depth' && mode !== 'mask') invalid(`--mode must be rgb, depth or mask, got ${JSON.stringify(mode)}`);
+  if (mode !== 'rgb' && mode !== 'depth' && mode !== 'mask' && mode !== 'lines') invalid(`--mode must be rgb, depth, mask or lines, got ${JSON.stringify(mode)}`);
   if (opts.view !== undefined && !NAMED_VIEWS[opts.view]) {
     invalid(`--view must be one of ${Object.keys(NAMED_VIEWS).join(', ')}, got ${JSON.stringify(opts.view)}`);
   }
@@ -154,7 +154,7 @@ export function register(program: Command): void {
     .option('--ortho-height <m>', 'visible height in metres of the orthographic view')
     .option('--width <px>', 'image width in pixels (default 768)')
     .option('--height <px>', 'image height in pixels (default 768)')
-    .option('--mode <mode>', 'rgb (default), depth or mask')
+    .option('--mode <mode>', 'rgb (default), depth, mask or lines (a line drawing)')
     .action(async (opts: RenderCommandOptions) => {
       const r = await renderCommand(opts);
       process.stdout.write(`wrote ${r.out} (${r.width}×${r.height}, ${r.mode})\n`);
