@@ -92,6 +92,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         turn,
         turnsLeft: instance.budgets.turns - turn + 1,
         actionCap,
+        ...(instance.budgets.actions !== undefined ? { actionsLeft: instance.budgets.actions - actions } : {}),
         instance,
         tools: env.tools,
         images,
@@ -120,7 +121,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         break;
       }
       const timeBefore = env.world.time;
-      const results = executeTurn(env, Array.isArray(reply.actions) ? reply.actions : [], actionCap);
+      const results = executeTurn(env, Array.isArray(reply.actions) ? reply.actions : [], actionCap, instance.budgets.actions !== undefined ? instance.budgets.actions - actions : Infinity);
       for (const r of results) {
         if (r.status === 'invalid') invalidCalls += 1;
         if (r.status === 'violation') violations += 1;
@@ -145,6 +146,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       for (let i = 0; i < history.length - keepImages; i++) delete history[i].images;
       if (!replayed) await opts.onTurn?.(record, images);
       if (env.terminated) endReason = env.endReason!;
+      else if (instance.budgets.actions !== undefined && actions >= instance.budgets.actions) endReason = 'action-budget';
     }
     const abandoned = endReason === 'abandoned';
     const solved = !abandoned && env.solved();
@@ -156,7 +158,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       mode: modeName(mode),
       solved,
       terminated: endReason === 'solved' || endReason === 'commit' || endReason === 'failed',
-      truncated: endReason === 'turn-budget',
+      truncated: endReason === 'turn-budget' || endReason === 'action-budget',
       abandoned,
       endReason: endReason!,
       turns: turn,
@@ -208,19 +210,25 @@ function turnRecord(
 
 /**
  * Executes a turn's calls in order. The first violation (or refused call) ends the turn:
- * the calls after it are reported `not-run`. Calls beyond the cap are never run.
+ * the calls after it are reported `not-run`. Calls beyond the cap are never run, nor are
+ * actions past what is left of the episode's action budget (`actionsLeft`; perception calls
+ * cost none of it).
  */
-export function executeTurn(env: TaskEnv, calls: ToolCall[], cap: number): CallResult[] {
+export function executeTurn(env: TaskEnv, calls: ToolCall[], cap: number, actionsLeft = Infinity): CallResult[] {
   const results: CallResult[] = [];
   let stopped: string | null = null;
+  let spent = 0;
+  const perception = new Set(env.tools.filter((t) => t.kind === 'perception').map((t) => t.name));
   calls.forEach((call, i) => {
     const t = env.world.time;
     const skip = (message: string): CallResult => ({ call, status: 'not-run', message, timeBefore: t, timeAfter: t });
     if (i >= cap) results.push(skip(`not run: at most ${cap} action(s) per turn`));
     else if (stopped) results.push(skip(stopped));
     else if (env.terminated) results.push(skip('not run: the episode had already ended'));
+    else if (spent >= actionsLeft && !perception.has(call.tool)) results.push(skip('not run: the action budget is spent'));
     else {
       const r = env.execute(call);
+      if ((r.status === 'ok' || r.status === 'violation') && r.kind !== 'perception') spent++;
       results.push(r);
       if (r.status === 'violation') stopped = `not run: call ${i + 1} was rolled back after a ${r.violation?.kind} violation`;
       else if (r.status === 'invalid') stopped = `not run: call ${i + 1} was refused`;

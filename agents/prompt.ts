@@ -194,7 +194,8 @@ export function buildTurnMessages(obs: Observation, opts: PromptOptions): ChatCo
   if (!obs.mode.nonote) section(HEADINGS.note, obs.note ? obs.note : '(empty: you have not written a note yet)');
 
   const now = [
-    `Turn ${obs.turn}; ${obs.turnsLeft} turn${obs.turnsLeft === 1 ? '' : 's'} left including this one.`,
+    `Turn ${obs.turn}; ${obs.turnsLeft} turn${obs.turnsLeft === 1 ? '' : 's'} left including this one.` +
+      (obs.actionsLeft !== undefined ? ` ${obs.actionsLeft} action${obs.actionsLeft === 1 ? '' : 's'} left in the whole episode (every move counts, including one that is rolled back; looking around costs none).` : ''),
     `World time: ${seconds(obs.worldTime)}.`,
     obs.actionCap === 1 ? 'Send exactly 1 call this turn.' : `Send 1 to ${obs.actionCap} calls this turn.`,
   ];

@@ -23,6 +23,8 @@ export interface Observation {
   turnsLeft: number;
   /** Actions allowed this turn (5, or 1 in `cap1`). */
   actionCap: number;
+  /** Actions left in the episode's action budget (counting this turn's), when the instance has one. */
+  actionsLeft?: number;
   instance: Instance;
   /** Tools available this episode (no camera tools under `no-camera`). */
   tools: ToolSpec[];
@@ -166,7 +168,7 @@ export interface EpisodeOutcome {
   truncated: boolean;
   abandoned: boolean;
   abandonReason?: string;
-  endReason: 'solved' | 'commit' | 'failed' | 'turn-budget' | 'abandoned' | 'stopped';
+  endReason: 'solved' | 'commit' | 'failed' | 'turn-budget' | 'action-budget' | 'abandoned' | 'stopped';
   turns: number;
   /** Executed non-perception calls (violations included). */
   actions: number;

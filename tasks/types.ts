@@ -71,7 +71,13 @@ export interface Instance<Scene = unknown> {
   rules: string;
   /** Every tool the agent may call, family tools and shared camera tools. */
   tools: ToolSpec[];
-  budgets: { turns: number; actionsPerTurn: number };
+  /**
+   * Turns, calls per turn, and (optionally) actions in the whole episode: executed
+   * non-perception calls, refused-by-a-check ones included. Where a small state space could
+   * be searched blindly (try every move; probe with calls that are rolled back), an action
+   * budget makes such probing cost what it costs a real player.
+   */
+  budgets: { turns: number; actionsPerTurn: number; actions?: number };
   camera: CameraConfig;
   rulers: RulerSpec[];
   /** Drawn ground plane, if any. */

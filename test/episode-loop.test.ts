@@ -73,6 +73,34 @@ describe('episode loop (P6, real world and renderer)', () => {
     expect(outcome.endReason).to.equal('turn-budget');
   });
 
+  it('an action budget counts rolled-back moves, leaves camera calls free, and ends the episode when spent', async () => {
+    const { family, instance } = p6();
+    const ref = (await family.reference(instance)).calls;
+    const illegal: ToolCall = { tool: 'move', args: { ...ref[0].args } };
+    const look: ToolCall = { tool: 'orbit', args: { azimuth_deg: 10 } };
+    // Turn 1: a move, a look, an illegal move (rolled back: it still costs). Turn 2: two moves
+    // asked for with one action left: the second is not run and the episode ends.
+    const agent = new FixedCallsAgent([[ref[0], look, illegal], [ref[1], ref[2]]]);
+    const records: TurnRecord[] = [];
+    const outcome = await runEpisode({
+      family,
+      instance: { ...instance, budgets: { turns: 10, actionsPerTurn: 5, actions: 3 } },
+      agent,
+      mode: DEFAULT_MODE,
+      renderer: null,
+      render: 'never',
+      onTurn: (r) => {
+        records.push(r);
+      },
+    });
+    expect(agent.seen[0].actionsLeft).to.equal(3);
+    expect(agent.seen[1].actionsLeft).to.equal(1);
+    expect(records[0].results.map((r) => r.status)).to.deep.equal(['ok', 'ok', 'violation']);
+    expect(records[1].results.map((r) => r.status)).to.deep.equal(['ok', 'not-run']);
+    expect(records[1].results[1].message).to.match(/action budget/);
+    expect(outcome).to.include({ actions: 3, perceptionActions: 1, violations: 1, turns: 2, endReason: 'action-budget', truncated: true, solved: false });
+  });
+
   it('camera tools cost no world time and change no state; the clock is frozen between turns', async () => {
     const { family, instance } = p6();
     const agent = new FixedCallsAgent([
