@@ -314,7 +314,7 @@ function endBlock(ep: EpisodeData, src: ImageSource, verdict: FailureVerdict | n
     : ep.turns.length
       ? html`<p class="muted">No image of the final state was logged (older logs hold only what the model saw).</p>`
       : null;
-  const label = verdict ? html`<p>Failure label ${labelBadge(verdict.label)} ${verdict.reason}; turns ${turnRanges(verdict.turns)}.</p>` : null;
+  const label = verdict ? html`<p>Failure label ${labelBadge(verdict.label)}: ${verdict.reason} (turns ${turnRanges(verdict.turns)}).</p>` : null;
   return html`<div class="end"><h4>End</h4>${finalBlock}${label}<p>${ended}; score ${s.score === null ? 'none (pass/fail family)' : str(s.score)} (${str(s.band)}); progress ${fixed(num(o.progress), 3)}; ${str(o.actions)} actions (reference ${str(end.referenceActions)}), ${str(o.perceptionActions)} camera calls, ${str(o.violations)} violations, ${str(o.invalidCalls)} invalid calls; world time ${fixed(num(o.worldTime), 2)} s${o.abandonReason ? `; abandoned: ${str(o.abandonReason)}` : ''}.</p><p class="muted">final state hash <code>${str(o.finalStateHash)}</code> · finished ${str(end.finishedAt)}</p></div>`;
 }
 

@@ -176,7 +176,8 @@ export class RunProgress {
     const eta = this.etaSeconds();
     const etaText = eta !== null ? ` | ETA ${formatDuration(eta)}` : '';
     const resumed = t.resumed ? ` | ${t.resumed} resumed` : '';
-    return `${t.done}/${t.total} episodes | solved ${t.solved}/${t.done}${rate} | ${plural(t.turns, 'turn')} | tokens ${short(t.inputTokens)} in, ${short(t.outputTokens)} out${cost}${now}${etaText}${resumed}`;
+    // What changes every turn comes first, so a narrow terminal that cuts the line keeps it.
+    return `${t.done}/${t.total} episodes${now}${etaText} | solved ${t.solved}/${t.done}${rate} | ${plural(t.turns, 'turn')} | tokens ${short(t.inputTokens)} in, ${short(t.outputTokens)} out${cost}${resumed}`;
   }
 
   private format(options: cliProgress.Options, params: cliProgress.Params): string {
