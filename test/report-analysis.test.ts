@@ -195,4 +195,19 @@ describe('behaviour analysis and leaderboard', () => {
     const json = JSON.parse((await spaceact(['leaderboard', a, b, '--json'])).stdout);
     expect(json.rows[1]).to.include({ agent: 'random', solved: 0, tokensPerSolved: null });
   });
+
+  it('lets compare add both runs\' behaviour and labels over the paired instances', async () => {
+    const a = join(tmp, 'cmp-a');
+    const b = join(tmp, 'cmp-b');
+    writeAnalysisRun(a, [CLEAN_SOLVE, COLLISION_LOOP, OBSERVATION_LOOP, { ...STALL, instance: 'T1-L7-s1' }]);
+    writeAnalysisRun(b, [CLEAN_SOLVE, { ...CLEAN_SOLVE, instance: 'M1-L5-s1' }, STALL], { mode: 'plan' });
+    const json = JSON.parse((await spaceact(['compare', a, b, '--analysis', '--json'])).stdout);
+    expect(json.behaviour.instances).to.deep.equal(['P6-L5-s1', 'M1-L5-s1']);
+    expect(json.behaviour.a.failures.overall.counts['collision loop']).to.equal(1);
+    expect(json.behaviour.b.failures.overall.unsolved).to.equal(0);
+    expect(json.behaviour.a.behaviour.overall.collisionsPerEpisode).to.equal(3);
+    const text = (await spaceact(['compare', a, b, '--analysis'])).stdout;
+    expect(text).to.match(/collisions per episode\s+3\.00\s+0\.00\s+-3\.00/);
+    expect(text).to.match(/unsolved: collision loop\s+1\s+0\s+-1/);
+  });
 });
