@@ -93,7 +93,7 @@ export function classifyFailure(ep: EpisodeTrace): FailureVerdict | null {
   const phaseTurns = phase.map((t) => t.turn);
   const measure = ep.progressRecorded ? 'progress' : 'a new world state';
   if (phase.length < needed) {
-    return verdict('budget exhaustion', phaseTurns.length ? phaseTurns : lastTurn, `${measure} last improved ${phase.length} turn(s) before the budget of ${n} ran out (a stall or loop needs ${needed})`);
+    return verdict('budget exhaustion', phaseTurns.length ? phaseTurns : lastTurn, `${measure} last improved ${phase.length} turn(s) before the budget of ${n} ran out (a stall or loop needs ${needed} turns without it)`);
   }
   const collisions = phase.filter((t) => t.collision);
   const cameraOnly = phase.filter((t) => t.cameraOnly);
