@@ -150,7 +150,7 @@ const PAGE_STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1400px;padding:16px 24px;color:#1b1b1b;background:#fafafa}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;background:#fff} th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}
-th{background:#f0f2f5} td:nth-child(-n+3){text-align:left} .ci{color:#777;font-size:12px;display:block} .muted{color:#666}
+th{background:#f0f2f5} td:nth-child(-n+3){text-align:left} td{white-space:nowrap} .ci{color:#777;font-size:12px;display:block} .muted{color:#666}
 .charts{display:flex;flex-wrap:wrap;gap:12px} .chart-box{margin:0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px}
 `;
 
@@ -185,10 +185,10 @@ export function leaderboardPage(lb: Leaderboard, csp: string): string {
     bars: lb.rows.map((r) => ({ label: label(r), value: r.success.rate, interval: r.success.wilson95, note: `${r.solved}/${r.episodes}`, color: '#2e8b57' })),
   });
   const body = html`<h1>SpaceAct leaderboard</h1>
-<p class="muted">One row per agent (model) and mode over ${lb.rows.reduce((s, r) => s + r.runs.length, 0)} run folder(s). Score: mean tiered score over graded episodes, abandoned ones counted as 0 (the figure without them beside it). Success: every episode, with its Wilson 95 % interval, overall and per category. Pass/fail episodes are ungraded and count toward success only. Tokens and cost are per solved episode.</p>
+<p class="muted">One row per agent (model) and mode over ${lb.rows.reduce((s, r) => s + r.runs.length, 0)} run folder(s). Score: mean tiered score over graded episodes, abandoned ones counted as 0 (the figure without them beside it). Success: every episode, with its Wilson 95 % interval, overall and per category. Pass/fail episodes are ungraded and count toward success only. Tokens and cost are per solved episode. Category columns: ${cats.map((c) => categoryLabel(c)).join('; ')}.</p>
 <div class="charts"><figure class="chart-box">${score}</figure><figure class="chart-box">${success}</figure></div>
 <h2>Table</h2>
-<table id="leaderboard"><thead><tr><th>#</th><th>agent</th><th>mode</th><th>score</th><th>success</th>${cats.map((c) => html`<th title="${categoryLabel(c)}">${c} success</th>`)}<th>graded</th><th>ungraded</th><th>abandoned</th><th>turns</th><th>violations</th><th>tokens / solved</th><th>cost / solved</th></tr></thead><tbody>${rows}</tbody></table>
+<table id="leaderboard"><thead><tr><th>#</th><th>agent</th><th>mode</th><th>score</th><th>success</th>${cats.map((c) => html`<th title="${categoryLabel(c)} success">${c}</th>`)}<th>graded</th><th>ungraded</th><th>abandoned</th><th>turns</th><th>violations</th><th>tokens / solved</th><th>cost / solved</th></tr></thead><tbody>${rows}</tbody></table>
 <h2>Runs</h2><ul>${lb.rows.map((r) => html`<li>${label(r)}: ${r.runs.join(', ')}${r.duplicates.length ? html` <span class="muted">(given more than once, first kept: ${r.duplicates.join(', ')})</span>` : null}</li>`)}</ul>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
