@@ -55,6 +55,7 @@ const END_TEXT: Record<string, string> = {
   commit: 'the agent committed',
   failed: 'failed for good',
   'turn-budget': 'the turn budget ran out',
+  'action-budget': 'the action budget ran out',
   abandoned: 'abandoned',
   stopped: 'stopped',
 };
