@@ -1,4 +1,4 @@
-import { html, type Html } from './escape.ts';
+import { html, type Html } from '../core/html-escape.ts';
 import type { Interval } from './stats.ts';
 
 /** One bar of a {@link barChart}. */

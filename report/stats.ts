@@ -1,4 +1,4 @@
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 
 /** Two-sided 95 % normal quantile. */
 export const Z95 = 1.959963984540054;

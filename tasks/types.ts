@@ -1,20 +1,14 @@
+import type { Category, Tier } from '../core/catalog.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
+import type { DrawFilter } from '../solvers/redraw.ts';
 import type { SightlessStrategy } from './sightless.ts';
 
-/** Difficulty tiers. L7 is L5 plus one lever. */
-export type Tier = 'L1' | 'L3' | 'L5' | 'L7';
-
-/** All tiers in order. */
-export const TIERS: readonly Tier[] = ['L1', 'L3', 'L5', 'L7'];
-
-/**
- * The six categories: B construction, P puzzles, M continuous manipulation, A assembly,
- * V multi-view perception, T temporal and mechanism reasoning.
- */
-export type Category = 'B' | 'P' | 'M' | 'A' | 'V' | 'T';
+// The catalog vocabulary (categories, tiers, id format) is defined once in `core/catalog.ts`;
+// the two types are part of every family's contract, so they are re-exported here.
+export type { Category, Tier } from '../core/catalog.ts';
 
 /**
  * What a tool does to the world, which decides how the loop treats it:
@@ -87,6 +81,9 @@ export interface Instance<Scene = unknown> {
   /** Named levers active at this tier (e.g. `+rot`). */
   levers: string[];
 }
+
+/** A shortcut filter of a family: a message when the instance has the shortcut, else null. */
+export type InstanceFilter<Scene = unknown> = DrawFilter<Instance<Scene>>;
 
 /** How a family's reference solution was obtained and what it proves. */
 export interface ReferenceSolution {
@@ -195,7 +192,7 @@ export interface TaskFamily<Scene = unknown> {
    * Shortcut filters beyond the shared ones (null policy, random baseline): each returns a
    * message when the instance fails it.
    */
-  shortcutFilters?: Array<{ name: string; check(instance: Instance<Scene>): string | null }>;
+  shortcutFilters?: InstanceFilter<Scene>[];
   /**
    * The family's own sightless strategies for the shortcut battery (see `tasks/sightless.ts`),
    * run beside the shared ones (null, random, constant answer, memorised plan, blind probing).

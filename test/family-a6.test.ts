@@ -15,10 +15,10 @@ import { polycompInstances, questionSeed, SERIES_LENGTH, SERIES_MIX, seriesAnswe
 import { drawProblem, fitsInside, isChiral, LETTERS, mirrored, recurrence, recurrenceTell } from '../tasks/assembly/a6-part-to-whole/problem.ts';
 import { COMPOSITE, visibleCubes, type QuestionScene } from '../tasks/assembly/a6-part-to-whole/question.ts';
 import { TARGET_KINDS } from '../tasks/assembly/a6-part-to-whole/shapes.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 import { suiteInstances } from '../tasks/suites.ts';
-import { canonical, countPackings, isConnected, shapeKey, type Cell } from '../verify/polycube.ts';
+import { canonical, countPackings, isConnected, shapeKey, type Cell } from '../solvers/polycube.ts';
 
 /** The options of a scene as pairs of cell lists, and its target. */
 function optionsOf(s: A6Scene): { target: Cell[]; options: Cell[][][] } {

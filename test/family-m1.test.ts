@@ -24,8 +24,8 @@ import {
   type Point2,
 } from '../tasks/manipulation/m1-chiral-peg/polyomino.ts';
 import { CELL, PEG_HEIGHT, PLATE, RAIL_WIDTH, holePolygon, holeRadius, yaw, type M1Scene } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
-import { Rng } from '../tasks/rng.ts';
-import { TIERS, type Tier } from '../tasks/types.ts';
+import { Rng } from '../core/rng.ts';
+import { TIERS, type Tier } from '../core/catalog.ts';
 
 function area(poly: Point2[]): number {
   let a = 0;

@@ -30,7 +30,7 @@ import {
 import { hamiltonAllocation, rankKey, readRotaPool, ROTA_MIN_LENGTH, ROTA_SELECTION_SEED, rotaId, selectRota } from '../tasks/perception/v5-projection-alignment/rota-suite.ts';
 import { findReference, replayPath, STAGNATION_LIMIT, STEP_CAP } from '../tasks/perception/v5-projection-alignment/search.ts';
 import { detectSymmetry, poseErrorDeg } from '../tasks/perception/v5-projection-alignment/symmetry.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { Instance } from '../tasks/types.ts';
 
 function randomPose(rng: Rng): Quaternion {

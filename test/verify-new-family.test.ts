@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { tiersOf } from '../tasks/registry.ts';
 import type { TaskFamily } from '../tasks/types.ts';

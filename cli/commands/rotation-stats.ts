@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { EpisodeLog } from '../../agents/episode-log.ts';
 import { loadSummary } from '../../report/run-data.ts';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { questionSlot } from '../../tasks/perception/v6-object-rotation/questions.ts';
 import type { V6Scene } from '../../tasks/perception/v6-object-rotation/scene.ts';
 import { formatRotationStats, rotationStats, type RotationRun } from '../../tasks/perception/v6-object-rotation/stats.ts';
-import { instanceFromId, parseInstanceId } from '../../tasks/registry.ts';
+import { parseInstanceId } from '../../core/catalog.ts';
+import { instanceFromId } from '../../tasks/registry.ts';
 import type { Instance } from '../../tasks/types.ts';
 
 /**

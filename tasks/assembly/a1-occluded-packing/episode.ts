@@ -11,10 +11,10 @@
 import type { ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { cellKey, fromAgentCell, toAgentCell } from '../polycube-pieces/cells.ts';
-import { addTable, boxShape, CELL, WOOD } from '../polycube-pieces/pieces.ts';
-import { piecePlacement, type PlacedPiece } from '../polycube-pieces/placement.ts';
-import { ROTATIONS } from '../polycube-pieces/rotations.ts';
+import { cellKey, fromAgentCell, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
+import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
+import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
 import type { A1Scene } from './generator.ts';
 import { boxCells } from './geometry.ts';
 import { boxTop, cellCentre, FLOOR, FLOOR_TOP, HIDE_WALL, TABLE, WALL } from './layout.ts';

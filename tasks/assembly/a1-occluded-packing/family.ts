@@ -1,13 +1,14 @@
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { makeInstance } from '../../instance.ts';
 import type { Instance, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { buildEpisode } from './episode.ts';
 import { drawScene, hiddenFromFirstView, type A1Scene } from './generator.ts';
-import { CELL, round9 } from '../polycube-pieces/pieces.ts';
-import { placeParameters, removeParameters } from '../polycube-pieces/tools.ts';
+import { CELL } from '../../kits/polycube-pieces/pieces.ts';
+import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
 import { boxTop, INITIAL_CAMERA, WALL } from './layout.ts';
 import { certify, findPlan, type Plan } from './solver.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 function tools(s: A1Scene): ToolSpec[] {
   const names = s.pieces.map((p) => p.name);

@@ -4,19 +4,20 @@
  * deterministically until the tier's requirements hold (unique filling, buildable by lowering,
  * order depth, hidden pieces really hidden from the first view).
  */
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { Vec3 } from '../../../sim/types.ts';
-import { redrawRng } from '../../../verify/redraw.ts';
-import { canonical, shapeKey, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import { redrawRng } from '../../../solvers/redraw.ts';
+import { canonical, shapeKey, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
-import { cellKey, faceNeighbours } from '../polycube-pieces/cells.ts';
-import { CELL, pieceMid, restingOriginHeight, round9 } from '../polycube-pieces/pieces.ts';
-import type { TablePiece } from '../polycube-pieces/placement.ts';
-import { tableOrientation } from '../polycube-pieces/statics.ts';
+import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
+import { CELL, pieceMid, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
+import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
+import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
 import { boxCells, type BoxDims } from './geometry.ts';
 import { HIDDEN_SLOTS, HIDE_WALL, INITIAL_CAMERA, VISIBLE_SLOTS } from './layout.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** One piece as an instance stores it. */
 export interface A1Piece extends TablePiece {

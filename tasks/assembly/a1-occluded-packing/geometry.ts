@@ -3,8 +3,8 @@
  * `../polycube-pieces/cells.ts` for the cell frame and the agent's `[col, row, layer]` names),
  * with `i` along world +X, `j` up and `k` along +Z towards the first camera.
  */
-import type { Cell } from '../../../verify/polycube.ts';
-import type { GridDims } from '../polycube-pieces/cells.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
+import type { GridDims } from '../../kits/polycube-pieces/cells.ts';
 
 /** Box size in cells. */
 export type BoxDims = GridDims;

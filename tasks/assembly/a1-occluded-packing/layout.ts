@@ -5,8 +5,9 @@
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
-import { CELL, round9 } from '../polycube-pieces/pieces.ts';
+import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import type { BoxDims } from './geometry.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Thickness of the box floor. */
 export const FLOOR = 0.006;

@@ -10,10 +10,10 @@
  * lowest cube in each of its columns rests on the floor or on a piece already placed, so each
  * piece is carried over its whole footprint and stands still.
  */
-import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell, type Packing } from '../../../verify/polycube.ts';
-import { cellKey, referenceCube, toAgentCell } from '../polycube-pieces/cells.ts';
-import { turnsOnto } from '../polycube-pieces/rotations.ts';
-import type { PlaceStep } from '../polycube-pieces/tools.ts';
+import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell, type Packing } from '../../../solvers/polycube.ts';
+import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
+import type { PlaceStep } from '../../kits/polycube-pieces/tools.ts';
 import { boxCells, type BoxDims } from './geometry.ts';
 
 /** What the uniqueness certificate found. */

@@ -9,15 +9,15 @@
  * turned by, the board cell of its reference cube and the board cells it fills. A piece
  * lowered onto the board is judged as in A1's box (rigid-body statics on flat supports).
  */
-import { ViolationError } from '../../../sim/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import type { Pose, ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { countPackings, type Cell } from '../../../verify/polycube.ts';
+import { countPackings, type Cell } from '../../../solvers/polycube.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { cellKey, toAgentCell } from '../polycube-pieces/cells.ts';
-import { addTable, boxShape, CELL, WOOD } from '../polycube-pieces/pieces.ts';
-import { piecePlacement, type PlacedPiece } from '../polycube-pieces/placement.ts';
-import { matToQuat } from '../polycube-pieces/rotations.ts';
+import { cellKey, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
+import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
+import { matToQuat } from '../../kits/polycube-pieces/rotations.ts';
 import { BOARD_CENTRE, BOARD_HALF, boardRotation, cellCentre, GHOST_INSET, PLATE, PLATE_TOP, STRIP, TABLE, TRAYS } from './layout.ts';
 import type { PhysicalScene } from './physical.ts';
 

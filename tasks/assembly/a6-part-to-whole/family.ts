@@ -8,20 +8,21 @@
  * `polycomp.ts`). Both run through the same episode loop: the question is a one-turn,
  * one-call episode whose observation is drawn by the family (`FamilyEnv.observe`).
  */
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyEnv, Instance, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
-import { CELL, round9 } from '../polycube-pieces/pieces.ts';
-import { matApply } from '../polycube-pieces/rotations.ts';
-import { placeParameters, removeParameters } from '../polycube-pieces/tools.ts';
+import { CELL } from '../../kits/polycube-pieces/pieces.ts';
+import { matApply } from '../../kits/polycube-pieces/rotations.ts';
+import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
 import { buildPhysical } from './episode.ts';
 import { boardPoint, boardRotation, INITIAL_CAMERA } from './layout.ts';
 import { drawPhysical, planAssembly, type PhysicalScene } from './physical.ts';
 import { drawQuestion, isQuestionSeed, polycompInstances, SERIES_LENGTH } from './polycomp.ts';
 import { LETTERS, optionsFormingTarget, recurrenceTell, type Option } from './problem.ts';
 import { questionObservation, questionRules, type QuestionScene } from './question.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** An A6 instance's scene: the assembly world or the question's pictures. */
 export type A6Scene = PhysicalScene | QuestionScene;

@@ -11,10 +11,11 @@
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
-import type { Rotation } from '../../../verify/polycube.ts';
-import type { GridDims } from '../polycube-pieces/cells.ts';
-import { CELL, round9 } from '../polycube-pieces/pieces.ts';
-import { matApply, turnsMatrix } from '../polycube-pieces/rotations.ts';
+import type { Rotation } from '../../../solvers/polycube.ts';
+import type { GridDims } from '../../kits/polycube-pieces/cells.ts';
+import { CELL } from '../../kits/polycube-pieces/pieces.ts';
+import { matApply, turnsMatrix } from '../../kits/polycube-pieces/rotations.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Size of the target's grid on the board, in cells. */
 export type BoardDims = GridDims;

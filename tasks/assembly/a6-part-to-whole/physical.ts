@@ -8,20 +8,21 @@
  * The planner finds, for the tray that holds the answer, a packing of the target (the polycube
  * toolkit's exact cover) whose lowering order works, and turns it into `place` calls.
  */
-import { SpaceActError } from '../../../sim/errors.ts';
-import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../verify/polycube.ts';
-import { redrawRng } from '../../../verify/redraw.ts';
-import { Rng } from '../../rng.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../solvers/polycube.ts';
+import { redrawRng } from '../../../solvers/redraw.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
-import { cellKey, referenceCube, toAgentCell } from '../polycube-pieces/cells.ts';
-import { restingOriginHeight, round9 } from '../polycube-pieces/pieces.ts';
-import type { TablePiece } from '../polycube-pieces/placement.ts';
-import { matApply, ROTATIONS, transpose, turnsOnto } from '../polycube-pieces/rotations.ts';
-import { centreOverSupport, restingCubes, tableOrientation } from '../polycube-pieces/statics.ts';
-import type { PlaceStep } from '../polycube-pieces/tools.ts';
+import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
+import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
+import { matApply, ROTATIONS, transpose, turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
+import { centreOverSupport, restingCubes, tableOrientation } from '../../kits/polycube-pieces/statics.ts';
+import type { PlaceStep } from '../../kits/polycube-pieces/tools.ts';
 import { boardRotation, MAX_FOOTPRINT, MAX_GRID, MAX_LAYERS, PLATE_TOP, TRAYS, type BoardDims } from './layout.ts';
 import { drawProblem, LETTERS, type Letter, type Problem, type ProblemSpec } from './problem.ts';
 import { TARGET_KINDS, type TargetKind } from './shapes.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** One piece on a tray. */
 export interface A6Piece extends TablePiece {

@@ -15,14 +15,15 @@ import sharp from 'sharp';
 import { composeRow } from '../../../render/compose.ts';
 import type { Renderer } from '../../../render/renderer.ts';
 import type { SceneDescription, ShapeSpec, Vec3 } from '../../../sim/types.ts';
-import { normalize, rotate, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import { normalize, rotate, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { ObservationImage } from '../../types.ts';
-import { cellKey } from '../polycube-pieces/cells.ts';
-import { CELL, pieceMid, round9 } from '../polycube-pieces/pieces.ts';
-import { ROTATIONS } from '../polycube-pieces/rotations.ts';
+import { cellKey } from '../../kits/polycube-pieces/cells.ts';
+import { CELL, pieceMid } from '../../kits/polycube-pieces/pieces.ts';
+import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
 import { LETTERS, type Problem } from './problem.ts';
 import type { TargetKind } from './shapes.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** The seed's three presentations of one problem. */
 export type Presentation = 'composite' | 'neutral' | 'descriptive';

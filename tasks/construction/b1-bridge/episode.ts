@@ -12,7 +12,8 @@
  * system's registry and the body poses.
  */
 import { BrickSystem } from '../../../sim/bricks.ts';
-import { SpaceActError, ViolationError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import { yawQuat } from '../../../sim/math.ts';
 import type { Pose, ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';

@@ -37,6 +37,7 @@ import { buildEpisode } from './episode.ts';
 import { generateScene, sceneProblem, TIER_SETTINGS } from './generator.ts';
 import { brickType, gridDirection, gridToWorld, HOLD_TOLERANCE, PITCH, PLATE, spanCells, type B1Scene } from './layout.ts';
 import { planText, referenceSolution } from './solver.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 export type { B1Scene } from './layout.ts';
 
@@ -130,14 +131,14 @@ function draw(scene: B1Scene, seed: number, tier: Tier): Instance<B1Scene> {
   const rulers: RulerSpec[] = [{ from: gridToWorld(s, W, front, 0), to: gridToWorld(s, W + G, front, 0), tickDir: gridDirection(s, 0, 1), minor: 0.01, major: 0.02 }];
   const width = spanCells(s) * PITCH;
   // A turned span runs towards the camera too: step back so the near pier stays in view.
-  const distance = Math.round((0.08 + 1.3 * width) * (s.yawDeg === 0 ? 1 : 1.12) * 1000) / 1000;
+  const distance = roundTo((0.08 + 1.3 * width) * (s.yawDeg === 0 ? 1 : 1.12), 3);
   const cfg = TIER_SETTINGS[tier];
   return makeInstance(b1Bridge, tier, seed, {
     title: `Bridge over a gap, ${s.loadKg} kg load${cfg.budgeted ? ', brick budget' : ''}${cfg.decoys ? ', decoys' : ''}${cfg.rotated ? ', turned grid' : ''}`,
     rules: rulesText(s),
     tools: [placeTool(s), REMOVE_TOOL, COMMIT_TOOL],
     camera: {
-      initial: { azimuth: 0, elevation: 35, distance, target: [0, Math.round((s.pierPlates * PLATE - 0.008) * 1e6) / 1e6, 0] },
+      initial: { azimuth: 0, elevation: 35, distance, target: [0, roundTo(s.pierPlates * PLATE - 0.008, 6), 0] },
       elevationRange: [-10, 90],
     },
     rulers,

@@ -10,12 +10,13 @@
  * Every instance is then checked with the statics model: the reference carries
  * {@link REFERENCE_MARGIN}× the load, and the reference with its tie slid onto one half fails.
  */
-import { generateFiltered, redrawRng } from '../../../verify/redraw.ts';
-import type { Rng } from '../../rng.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { Instance, Tier } from '../../types.ts';
-import { brickType, CATALOG, HOLD_SECONDS, LOAD_ROW, PIER_PLATES, ROWS, round9, singlePierBoundKg, type B1Scene, type SupplyItem } from './layout.ts';
+import { brickType, CATALOG, HOLD_SECONDS, LOAD_ROW, PIER_PLATES, ROWS, singlePierBoundKg, type B1Scene, type SupplyItem } from './layout.ts';
 import { designPlan, designs, holeOf, REFERENCE_MARGIN, referenceDesign, weakenedPlans, type BridgeDesign } from './solver.ts';
 import { planCapacityKg, planStatics } from './statics-model.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** The load is at least this many times the most one pier's studs can hold at mid-span. */
 export const TWO_SIDED_MARGIN = 1.3;

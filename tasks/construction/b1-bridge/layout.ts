@@ -9,6 +9,7 @@
  * pier tops (layer 0 is the pier top surface); a brick is 3 plates tall, a plate 1.
  */
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Stud pitch, m (the BrickSystem default). */
 export const PITCH = BRICK_DEFAULTS.pitch;
@@ -223,11 +224,6 @@ export function singlePierBoundKg(s: Pick<B1Scene, 'pierCols' | 'rows' | 'loadCe
   const moment = BRICK_DEFAULTS.gripPerStud * s.rows * lever;
   const arm = (s.loadCell[0] + 0.5) * PITCH - pivot;
   return moment / arm / GRAVITY;
-}
-
-/** Rounds a computed number so JSON stays stable. */
-export function round9(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
 }
 
 /** Height of the pier tops above the floor, m. */

@@ -22,11 +22,12 @@
  * and the right way round needs turns about horizontal axes; L7 is L5 with `+rot`: the working
  * frame is turned about the vertical by ±30–60°, shown only by the in-scene axis arrows.
  */
-import { SpaceActError, ViolationError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import { qangle, qrotate, transformPoint, vadd, vdist } from '../../../sim/math.ts';
 import type { BodySpec, Pose, Quat, RulerSpec, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { generateFiltered, redrawRng } from '../../../verify/redraw.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyEnv, Instance, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { TIER_SETTINGS, drawScene, sceneProblem } from './generator.ts';

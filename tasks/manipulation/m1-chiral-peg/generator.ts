@@ -4,10 +4,11 @@
  */
 import { qangle, qmul, qrotate } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
-import type { Rng } from '../../rng.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
 import { CHIRAL_PENTOMINOES, isChiral, mirror, normalise, oneCellMoves, oneSidedKey, rotate90, type Cell2 } from './polyomino.ts';
-import { GRID, PLATE, RAIL_WIDTH, goalQuat, holeRadius, round9, tidyQuat, yaw, type HoleKind, type M1Hole, type M1Scene } from './scene.ts';
+import { GRID, PLATE, RAIL_WIDTH, goalQuat, holeRadius, tidyQuat, yaw, type HoleKind, type M1Hole, type M1Scene } from './scene.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Per-tier settings. */
 export interface TierSettings {

@@ -10,6 +10,7 @@
 import { qaxisAngle, qmul, qnormalize, qrotate, yawQuat } from '../../../sim/math.ts';
 import type { Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import { cellCentres, grownOutline, normalise, type Cell2, type Point2 } from './polyomino.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
 
 /** Side of one square of the peg's cross-section, metres. */
 export const CELL = 0.02;
@@ -65,15 +66,10 @@ export interface M1Scene {
   frameYawDeg: number;
 }
 
-/** Rounds away float noise so instance JSON and geometry are stable. */
-export function round9(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
-
 /** A quaternion with components rounded to 1e-12 and renormalised. */
 export function tidyQuat(q: Quat): Quat {
-  const r = qnormalize(q.map((v) => Math.round(v * 1e12) / 1e12) as Quat);
-  return r.map((v) => Math.round(v * 1e12) / 1e12) as Quat;
+  const r = qnormalize(q.map((v) => roundTo(v, 12)) as Quat);
+  return r.map((v) => roundTo(v, 12)) as Quat;
 }
 
 /** The turn about +y by `deg` degrees. */

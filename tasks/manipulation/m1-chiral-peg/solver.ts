@@ -9,7 +9,8 @@
 import { qangle } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { ReferenceSolution, ToolCall } from '../../types.ts';
-import { PEG_HEIGHT, PLATE, REFERENCE_DEPTH, goalQuat, round9, turned, worldToFrame, type M1Scene } from './scene.ts';
+import { PEG_HEIGHT, PLATE, REFERENCE_DEPTH, goalQuat, turned, worldToFrame, type M1Scene } from './scene.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** One turn of the `rotate` tool. */
 export interface Turn {

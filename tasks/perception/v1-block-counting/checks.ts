@@ -1,5 +1,5 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import type { InstanceFilter } from '../../../verify/redraw.ts';
+import type { InstanceFilter } from '../../types.ts';
 import type { Instance } from '../../types.ts';
 import type { V1Scene } from './scene.ts';
 import { V1_TIERS } from './tiers.ts';

@@ -1,16 +1,17 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { generateFiltered, redrawRng } from '../../../verify/redraw.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import { Rng } from '../../rng.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { FamilyEnv, Instance, ReferenceSolution, TaskFamily, Tier, ToolCall, ToolSpec } from '../../types.ts';
 import { clearlySeen, sightings, V1_FILTERS, viewsOf } from './checks.ts';
 import { CUBE, drawPile, PITCH, pileHeight, type BlockKind } from './pile.ts';
 import type { V1Scene, WallBox } from './scene.ts';
 import { V1_TIERS } from './tiers.ts';
 import { isVisible } from './visibility.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
 
 export type { V1Scene } from './scene.ts';
 
@@ -33,13 +34,6 @@ const WOOD = { density: 650, friction: 0.6, restitution: 0 };
 const NEAR_MISS_PROGRESS = 0.5;
 const WALL_COLOR = '#8d949b';
 const TABLE_COLOR = '#8a8178';
-
-/** Rounds to `decimals` places (default 9) so generated numbers are stable JSON. */
-function round(x: number, decimals = 9): number {
-  const k = 10 ** decimals;
-  // `+ 0` turns -0 into 0: JSON writes both as 0, so an instance must never hold -0.
-  return Math.round(x * k) / k + 0;
-}
 
 const ANSWER_TOOL: ToolSpec = {
   name: 'answer',
@@ -118,8 +112,8 @@ export function drawInstance(seed: number, tier: Tier, attempt: number): Instanc
   const camera: CameraSpec = {
     azimuth,
     elevation,
-    distance: round((radius / Math.sin((20 * Math.PI) / 180)) * 1.3, 2),
-    target: [0, round(height * TARGET_HEIGHT, 3), 0],
+    distance: roundTo((radius / Math.sin((20 * Math.PI) / 180)) * 1.3, 2),
+    target: [0, roundTo(height * TARGET_HEIGHT, 3), 0],
   };
   const [near, second] = sidesFacing(azimuth);
   const walls: WallBox[] = [];
@@ -130,7 +124,7 @@ export function drawInstance(seed: number, tier: Tier, attempt: number): Instanc
     const half: Vec3 = axis === 0 ? [WALL_THICKNESS / 2, WALL_HEIGHT / 2, halfAlong] : [halfAlong, WALL_HEIGHT / 2, WALL_THICKNESS / 2];
     const p: Vec3 = [0, WALL_HEIGHT / 2, 0];
     p[axis] = sign * ((axis === 0 ? halfX : halfZ) + WALL_GAP + WALL_THICKNESS / 2);
-    walls.push({ name: 'wall', half: half.map((x) => round(x)) as Vec3, pose: { p: p.map((x) => round(x)) as Vec3, q: [0, 0, 0, 1] } });
+    walls.push({ name: 'wall', half: half.map((x) => round9(x)) as Vec3, pose: { p: p.map((x) => round9(x)) as Vec3, q: [0, 0, 0, 1] } });
   }
   // Two rulers on the table make an L around one corner of the pile: along the two sides the
   // first camera faces, or, with a wall on the nearest side, along the opposite side instead.
@@ -148,10 +142,10 @@ export function drawInstance(seed: number, tier: Tier, attempt: number): Instanc
     const other = axis === 0 ? 2 : 0;
     const length = Math.ceil((2 * sideHalf(other)) / 0.05 - 1e-9) * 0.05;
     const from: Vec3 = [0, 0.0005, 0];
-    from[axis] = round(sign * (sideHalf(axis) + RULER_GAP));
-    from[other] = round(cornerSign(other) * sideHalf(other));
+    from[axis] = round9(sign * (sideHalf(axis) + RULER_GAP));
+    from[other] = round9(cornerSign(other) * sideHalf(other));
     const to: Vec3 = [...from];
-    to[other] = round(from[other] - cornerSign(other) * length);
+    to[other] = round9(from[other] - cornerSign(other) * length);
     const tickDir: Vec3 = [0, 0, 0];
     tickDir[axis] = sign;
     // The table ends just past the ruler: a label on a wide table top seen from low elevation is
@@ -170,8 +164,8 @@ export function drawInstance(seed: number, tier: Tier, attempt: number): Instanc
     reach(axis, w.pose.p[axis] + Math.sign(w.pose.p[axis]) * (w.half[axis] + TABLE_MARGIN));
   }
   const table = {
-    half: [0, 1, 2].map((k) => round((hi[k] - lo[k]) / 2)) as Vec3,
-    pose: { p: [0, 1, 2].map((k) => round((hi[k] + lo[k]) / 2)) as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] },
+    half: [0, 1, 2].map((k) => round9((hi[k] - lo[k]) / 2)) as Vec3,
+    pose: { p: [0, 1, 2].map((k) => round9((hi[k] + lo[k]) / 2)) as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] },
   };
   const cubeCount = blocks.filter((b) => b.kind === 'cube').length;
   const scene: V1Scene = { blocks, walls, table, cubeCount, firstViewCount: 0, decoys: plan.decoys[1] > 0 };

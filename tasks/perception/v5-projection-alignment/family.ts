@@ -12,12 +12,12 @@
  * and the episode's stopping rules (search.ts), the observation panel (panel.ts) and the
  * stratified `rota` suite (rota-suite.ts).
  */
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { Quat } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { generateFiltered, redrawRng, type InstanceFilter } from '../../../verify/redraw.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyEnv, Instance, ObservationImage, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyEnv, Instance, InstanceFilter, ObservationImage, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { iconProblem, iconStats } from './extrusion.ts';
 import { drawIcon } from './icon.ts';
 import { solidMesh, type SolidMesh } from './mesh.ts';
@@ -42,6 +42,7 @@ import {
 import { readRotaPool, ROTA_MIN_LENGTH, ROTA_POOL_SEEDS, ROTA_SIZE, selectRota } from './rota-suite.ts';
 import { findReference, STAGNATION_LIMIT, STEP_CAP } from './search.ts';
 import { poseErrorDeg } from './symmetry.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 export type { V5Scene } from './model.ts';
 
@@ -67,11 +68,6 @@ interface V5State {
   stopped: boolean;
   /** Per rotation: action label, IoU after it, pose error after it (degrees). */
   trace: Array<{ action: string; iou: number; pose_error_deg: number }>;
-}
-
-function round(x: number, decimals: number): number {
-  const k = 10 ** decimals;
-  return Math.round(x * k) / k + 0;
 }
 
 const THIRTY = ACTIONS.filter((a) => a.angle === 30);
@@ -108,7 +104,7 @@ function frameAxes(frame: WorkingFrame): string {
   return AXES.map((name, i) => {
     const e = [0, 0, 0];
     e[i] = 1;
-    const d = qrotate(w, e).map((c) => round(c, 2).toFixed(2));
+    const d = qrotate(w, e).map((c) => roundTo(c, 2).toFixed(2));
     return `${name} ≈ (${d.join(', ')})`;
   }).join('; ');
 }
@@ -236,12 +232,12 @@ function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
   /** The closing record the agent sees: stop reason, final IoU and the IoU after every step. */
   const closing = (st: V5State, reason: string): Record<string, unknown> => ({
     stop_reason: reason,
-    final_iou: round(st.iou, 4),
+    final_iou: roundTo(st.iou, 4),
     iou_per_step: st.trace.map((t) => t.iou),
   });
   /** The pose errors, for the log only: shown to the agent they would give the answer away. */
   const poseDiagnostics = (st: V5State): Record<string, unknown> => ({
-    pose_error_deg: round(poseError(st.q), 3),
+    pose_error_deg: roundTo(poseError(st.q), 3),
     pose_error_deg_per_step: st.trace.map((t) => t.pose_error_deg),
   });
 
@@ -263,10 +259,10 @@ function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
           best: Math.max(st.best, iou),
           since: improved ? 0 : st.since + 1,
           stopped: false,
-          trace: [...st.trace, { action: actionLabel(action), iou: round(iou, 4), pose_error_deg: round(poseError(q), 3) }],
+          trace: [...st.trace, { action: actionLabel(action), iou: roundTo(iou, 4), pose_error_deg: roundTo(poseError(q), 3) }],
         };
         world.meta.v5 = next;
-        const data: Record<string, unknown> = { iou: round(iou, 4), best_iou: round(next.best, 4), rotations: next.rotations, rotations_since_best: next.since };
+        const data: Record<string, unknown> = { iou: roundTo(iou, 4), best_iou: roundTo(next.best, 4), rotations: next.rotations, rotations_since_best: next.since };
         let message = `turned ${action.direction}${action.angle}° about ${action.axis}: projection IoU ${iou.toFixed(3)} (best so far ${next.best.toFixed(3)}; ${next.rotations} of ${STEP_CAP} rotations used)`;
         const reason = iou >= IOU_SUCCESS ? 'success' : endReason(next);
         if (reason) {

@@ -1,10 +1,10 @@
 import { composeRow } from '../../../render/compose.ts';
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import { qmul, qrotate, yawQuat } from '../../../sim/math.ts';
 import type { SceneBody } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import { makeInstance } from '../../instance.ts';
-import { Rng } from '../../rng.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { FamilyEnv, Instance, ObservationImage, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { V6_FILTERS } from './checks.ts';
 import type { ObjectPart } from './objects.ts';

@@ -1,6 +1,6 @@
 import type { SummaryEntry } from '../../../agents/runner.ts';
 import { wilson, type Interval } from '../../../report/stats.ts';
-import { parseInstanceId } from '../../registry.ts';
+import { parseInstanceId } from '../../../core/catalog.ts';
 import type { Tier } from '../../types.ts';
 import { QUESTION_NAMES, QUESTION_TYPES, questionSlot, TIER_PLANS, type QuestionType } from './questions.ts';
 

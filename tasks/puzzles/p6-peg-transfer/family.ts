@@ -1,10 +1,12 @@
-import { SpaceActError, ViolationError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import type { BodySpec, Pose, ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import { makeInstance } from '../../instance.ts';
-import { Rng } from '../../rng.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { FamilyEnv, Instance, TaskFamily, Tier, ToolSpec } from '../../types.ts';
 import { applyMove, distanceOf, distancesToGoal, moveProblem, solvePegTransfer, topDisk, type PegRules, type PegState } from './solver.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Parameters a P6 world is built from. */
 export interface P6Scene {
@@ -34,10 +36,6 @@ function pegX(peg: number): number {
   return (peg - 1) * PEG_SPACING;
 }
 
-function round(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
-
 /**
  * A disk with a hole, as a ring of boxes. Boxes, not convex-hull sectors: in Rapier a stack of
  * many-sided hulls creeps and rocks at rest (measured: a 16-gon prism slides 0.8 mm in 0.5 s on
@@ -45,14 +43,14 @@ function round(x: number): number {
  */
 function ring(inner: number, outer: number, halfHeight: number, segments = 10): ShapeSpec[] {
   const mid = (inner + outer) / 2;
-  const halfLength = round(outer * Math.tan(Math.PI / segments));
+  const halfLength = round9(outer * Math.tan(Math.PI / segments));
   const shapes: ShapeSpec[] = [];
   for (let k = 0; k < segments; k++) {
     const a = (k / segments) * 2 * Math.PI;
     shapes.push({
       type: 'box',
-      half: [round((outer - inner) / 2), halfHeight, halfLength],
-      pose: { p: [round(mid * Math.cos(a)), 0, round(mid * Math.sin(a))], q: [0, round(Math.sin(-a / 2)), 0, round(Math.cos(-a / 2))] },
+      half: [round9((outer - inner) / 2), halfHeight, halfLength],
+      pose: { p: [round9(mid * Math.cos(a)), 0, round9(mid * Math.sin(a))], q: [0, round9(Math.sin(-a / 2)), 0, round9(Math.cos(-a / 2))] },
     });
   }
   return shapes;

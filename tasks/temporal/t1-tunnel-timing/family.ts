@@ -1,31 +1,13 @@
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { generateFiltered, redrawRng, type InstanceFilter } from '../../../verify/redraw.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyEnv, Instance, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
-import {
-  analyticArrival,
-  analyticWindow,
-  BALL_RADIUS,
-  DECOY_Z,
-  G,
-  GATE_MOVE_S,
-  GATE_THICKNESS,
-  naiveWindow,
-  PIT_LENGTH,
-  PREROLL_S,
-  round9,
-  roundM,
-  RUNOUT,
-  TIER_PARAMS,
-  type DecoySpec,
-  type GateName,
-  type GateSpec,
-  type T1Scene,
-} from './scene.ts';
+import type { FamilyEnv, Instance, InstanceFilter, ReferenceSolution, TaskFamily, Tier, ToolSpec } from '../../types.ts';
+import { analyticArrival, analyticWindow, BALL_RADIUS, DECOY_Z, G, GATE_MOVE_S, GATE_THICKNESS, naiveWindow, PIT_LENGTH, PREROLL_S, RUNOUT, TIER_PARAMS, type DecoySpec, type GateName, type GateSpec, type T1Scene } from './scene.ts';
 import { solveT1, stepsToSeconds, T1_WORLD_OPTIONS } from './solver.ts';
 import { BALL, ballInPit, buildTrack, currentLift, gateBody, GROUND_Y, installGateMechanism, STRIP_Z, t1State } from './track.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
 
 const FAMILY_ID = 'T1';
 const WAIT_MIN_S = 0.05;
@@ -40,44 +22,44 @@ function fmt(x: number, digits = 2): string {
 function draw(seed: number, tier: Tier, attempt: number): Instance<T1Scene> {
   const rng = redrawRng(FAMILY_ID, tier, seed, attempt);
   const P = TIER_PARAMS[tier];
-  const speed = Math.round(rng.range(P.speed[0], P.speed[1]) * 1000) / 1000;
+  const speed = roundTo(rng.range(P.speed[0], P.speed[1]), 3);
   const arrival = rng.range(P.arrival[0], P.arrival[1]);
-  const tunnel = roundM(rng.range(P.tunnel[0], P.tunnel[1]));
+  const tunnel = roundTo(rng.range(P.tunnel[0], P.tunnel[1]), 4);
   // The entrance gate's centre plane is x = 0; the ball's front would reach its face `arrival`
   // seconds after the first observation if the track were level.
   const frontAtGate = -GATE_THICKNESS / 2 - BALL_RADIUS;
-  const firstX = roundM(frontAtGate - speed * arrival);
-  const startX = roundM(firstX - speed * PREROLL_S);
+  const firstX = roundTo(frontAtGate - speed * arrival, 4);
+  const startX = roundTo(firstX - speed * PREROLL_S, 4);
   let kinkX: number | null = null;
   let slopeDeg = 0;
   if (P.hiddenSlope) {
     // The downhill starts just past where the first strobe leaves the ball, and is steep
     // enough that the ball reaches the entrance 22–35 % faster than it started.
-    kinkX = roundM(firstX + rng.range(0.04, 0.12));
+    kinkX = roundTo(firstX + rng.range(0.04, 0.12), 4);
     const factor = rng.range(1.22, 1.35);
     const drop = ((factor * speed) ** 2 - speed ** 2) / ((10 / 7) * G);
-    slopeDeg = Math.round(((Math.atan(drop / (frontAtGate - kinkX)) * 180) / Math.PI) * 1000) / 1000;
+    slopeDeg = roundTo((Math.atan(drop / (frontAtGate - kinkX)) * 180) / Math.PI, 3);
   }
   const gates: GateSpec[] = [{ name: 'entrance', x: 0 }];
   if (P.gates === 2) gates.push({ name: 'exit', x: tunnel });
-  const tunnelFromX = roundM(GATE_THICKNESS / 2 + 0.003);
-  const tunnelToX = roundM(P.gates === 2 ? tunnel - GATE_THICKNESS / 2 - 0.003 : tunnel);
+  const tunnelFromX = roundTo(GATE_THICKNESS / 2 + 0.003, 4);
+  const tunnelToX = roundTo(P.gates === 2 ? tunnel - GATE_THICKNESS / 2 - 0.003 : tunnel, 4);
   const lastFace = P.gates === 2 ? tunnel + GATE_THICKNESS / 2 + 0.003 : tunnel;
-  const toX = roundM(lastFace + RUNOUT);
-  const fromX = roundM(startX - BALL_RADIUS - 0.012 - 0.01);
+  const toX = roundTo(lastFace + RUNOUT, 4);
+  const fromX = roundTo(startX - BALL_RADIUS - 0.012 - 0.01, 4);
   let decoy: DecoySpec | null = null;
   if (P.decoy) {
     const factor = rng.next() < 0.5 ? rng.range(0.6, 0.78) : rng.range(1.25, 1.45);
-    const dSpeed = Math.round(speed * factor * 1000) / 1000;
+    const dSpeed = roundTo(speed * factor, 3);
     const dFirst = firstX + rng.range(-0.2, 0.2);
-    const dStart = roundM(dFirst - dSpeed * PREROLL_S);
+    const dStart = roundTo(dFirst - dSpeed * PREROLL_S, 4);
     decoy = {
       startX: dStart,
       speed: dSpeed,
-      fromX: roundM(dStart - BALL_RADIUS - 0.012 - 0.01),
+      fromX: roundTo(dStart - BALL_RADIUS - 0.012 - 0.01, 4),
       toX,
       tunnelFromX,
-      tunnelToX: roundM(lastFace),
+      tunnelToX: roundTo(lastFace, 4),
     };
   }
   const scene: T1Scene = { startX, speed, fromX, toX, kinkX, slopeDeg, gates, openS: P.openS, tunnelFromX, tunnelToX, decoy };
@@ -86,8 +68,8 @@ function draw(seed: number, tier: Tier, attempt: number): Instance<T1Scene> {
   const span = right - left;
   const rulers: RulerSpec[] = [
     {
-      from: [roundM(fromX), 0.0005, roundM((STRIP_Z[0] + STRIP_Z[1]) / 2 - 0.004)],
-      to: [roundM(right), 0.0005, roundM((STRIP_Z[0] + STRIP_Z[1]) / 2 - 0.004)],
+      from: [roundTo(fromX, 4), 0.0005, roundTo((STRIP_Z[0] + STRIP_Z[1]) / 2 - 0.004, 4)],
+      to: [roundTo(right, 4), 0.0005, roundTo((STRIP_Z[0] + STRIP_Z[1]) / 2 - 0.004, 4)],
       tickDir: [0, 0, 1],
     },
   ];
@@ -100,7 +82,7 @@ function draw(seed: number, tier: Tier, attempt: number): Instance<T1Scene> {
         azimuth: 0,
         elevation: 35,
         distance: round9(span * 1.5),
-        target: [roundM((left + right) / 2), -0.02, decoy ? roundM(DECOY_Z / 2) : 0],
+        target: [roundTo((left + right) / 2, 4), -0.02, decoy ? roundTo(DECOY_Z / 2, 4) : 0],
       },
       elevationRange: [0, 90],
     },

@@ -8,6 +8,7 @@
  * `solver.ts`.
  */
 import type { Tier } from '../../types.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Ball radius, metres. */
 export const BALL_RADIUS = 0.02;
@@ -99,16 +100,6 @@ export const TIER_PARAMS: Record<Tier, TierParams> = {
   L5: { speed: [0.45, 0.6], arrival: [1.4, 2.0], openS: 0.3, gates: 2, tunnel: [0.3, 0.45], decoy: true, hiddenSlope: false },
   L7: { speed: [0.45, 0.6], arrival: [1.4, 2.0], openS: 0.3, gates: 2, tunnel: [0.3, 0.45], decoy: true, hiddenSlope: true },
 };
-
-/** Rounds to 0.1 mm (positions) so instance JSON is stable. */
-export function roundM(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
-}
-
-/** Rounds to 1e-9 (derived quantities). */
-export function round9(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
 
 /** Height of the main track's floor surface at `x` (0 on the level part). */
 export function floorY(s: T1Scene, x: number): number {

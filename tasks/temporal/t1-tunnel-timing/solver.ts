@@ -16,12 +16,13 @@
  *    middle of its window solves the task; firing the entrance gate at once, or any gate three
  *    steps before or after its window (the others at their middles), fails.
  */
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { Vec3 } from '../../../sim/types.ts';
 import { World } from '../../../sim/world.ts';
 import type { Instance } from '../../types.ts';
 import { BALL_RADIUS, GATE_LIFT, GATE_THICKNESS, gateLift, PREROLL_S, type GateName, type T1Scene } from './scene.ts';
 import { BALL, ballInPit, buildTrack, GATE_HALF, gateClosedPose, installGateMechanism, placeGate, t1State, TOUCH_TOLERANCE } from './track.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** World options every T1 world uses. */
 export const T1_WORLD_OPTIONS = { timestep: 1 / 240 } as const;
@@ -188,5 +189,5 @@ export async function solveT1(instance: Instance<T1Scene>): Promise<T1Solution> 
 
 /** Seconds of a step count, as a tidy decimal a wait call can carry (it rounds back to the same steps). */
 export function stepsToSeconds(steps: number): number {
-  return Math.round(steps * DT * 1e6) / 1e6;
+  return roundTo(steps * DT, 6);
 }

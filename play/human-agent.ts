@@ -1,5 +1,5 @@
-import type { SummaryEntry } from '../../agents/runner.ts';
-import type { Agent, AgentReply, Observation } from '../../agents/types.ts';
+import type { SummaryEntry } from '../agents/runner.ts';
+import type { Agent, AgentReply, Observation } from '../agents/types.ts';
 
 /** Thrown into the episode when the person stops playing (Ctrl-C): the log stays resumable. */
 export class PlayInterrupted extends Error {

@@ -6,8 +6,9 @@
  */
 import type { Material, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import type { Cell } from '../../../verify/polycube.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
 import { cellKey } from './cells.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Edge of one grid cell and of one cube of a piece, metres. */
 export const CELL = 0.03;
@@ -39,11 +40,6 @@ export function addTable(world: World, table: TableSpec): void {
     material: WOOD,
     color: '#b9b2a6',
   });
-}
-
-/** Rounds to 1e-9 so generated and derived numbers print and hash stably. */
-export function round9(x: number): number {
-  return Math.round(x * 1e9) / 1e9 + 0;
 }
 
 /** An axis-aligned box collider of half extents `half` centred at `p` in its body's frame, rounded by {@link round9}. */

@@ -1,7 +1,7 @@
-import { buildTurnMessages } from '../../agents/prompt.ts';
-import type { HistoryEntry, Observation, ObservationImage } from '../../agents/types.ts';
-import type { LogTurn } from '../../agents/episode-log.ts';
-import type { CallResult } from '../../tasks/env.ts';
+import { buildTurnMessages } from '../agents/prompt.ts';
+import type { HistoryEntry, Observation, ObservationImage } from '../agents/types.ts';
+import type { LogTurn } from '../agents/episode-log.ts';
+import type { CallResult } from '../tasks/env.ts';
 import { toolForm, type ToolForm } from './form.ts';
 import type { PlaySession, PlayStatus } from './human-agent.ts';
 

@@ -6,7 +6,7 @@
  * right and `k` back → front, towards the first camera). The agent names a cell
  * `[col, row, layer]` = `[i, rows − 1 − k, j]`, so row 0 is the front row.
  */
-import type { Cell } from '../../../verify/polycube.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
 
 /** Size of a placement grid (a box's inside, an outline's bounding block), in cells. */
 export interface GridDims {

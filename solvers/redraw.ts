@@ -1,9 +1,14 @@
-import { SpaceActError } from '../sim/errors.ts';
-import { Rng } from '../tasks/rng.ts';
-import type { Instance, TaskFamily } from '../tasks/types.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
 
-/** A generator-side shortcut filter: a message when the instance has the shortcut, else null. */
-export type InstanceFilter<Scene = unknown> = NonNullable<TaskFamily<Scene>['shortcutFilters']>[number];
+/**
+ * A generator-side shortcut filter over whatever a draw produces (for task families, an
+ * instance): a message when the draw has the shortcut, else null.
+ */
+export interface DrawFilter<T> {
+  name: string;
+  check(drawn: T): string | null;
+}
 
 /** Options of {@link generateFiltered}. */
 export interface RedrawOptions {
@@ -36,11 +41,7 @@ export function redrawRng(family: string, tier: string, seed: number, attempt: n
  * The filters here are the cheap, static ones (the family's `shortcutFilters`); the episode
  * filters (null policy, random baseline) run in `spaceact verify`.
  */
-export function generateFiltered<Scene>(
-  draw: (attempt: number) => Instance<Scene>,
-  filters: ReadonlyArray<InstanceFilter<Scene>>,
-  opts: RedrawOptions = {},
-): Instance<Scene> {
+export function generateFiltered<T>(draw: (attempt: number) => T, filters: ReadonlyArray<DrawFilter<T>>, opts: RedrawOptions = {}): T {
   const max = opts.maxAttempts ?? 200;
   if (!Number.isInteger(max) || max < 1) throw new SpaceActError('invalid-argument', `maxAttempts must be a positive integer, got ${max}`);
   const rejections: string[] = [];

@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolKind, ToolSpec } from '../../tasks/types.ts';
+import type { JsonSchema, ToolKind, ToolSpec } from '../tasks/types.ts';
 
 /** Enums with at most this many values become a row of buttons; longer ones a drop-down. */
 const MAX_BUTTONS = 8;

@@ -1,5 +1,3 @@
-import type { Violation } from './types.ts';
-
 /** Machine-readable reason codes for {@link SpaceActError}. */
 export type ErrorCode =
   | 'invalid-argument'
@@ -30,19 +28,5 @@ export class SpaceActError extends Error {
   /** A JSON form for logs and tool results. */
   toJSON(): { code: ErrorCode; message: string; details: Record<string, unknown> } {
     return { code: this.code, message: this.message, details: this.details };
-  }
-}
-
-/**
- * Thrown inside an action when a physical check fails. The caller that took the snapshot
- * (see `World.attempt`) catches it, keeps the violating state for the rollback image and
- * restores the snapshot.
- */
-export class ViolationError extends Error {
-  readonly violation: Violation;
-  constructor(violation: Violation) {
-    super(violation.message);
-    this.name = 'ViolationError';
-    this.violation = violation;
   }
 }

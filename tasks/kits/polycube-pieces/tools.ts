@@ -3,7 +3,7 @@
  * their JSON-schema parameters (the descriptions are each family's own) and the steps of a
  * reference plan made of `place` calls.
  */
-import type { Cell } from '../../../verify/polycube.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
 import type { JsonSchema } from '../../types.ts';
 import type { GridDims } from './cells.ts';
 import { MAX_TURNS, TURN_NAMES, type TurnName } from './rotations.ts';

@@ -1,5 +1,5 @@
-import type { Vec3 } from '../../sim/types.ts';
-import type { CameraSpec } from '../camera-spec.ts';
+import type { Vec3 } from '../sim/types.ts';
+import type { CameraSpec } from './camera-spec.ts';
 
 /** Default vertical field of view in degrees when a {@link CameraSpec} gives none. */
 export const DEFAULT_FOV = 40;

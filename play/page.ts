@@ -1,4 +1,4 @@
-import { html, inlineElement } from '../escape.ts';
+import { html, inlineElement } from '../core/html-escape.ts';
 import { PLAY_CSP } from './server.ts';
 
 const STYLE = `

@@ -16,15 +16,17 @@
  * rock by a degree or two onto it, which the statics check (1°) would call a collapse although
  * the real piece stands.
  */
-import { SpaceActError, ViolationError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import { qrotate } from '../../../sim/math.ts';
 import type { Pose, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { rotate, type Cell, type Rotation } from '../../../verify/polycube.ts';
+import { rotate, type Cell, type Rotation } from '../../../solvers/polycube.ts';
 import { cellKey, fromAgentCell, referenceCube, type GridDims } from './cells.ts';
-import { CELL, DROP_GAP, GAP, pieceMid, pieceRadius, pieceShapes, round9, WOOD } from './pieces.ts';
+import { CELL, DROP_GAP, GAP, pieceMid, pieceRadius, pieceShapes, WOOD } from './pieces.ts';
 import { matApply, matToQuat, ROTATIONS, rotationIndex, transpose, turnsMatrix, type TurnName } from './rotations.ts';
 import { centreOverSupport, restingCubes } from './statics.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Clearance kept above everything while a piece is carried and turned. */
 const CARRY_CLEARANCE = 0.02;

@@ -1,4 +1,4 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 /**
  * An exact-cover problem: choose rows so that every primary column is covered exactly once

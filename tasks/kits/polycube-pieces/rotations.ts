@@ -3,9 +3,10 @@
  * turns about world axes the agent names, shortest turn lists, and exact quaternions, shared by
  * every family whose pieces are turned in quarter turns before they are lowered.
  */
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { Quat } from '../../../sim/types.ts';
-import { rotate, rotations24, shapeKey, type Cell, type Rotation } from '../../../verify/polycube.ts';
+import { rotate, rotations24, shapeKey, type Cell, type Rotation } from '../../../solvers/polycube.ts';
+import { noNegativeZero } from '../../../core/determinism.ts';
 
 /** A quarter turn about a world axis, as the agent names it. */
 export type TurnName = 'x+' | 'x-' | 'y+' | 'y-' | 'z+' | 'z-';
@@ -30,7 +31,7 @@ const TURN_MATRICES: Record<TurnName, Rotation> = {
 export function matMul(a: Rotation, b: Rotation): Rotation {
   const out = new Array<number>(9);
   for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) out[r * 3 + c] = a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c] + 0;
+    for (let c = 0; c < 3; c++) out[r * 3 + c] = noNegativeZero(a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]);
   }
   return out as unknown as Rotation;
 }
@@ -38,9 +39,9 @@ export function matMul(a: Rotation, b: Rotation): Rotation {
 /** `M p` for an integer or real vector. */
 export function matApply(m: Rotation, p: readonly number[]): [number, number, number] {
   return [
-    m[0] * p[0] + m[1] * p[1] + m[2] * p[2] + 0,
-    m[3] * p[0] + m[4] * p[1] + m[5] * p[2] + 0,
-    m[6] * p[0] + m[7] * p[1] + m[8] * p[2] + 0,
+    noNegativeZero(m[0] * p[0] + m[1] * p[1] + m[2] * p[2]),
+    noNegativeZero(m[3] * p[0] + m[4] * p[1] + m[5] * p[2]),
+    noNegativeZero(m[6] * p[0] + m[7] * p[1] + m[8] * p[2]),
   ];
 }
 
@@ -143,5 +144,5 @@ export function matToQuat(m: Rotation): Quat {
   // A canonical sign (first non-zero component positive) so equal rotations give equal quaternions.
   const snapped = q.map(snap) as Quat;
   const lead = snapped.find((v) => v !== 0)!;
-  return (lead < 0 ? snapped.map((v) => (v === 0 ? 0 : -v)) : snapped) as Quat;
+  return (lead < 0 ? snapped.map((v) => noNegativeZero(-v)) : snapped) as Quat;
 }

@@ -1,12 +1,12 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EpisodeLog } from '../../agents/episode-log.ts';
-import { modeName, parseMode, type Mode } from '../../agents/modes.ts';
-import { runInstances, writeSummary, type SummaryEntry } from '../../agents/runner.ts';
-import { packageVersion } from '../../cli/package-info.ts';
-import { pageScript } from '../../render/page-bundle.ts';
-import { SpaceActError } from '../../sim/errors.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { EpisodeLog } from '../agents/episode-log.ts';
+import { modeName, parseMode, type Mode } from '../agents/modes.ts';
+import { runInstances, writeSummary, type SummaryEntry } from '../agents/runner.ts';
+import { packageVersion } from '../core/package-info.ts';
+import { pageScript } from '../render/page-bundle.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { instanceFromId } from '../tasks/registry.ts';
 import { HumanAgent, PlayInterrupted, PlaySession } from './human-agent.ts';
 import { playPageHtml } from './page.ts';
 import { PlayServer } from './server.ts';
@@ -14,7 +14,7 @@ import { PlayStateBuilder } from './state.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The play page's script, bundled by esbuild from `report/play/client/`. */
+/** The play page's script, bundled by esbuild from `play/client/`. */
 const PLAY_PAGE = { name: 'play-page', entry: join(here, 'client', 'main.ts'), sourceDir: join(here, 'client') };
 
 /** Options of {@link startPlay}. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkReply } from '../../agents/reply-parser.ts';
-import { SpaceActError } from '../../sim/errors.ts';
+import { checkReply } from '../agents/reply-parser.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { PlaySession } from './human-agent.ts';
 import type { PlayStateBuilder } from './state.ts';
 

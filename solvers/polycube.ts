@@ -6,8 +6,9 @@
  * they differ by one in exactly one coordinate. Pieces may be rotated (never mirrored) and
  * translated on the integer grid, as a physical piece can.
  */
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { solveExactCover } from './exact-cover.ts';
+import { noNegativeZero } from '../core/determinism.ts';
 
 /** An integer cell of a polycube. */
 export type Cell = [number, number, number];
@@ -62,11 +63,11 @@ function group(mirror: boolean | undefined): readonly Rotation[] {
 
 /** Applies a rotation (or reflection) to every cell. */
 export function rotate(cells: readonly Cell[], m: Rotation): Cell[] {
-  // `+ 0` turns -0 into 0 so equal shapes print and compare equal.
+  // No -0 in a cell, so equal shapes print and compare equal.
   return cells.map(([x, y, z]) => [
-    m[0] * x + m[1] * y + m[2] * z + 0,
-    m[3] * x + m[4] * y + m[5] * z + 0,
-    m[6] * x + m[7] * y + m[8] * z + 0,
+    noNegativeZero(m[0] * x + m[1] * y + m[2] * z),
+    noNegativeZero(m[3] * x + m[4] * y + m[5] * z),
+    noNegativeZero(m[6] * x + m[7] * y + m[8] * z),
   ]);
 }
 

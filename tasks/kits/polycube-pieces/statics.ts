@@ -4,8 +4,8 @@
  * (its outer faces are set in by a millimetre, so a real overhang would tilt a degree or two
  * in simulation although the piece stands).
  */
-import { orientations, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import { orientations, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import { cellKey } from './cells.ts';
 
 /** Convex hull of 2D points (Andrew's monotone chain), counter-clockwise. */
