@@ -1,6 +1,6 @@
 import type { SummaryEntry } from '../agents/runner.ts';
 import { CATEGORIES, categoryOf, compareFamilies, TIERS } from '../core/catalog.ts';
-import { mean, wilson, type Interval } from './stats.ts';
+import { mean, wilson, type Interval } from '../core/statistics.ts';
 import { roundTo } from '../core/determinism.ts';
 
 /** Figures over a group of episodes (a family, a category, a tier or the whole run). */

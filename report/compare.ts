@@ -2,7 +2,7 @@ import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { CATEGORIES, categoryOf, compareFamilies } from '../core/catalog.ts';
 import { loadSummary } from './run-data.ts';
-import { bootstrapMean, DEFAULT_RESAMPLES, wilson, type Interval } from './stats.ts';
+import { bootstrapMean, DEFAULT_RESAMPLES, wilson, type Interval } from '../core/statistics.ts';
 
 /** Options of a comparison. */
 export interface CompareOptions {

@@ -167,6 +167,37 @@ export interface TierInfo {
   description: string;
 }
 
+/** One finished episode of a run, as a family's run statistics read it. */
+export interface RunEpisode<Scene = unknown> {
+  /** The instance, regenerated from its id by this build. */
+  instance: Instance<Scene>;
+  solved: boolean;
+  abandoned: boolean;
+  /** The calls that ran (status `ok`), in order, from the episode's log; null when the run folder has no log for it. */
+  executed: ToolCall[] | null;
+}
+
+/**
+ * Figures a family offers over the episodes of a run (served by `spaceact stats DIR`), e.g.
+ * the per-type accuracy of a question benchmark. The command reads the run folder and hands
+ * over this family's finished episodes; the family never reads files itself.
+ */
+export interface RunStatistics<Scene = unknown, Result = unknown> {
+  /** What the figures are, in a few words (a heading). */
+  title: string;
+  /** The figures of these episodes (plain JSON, printed by `--json`). */
+  compute(episodes: Array<RunEpisode<Scene>>): Result;
+  /** The figures as text for a terminal. */
+  format(result: Result): string;
+}
+
+/**
+ * What a family is before any of its logic — id, version, category, title, summary and tiers.
+ * Each family's `family.ts` declares it once and hands it to its generator (`makeInstance`
+ * fills every instance's shared fields from it).
+ */
+export type FamilyDescriptor = Pick<TaskFamily, 'id' | 'version' | 'category' | 'title' | 'summary' | 'tiers'>;
+
 /**
  * A task family: one folder under `tasks/<category>/`, registered in `tasks/registry.ts`.
  * `generate` must be pure and deterministic; ids and versions never change meaning — a
@@ -214,4 +245,6 @@ export interface TaskFamily<Scene = unknown> {
    * `{ optimal: true }` for discrete puzzle families (category P), nothing for the others.
    */
   certify?: { optimal?: boolean; unique?: boolean };
+  /** Figures this family offers over a run's episodes (`spaceact stats DIR`). */
+  runStats?: RunStatistics<Scene, unknown>;
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
 import { compareRuns, compareSummaries, formatComparison } from '../report/compare.ts';
-import { bootstrapMean, quantile, wilson } from '../report/stats.ts';
+import { bootstrapMean, quantile, wilson } from '../core/statistics.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { entry, writeHandmadeRun } from './support/report-run.ts';
 

@@ -8,7 +8,8 @@ import { qangle, qaxisAngle, qmul, qrotate } from '../sim/math.ts';
 import type { Pose, Quat } from '../sim/types.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
-import { TIER_SETTINGS, drawScene, sceneProblem } from '../tasks/manipulation/m1-chiral-peg/generator.ts';
+import { sceneProblem } from '../tasks/manipulation/m1-chiral-peg/filters.ts';
+import { TIER_SETTINGS, drawScene } from '../tasks/manipulation/m1-chiral-peg/generate.ts';
 import {
   CHIRAL_PENTOMINOES,
   cellCentres,

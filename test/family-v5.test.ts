@@ -10,7 +10,8 @@ import { TaskEnv } from '../tasks/env.ts';
 import { iconStats } from '../tasks/perception/v5-projection-alignment/extrusion.ts';
 import { v5ProjectionAlignment as family } from '../tasks/perception/v5-projection-alignment/family.ts';
 import { foregroundMask, iconSvg, rasterizeIcon, type IconSpec } from '../tasks/perception/v5-projection-alignment/icon.ts';
-import { modelOf, type V5Scene } from '../tasks/perception/v5-projection-alignment/model.ts';
+import { modelOf } from '../tasks/perception/v5-projection-alignment/model.ts';
+import type { V5Scene } from '../tasks/perception/v5-projection-alignment/scene.ts';
 import { DEPTH_CAMERA, PANEL_HEIGHT, PANEL_WIDTH, SEPARATOR, SEPARATOR_LEVEL, VIEW_LEFT } from '../tasks/perception/v5-projection-alignment/panel.ts';
 import { closeMask, maskIoU, silhouette, VIEW_SIZE } from '../tasks/perception/v5-projection-alignment/projection.ts';
 import {

@@ -3,6 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpaceActError } from '../core/errors.ts';
 import { CATEGORY_FOLDERS, FAMILY_ID_PATTERN, isCategory } from '../core/catalog.ts';
+import { FAMILY_ROLE_FILES } from '../tasks/family-layout.ts';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(dirname(fileURLToPath(import.meta.url)), 'templates');
@@ -83,9 +84,11 @@ function fill(template: string, values: Record<string, string>): string {
 }
 
 /**
- * Writes a new family folder from the template (`family.ts` and `solver.ts`): a small, real
- * task — slide a block over a grid onto a pad — that passes the check-suite as it is, ready to
- * be turned into the family it is meant to be (see AUTHORING.md). Registers it in
+ * Writes a new family folder from the template — exactly the role files every family has
+ * ({@link FAMILY_ROLE_FILES}: family.ts, scene.ts, generate.ts, episode.ts, solver.ts,
+ * filters.ts, README.md) — holding a small, real task (slide a block over a grid onto a pad)
+ * that passes the check-suite as it is, ready to be turned into the family it is meant to be
+ * (see AUTHORING.md). Registers it in
  * `tasks/registry.ts` unless told not to. Checks everything first: on an error nothing is written.
  */
 export function createFamily(opts: NewFamilyOptions): NewFamilyResult {
@@ -126,7 +129,7 @@ export function createFamily(opts: NewFamilyOptions): NewFamilyResult {
   const values = { ID: id, TITLE: title, CATEGORY: category, EXPORT: exportName, SCENE: `${id}Scene` };
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
-  for (const name of ['family.ts', 'solver.ts']) {
+  for (const name of FAMILY_ROLE_FILES) {
     const file = join(dir, name);
     writeFileSync(file, fill(readFileSync(join(TEMPLATES, `${name}.tmpl`), 'utf8'), values));
     files.push(relative(root, file));

@@ -17,7 +17,8 @@ import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
 import { TIER_SPECS } from './physical.ts';
 import { drawProblem } from './problem.ts';
-import { PRESENTATIONS, questionScene, type Presentation, type QuestionScene } from './question.ts';
+import { questionScene } from './question.ts';
+import { PRESENTATIONS, type Presentation, type QuestionScene } from './scene.ts';
 import type { TargetKind } from './shapes.ts';
 
 /** First seed of the question form; smaller seeds are the assembly form. */

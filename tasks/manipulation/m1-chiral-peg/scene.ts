@@ -37,6 +37,19 @@ export const WORKSPACE = { min: [-0.4, 0.005, -0.32] as Vec3, max: [0.4, 0.5, 0.
 /** Where the rulers start: the front-left corner of the plate's top surface. */
 export const RULER_ZERO: Vec3 = [-PLATE.width / 2, PLATE.top, PLATE.depth / 2];
 
+/** Largest |displacement| of one translate, per axis, metres. */
+export const MAX_STEP = 0.5;
+
+/** A length in millimetres as the rules and tool results write it. */
+export function mm(x: number): string {
+  return `${Number((x * 1000).toFixed(1))} mm`;
+}
+
+/** A length in centimetres as the rules write it. */
+export function cm(x: number): string {
+  return `${Number((x * 100).toFixed(1))} cm`;
+}
+
 /** What a hole is for: the one that fits, the mirror image, or a one-square variant. */
 export type HoleKind = 'match' | 'mirror' | 'variant';
 

@@ -18,6 +18,11 @@ export const POOL_SIZE = 100;
 /** Share of the object's height the `+occ` screen hides at the turntable axis. */
 export const SCREEN_HIDES = 0.3;
 
+/** Colours of the turntable, the L7 screen and the floor. */
+export const TURNTABLE_COLOR = '#b9bec4';
+export const SCREEN_COLOR = '#7d858c';
+export const FLOOR_COLOR = '#d6d2c8';
+
 /** Everything a V6 world and its pictures are built from. */
 export interface V6Scene {
   question: Question;

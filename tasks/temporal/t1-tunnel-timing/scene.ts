@@ -8,7 +8,6 @@
  * `solver.ts`.
  */
 import type { Tier } from '../../types.ts';
-import { round9 } from '../../../core/determinism.ts';
 
 /** Ball radius, metres. */
 export const BALL_RADIUS = 0.02;
@@ -34,6 +33,15 @@ export const DECOY_Z = -0.2;
 export const G = 9.81;
 /** Seconds the environment runs a moving world before the first observation. */
 export const PREROLL_S = 1;
+
+/** Shortest and longest `wait`, seconds. */
+export const WAIT_MIN_S = 0.05;
+export const WAIT_MAX_S = 10;
+
+/** A number as the rules and tool results write it. */
+export function fmt(x: number, digits = 2): string {
+  return x.toFixed(digits);
+}
 
 /** Names of the gates, in the order the ball meets them. */
 export type GateName = 'entrance' | 'exit';

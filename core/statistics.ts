@@ -1,4 +1,8 @@
-import { Rng } from '../core/rng.ts';
+/**
+ * Small statistics shared by the report, the paired comparison and the run analytics that
+ * families offer: Wilson intervals, means, quantiles and a seeded percentile bootstrap.
+ */
+import { Rng } from './rng.ts';
 
 /** Two-sided 95 % normal quantile. */
 export const Z95 = 1.959963984540054;

@@ -1,4 +1,10 @@
-import type { Instance, Tier } from '../../types.ts';
+/**
+ * V6 shortcut filters, random-success bounds and sightless strategies: one right answer,
+ * re-derived from the pictures' stops; no repeated pictures where the question does not ask
+ * for them; the object passes the symmetry screen. See README.md for the shortcuts considered.
+ */
+import type { SightlessStrategy } from '../../sightless.ts';
+import type { Instance, InstanceFilter, Tier } from '../../types.ts';
 import {
   COARSE_TEXT,
   COMPARISON_TEXT,
@@ -66,8 +72,8 @@ export function answerFromViews(q: Question, tier: Tier): DerivedAnswer {
   }
 }
 
-/** Generator-side checks of a V6 instance (the `verify` shortcut filters). */
-export const V6_FILTERS: NonNullable<import('../../types.ts').TaskFamily<V6Scene>['shortcutFilters']> = [
+/** Checks of every V6 instance (the `verify` shortcut filters; the generator's draw makes them hold). */
+export const SHORTCUT_FILTERS: InstanceFilter<V6Scene>[] = [
   {
     name: 'one-right-answer',
     check(instance: Instance<V6Scene>) {
@@ -95,3 +101,19 @@ export const V6_FILTERS: NonNullable<import('../../types.ts').TaskFamily<V6Scene
     },
   },
 ];
+
+/**
+ * Random-success bound per instance. Multiple choice: a blind guess is right 1/k of the time.
+ * The bound sits where verify's 10 random episodes go over it with probability about 1 % or
+ * less at chance: k = 2 (rotation detection): a fair coin scores 10/10 with probability 0.1 %,
+ * so 0.9; k = 3 or 4: 7/10 or better has probability 2 % / 0.35 %, so 0.6; k ≥ 5: 0.5; the open
+ * exact angle: random numbers are never exact, so the default 0.1.
+ */
+export function randomSuccessBound(instance: Instance): number {
+  const k = (instance as Instance<V6Scene>).scene.question.options?.length ?? 0;
+  if (k === 0) return 0.1;
+  return k <= 2 ? 0.9 : k <= 4 ? 0.6 : 0.5;
+}
+
+/** V6's own sightless strategies for the shortcut battery. */
+export const SIGHTLESS: SightlessStrategy[] = [];

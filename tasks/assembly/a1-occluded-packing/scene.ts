@@ -1,13 +1,44 @@
 /**
- * Physical layout of A1: the box, the hiding wall and the table slots. Everything is in
- * metres; the table top is at y = 0 and the box is centred on the origin. Cube size, gaps and
- * piece colliders are the shared polycube-piece model (`../polycube-pieces/pieces.ts`).
+ * A1 occluded packing: the scene an instance carries, and the physical layout — the box, the
+ * hiding wall and the table slots. Everything is in metres; the table top is at y = 0 and the
+ * box is centred on the origin. Cube size, gaps and piece colliders are the shared
+ * polycube-piece kit (`tasks/kits/polycube-pieces/`). The box is a placement grid aligned with
+ * the world (see the kit's `cells.ts` for the cell frame and the agent's `[col, row, layer]`
+ * names), with `i` along world +X, `j` up and `k` along +Z towards the first camera.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
 import { CELL } from '../../kits/polycube-pieces/pieces.ts';
-import type { BoxDims } from './geometry.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
+import type { GridDims } from '../../kits/polycube-pieces/cells.ts';
+import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
 import { round9 } from '../../../core/determinism.ts';
+
+/** Box size in cells. */
+export type BoxDims = GridDims;
+
+/** Every cell of the box, in internal `[i, j, k]` coordinates, in a fixed order. */
+export function boxCells(d: BoxDims): Cell[] {
+  const out: Cell[] = [];
+  for (let j = 0; j < d.layers; j++) for (let k = 0; k < d.rows; k++) for (let i = 0; i < d.cols; i++) out.push([i, j, k]);
+  return out;
+}
+
+/** One piece as an instance stores it. */
+export interface A1Piece extends TablePiece {
+  /** Its colour name, which is also the name the agent uses. */
+  name: string;
+  /** Lies behind the wall, out of sight from the first view. */
+  hidden: boolean;
+}
+
+/** Parameters an A1 world is built from. */
+export interface A1Scene {
+  box: BoxDims;
+  pieces: A1Piece[];
+  /** Whether some pieces are spares (the rules say so). */
+  spares: boolean;
+}
 
 /** Thickness of the box floor. */
 export const FLOOR = 0.006;

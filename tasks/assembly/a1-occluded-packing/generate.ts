@@ -1,39 +1,26 @@
 /**
- * Draws A1 scenes: a random partition of the box into polycube pieces, spare pieces that fit
+ * A1 generator: the tools and rules text an instance carries, and the draw of its scene — a random partition of the box into polycube pieces, spare pieces that fit
  * in no filling, table orientations and slots (some behind the wall), re-drawn
  * deterministically until the tier's requirements hold (unique filling, buildable by lowering,
  * order depth, hidden pieces really hidden from the first view).
  */
 import { SpaceActError } from '../../../core/errors.ts';
-import type { Vec3 } from '../../../sim/types.ts';
+
 import { redrawRng } from '../../../solvers/redraw.ts';
 import { canonical, shapeKey, type Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
-import type { Tier } from '../../types.ts';
+import { makeInstance } from '../../instance.ts';
+import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { RulerSpec } from '../../../sim/types.ts';
+import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
 import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
-import { CELL, pieceMid, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
-import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
+import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
+
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
-import { boxCells, type BoxDims } from './geometry.ts';
-import { HIDDEN_SLOTS, HIDE_WALL, INITIAL_CAMERA, VISIBLE_SLOTS } from './layout.ts';
+import { boxCells, boxTop, HIDDEN_SLOTS, INITIAL_CAMERA, VISIBLE_SLOTS, WALL, type A1Piece, type A1Scene, type BoxDims } from './scene.ts';
+import { hiddenFromFirstView } from './sight.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
 import { round9 } from '../../../core/determinism.ts';
-
-/** One piece as an instance stores it. */
-export interface A1Piece extends TablePiece {
-  /** Its colour name, which is also the name the agent uses. */
-  name: string;
-  /** Lies behind the wall, out of sight from the first view. */
-  hidden: boolean;
-}
-
-/** Parameters an A1 world is built from. */
-export interface A1Scene {
-  box: BoxDims;
-  pieces: A1Piece[];
-  /** Whether some pieces are spares (the rules say so). */
-  spares: boolean;
-}
 
 /** What each tier asks of a draw. */
 export interface TierSpec {
@@ -172,62 +159,6 @@ function drawSpares(rng: Rng, needed: readonly Cell[][], spec: TierSpec): Cell[]
   return out.length === spec.spares ? out : null;
 }
 
-/** The eye point of a camera spec. */
-function eyeOf(cam = INITIAL_CAMERA): Vec3 {
-  const az = (cam.azimuth * Math.PI) / 180;
-  const el = (cam.elevation * Math.PI) / 180;
-  return [
-    cam.target[0] + cam.distance * Math.cos(el) * Math.sin(az),
-    cam.target[1] + cam.distance * Math.sin(el),
-    cam.target[2] + cam.distance * Math.cos(el) * Math.cos(az),
-  ];
-}
-
-/** Whether the segment a→b passes through the box [min, max]. */
-function segmentHitsBox(a: Vec3, b: Vec3, min: Vec3, max: Vec3): boolean {
-  let t0 = 0;
-  let t1 = 1;
-  for (let i = 0; i < 3; i++) {
-    const d = b[i] - a[i];
-    if (Math.abs(d) < 1e-12) {
-      if (a[i] < min[i] || a[i] > max[i]) return false;
-      continue;
-    }
-    let u = (min[i] - a[i]) / d;
-    let v = (max[i] - a[i]) / d;
-    if (u > v) [u, v] = [v, u];
-    t0 = Math.max(t0, u);
-    t1 = Math.min(t1, v);
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
-/**
- * Whether a piece is hidden from the first view: the sight line to every corner of its bounding
- * box passes through the wall (shrunk by 3 mm for margin). The wall is convex, so the whole box
- * is then hidden.
- */
-export function hiddenFromFirstView(cells: readonly Cell[], position: Vec3): boolean {
-  const eye = eyeOf();
-  const mid = pieceMid(cells);
-  const lo: Vec3 = [0, 0, 0];
-  const hi: Vec3 = [0, 0, 0];
-  for (let a = 0; a < 3; a++) {
-    const vs = cells.map((c) => c[a]);
-    lo[a] = position[a] + (Math.min(...vs) - mid[a]) * CELL - CELL / 2;
-    hi[a] = position[a] + (Math.max(...vs) - mid[a]) * CELL + CELL / 2;
-  }
-  const m = 0.003;
-  const wallMin: Vec3 = [-HIDE_WALL.halfLength + m, m, HIDE_WALL.zFront - HIDE_WALL.thickness + m];
-  const wallMax: Vec3 = [HIDE_WALL.halfLength - m, HIDE_WALL.height - m, HIDE_WALL.zFront - m];
-  for (let c = 0; c < 8; c++) {
-    const p: Vec3 = [c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]];
-    if (!segmentHitsBox(eye, p, wallMin, wallMax)) return false;
-  }
-  return true;
-}
-
 /** A drawn scene with the solver's findings about it. */
 export interface Draw {
   scene: A1Scene;
@@ -315,4 +246,83 @@ export function sceneProblem(scene: A1Scene, tier: Tier): string | { certificate
   const seen = scene.pieces.find((p) => p.hidden && !hiddenFromFirstView(p.cells, p.position));
   if (seen) return `${seen.name} is meant to be hidden but is in sight from the first view`;
   return { certificate, plan };
+}
+
+function tools(s: A1Scene): ToolSpec[] {
+  const names = s.pieces.map((p) => p.name);
+  return [
+    {
+      name: 'place',
+      kind: 'discrete',
+      description:
+        'Lift a piece straight up from the table, turn it in the air by `turns` (quarter turns about fixed world axes, first one first, starting from the orientation it has on the table), carry it over the box and lower it straight down until its reference cube (its lowest cube; of several, the leftmost; of several, the frontmost) is in `cell` = [col, row, layer]. Touching anything on the way down is a collision.',
+      parameters: placeParameters(names, s.box),
+    },
+    {
+      name: 'remove',
+      kind: 'discrete',
+      description: 'Lift a piece straight up out of the box and put it back where it lay on the table, as it lay. Touching anything on the way up is a collision.',
+      parameters: removeParameters(names),
+    },
+  ];
+}
+
+function rulesText(s: A1Scene): string {
+  const { cols, rows, layers } = s.box;
+  const cm = CELL * 100;
+  const n = s.pieces.length;
+  const hidden = s.pieces.filter((p) => p.hidden).length;
+  return [
+    `A wooden box without a lid stands on a table. Its inside holds ${cols} × ${rows} × ${layers} cells (columns × rows × layers), each a ${cm} cm cube: lines on the box floor mark the cells, the rulers on the box's front and left rims have a tick every ${cm} cm, and a small black square marks the floor of cell [0, 0, 0]. The box's front wall is the dark one.`,
+    `${n} pieces lie on the table, each of a different colour and made of ${cm} cm cubes joined face to face (the seams between its cubes show as lines). ${hidden === 1 ? 'One piece lies' : `${hidden} pieces lie`} behind the grey wall at the back, out of sight from the first view: move the camera to see ${hidden === 1 ? 'it' : 'them'}.`,
+    `Goal: fill every cell of the box with pieces. ${s.spares ? 'Not every piece is needed: some are spares that fit in no filling of the box. ' : ''}The episode ends as soon as the box is full.`,
+    'Cells are named [col, row, layer]: col counts from the left (0 = the leftmost column as seen from the first view), row from the front (0 = the row along the dark front wall), layer from the bottom (0 = on the box floor).',
+    "place(piece, turns, cell) lifts the piece straight up, turns it in the air, carries it over the box and lowers it straight down. `turns` lists quarter turns about fixed world axes, applied one after the other to the orientation the piece has on the table (an empty list keeps that orientation): 'y+' turns it counter-clockwise as seen from above and 'y-' clockwise; 'x+' tips its top towards the front (towards the first view) and 'x-' towards the back; 'z+' rolls its top to the left (counter-clockwise as seen from the front) and 'z-' to the right. `cell` is where the piece's reference cube ends: the piece's lowest cube after turning; if several are lowest, the leftmost of those; if still several, the frontmost. The piece comes to rest on what is under it.",
+    'remove(piece) lifts a piece straight up out of the box and puts it back where it lay on the table.',
+    'A piece can only go straight down, so a cell under part of another piece must be filled before that piece goes in. A piece stays where it is put when its cubes rest on the box floor or on pieces already in the box and its centre of mass lies above the cubes that rest on something; with nothing under it, it falls, and with its centre overhanging, it tips over.',
+    'Violations: a piece touching anything while it is lowered or lifted (another piece or the box); a piece that would stick out of the box; a piece that falls or tips over. A violating call is undone, and the rest of that turn is not run.',
+  ].join('\n');
+}
+
+function planText(s: A1Scene, plan: Plan): string {
+  const steps = plan.steps.map(
+    (st, i) => `${i + 1}. place ${s.pieces[st.piece].name} with turns [${st.turns.join(', ')}] at cell [${st.cell.join(', ')}]`,
+  );
+  const spares = plan.spares.map((i) => s.pieces[i].name);
+  return [
+    `Fill the box in this order (each piece is lowered straight down, so pieces underneath go first):`,
+    ...steps,
+    spares.length ? `Spare pieces, not used: ${spares.join(', ')}.` : 'Every piece is used.',
+  ].join('\n');
+}
+
+function rulers(s: A1Scene): RulerSpec[] {
+  const w = (s.box.cols * CELL) / 2;
+  const d = (s.box.rows * CELL) / 2;
+  const top = round9(boxTop(s.box) + 0.0003);
+  return [
+    // Along the front rim and the left rim, from the front-left inner corner: a tick per cell.
+    { from: [-w, top, round9(d + WALL / 2)], to: [w, top, round9(d + WALL / 2)], tickDir: [0, 0, 1], minor: CELL, major: round9(2 * w) },
+    { from: [round9(-w - WALL / 2), top, d], to: [round9(-w - WALL / 2), top, -d], tickDir: [-1, 0, 0], minor: CELL, major: round9(2 * d) },
+    // Along the table's front edge, for sizing pieces.
+    { from: [-0.4, 0.0005, 0.185], to: [0.4, 0.0005, 0.185], tickDir: [0, 0, 1] },
+  ];
+}
+
+/** The instance of (seed, tier). */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A1Scene> {
+  const { scene, plan } = drawScene(seed, tier);
+  const n = scene.pieces.length;
+  return makeInstance(family, tier, seed, {
+    title: `Occluded packing, ${scene.box.cols}×${scene.box.rows}×${scene.box.layers} box, ${n} pieces`,
+    rules: rulesText(scene),
+    tools: tools(scene),
+    camera: { initial: structuredClone(INITIAL_CAMERA), elevationRange: [0, 90] },
+    rulers: rulers(scene),
+    ground: { y: -0.02 },
+    dynamic: false,
+    scoring: 'graded',
+    scene,
+    reveal: { plan: planText(scene, plan) },
+  });
 }

@@ -1,5 +1,6 @@
 /**
- * Physical layout of the A6 assembly form, in metres: the table, the board with the target
+ * A6 part-to-whole: the scene an instance carries — the assembly form's world or the question
+ * form's pictures — and the physical layout of the assembly form, in metres: the table, the board with the target
  * outline, the four trays in a row in front of it, and the grid of the board (turned in
  * quarter turns about the vertical at the `+rot` tier).
  *
@@ -16,9 +17,75 @@ import type { GridDims } from '../../kits/polycube-pieces/cells.ts';
 import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import { matApply, turnsMatrix } from '../../kits/polycube-pieces/rotations.ts';
 import { round9 } from '../../../core/determinism.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
+import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
+import type { Letter } from './problem.ts';
+import type { TargetKind } from './shapes.ts';
 
 /** Size of the target's grid on the board, in cells. */
 export type BoardDims = GridDims;
+
+/** An A6 instance's scene: the assembly world or the question's pictures (told apart by `form`). */
+export type A6Scene = PhysicalScene | QuestionScene;
+
+/** One piece on a tray. */
+export interface A6Piece extends TablePiece {
+  /** Tray letter and place: `A1` is the front piece of tray A, `A2` the back one. */
+  name: string;
+}
+
+/** One tray: an option of the question. */
+export interface A6Tray {
+  letter: Letter;
+  pieces: [A6Piece, A6Piece];
+}
+
+/** Parameters an A6 physical world is built from. */
+export interface PhysicalScene {
+  form: 'physical';
+  kind: TargetKind;
+  /** What the target is, in a few words (for reports; the agent sees only the outline). */
+  name: string;
+  /** The target's grid on the board and the board's quarter turns (counter-clockwise from above). */
+  board: BoardDims & { turns: number };
+  /** The target's cells in board coordinates `[i, j, k]`. */
+  target: Cell[];
+  trays: A6Tray[];
+  /** Index of the tray whose pair forms the target. */
+  answer: number;
+}
+
+/** The seed's three presentations of one problem. */
+export type Presentation = 'composite' | 'neutral' | 'descriptive';
+
+/** The presentations in the order the seeds of one problem take them. */
+export const PRESENTATIONS: readonly Presentation[] = ['composite', 'neutral', 'descriptive'];
+
+/** One drawing of a solid: its cubes as drawn (turned, normalised) and the camera's angles in degrees. */
+export interface SolidView {
+  cells: Cell[];
+  azimuth: number;
+  elevation: number;
+}
+
+/** Parameters of a question-form instance. */
+export interface QuestionScene {
+  form: 'question';
+  presentation: Presentation;
+  /** Index of the problem in its series (the three presentations of a problem share it). */
+  problem: number;
+  kind: TargetKind;
+  name: string;
+  /** The target as certified (normalised). */
+  target: Cell[];
+  /** The target's two views (one turned solid, two cameras). */
+  targetViews: [SolidView, SolidView];
+  /** Per option in letter order, its two components as drawn. */
+  options: Array<[SolidView, SolidView]>;
+  answer: number;
+  /** Visible height of every picture, metres: one scale for all of them. */
+  orthoHeight: number;
+}
 
 /** Table slab: top at y = 0. */
 export const TABLE = { half: [0.5, 0.01, 0.37] as Vec3, centreZ: -0.1 } as const;
