@@ -241,6 +241,13 @@ export interface TaskFamily<Scene = unknown> {
    */
   tells?: ShortcutTell[];
   /**
+   * The seeds the shortcut battery judges (`purpose` 'judged', `count` of them) and trains fitted
+   * strategies on ('training'; `judged` is how many are judged), when plain seed numbers do not
+   * serve: e.g. a family whose seed ranges are different forms of the task. Judged and training
+   * seeds must not overlap. Default: judged 0 … n−1, training from 200 past them.
+   */
+  batterySeeds?(count: number, purpose: 'judged' | 'training', judged: number): number[];
+  /**
    * Upper bound on the random baseline's success rate (default 0.1), for every instance or per
    * instance (e.g. chance plus a margin for a multiple-choice form, 0.1 for a physical one).
    */

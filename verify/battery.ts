@@ -1,3 +1,4 @@
+import { SpaceActError } from '../core/errors.ts';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
 import { NullAgent } from '../agents/null.ts';
@@ -18,10 +19,15 @@ export const DEFAULT_BATTERY_TRAINING = 8;
 /** Turn budget of a random episode in the battery (the instance's own budget when smaller). */
 export const DEFAULT_BATTERY_RANDOM_TURNS = 20;
 /**
- * Training seeds start here, far from the judged seeds (0 … seeds−1) and from the released seed
- * (100), so a fitted strategy never learns from an instance it is judged on.
+ * The seeds the battery judges and trains on, unless the family says otherwise
+ * (`TaskFamily.batterySeeds`): judged seeds 0 … n−1; training seeds from 200 past the last
+ * judged one (and past the released seed 100), so a fitted strategy never learns from an
+ * instance it is judged on.
  */
-export const TRAINING_SEED_BASE = 1_000_000;
+export function defaultBatterySeeds(count: number, purpose: 'judged' | 'training', judged = DEFAULT_BATTERY_SEEDS): number[] {
+  const base = purpose === 'judged' ? 0 : Math.max(judged, 101) + 200;
+  return Array.from({ length: count }, (_, i) => base + i);
+}
 /** Success the random baseline may reach unless the family sets its own bound. */
 const DEFAULT_RANDOM_BOUND = 0.1;
 
@@ -49,10 +55,10 @@ export interface BatteryAgentResult {
 export interface BatteryReport {
   family: string;
   tier: Tier;
-  /** Judged seeds: `first` … `first + count − 1`. */
-  seeds: { first: number; count: number };
+  /** Judged seeds, in order. */
+  seeds: number[];
   /** Training seeds fitted strategies learned from. */
-  training: { first: number; count: number };
+  training: number[];
   agents: BatteryAgentResult[];
   passed: boolean;
   /** Strategies that had nothing to try on this family, by name. */
@@ -78,6 +84,15 @@ export interface BatteryOptions {
   skip?: readonly string[];
   /** Called after each family × tier. */
   onReport?(r: BatteryReport): void;
+}
+
+/** The seeds of one purpose: the family's own choice, or {@link defaultBatterySeeds}; checked disjoint. */
+function seedsOf(family: TaskFamily, count: number, purpose: 'judged' | 'training', judged: number): number[] {
+  const out = family.batterySeeds ? family.batterySeeds(count, purpose, judged) : defaultBatterySeeds(count, purpose, judged);
+  if (out.length !== count || out.some((x) => !Number.isInteger(x) || x < 0)) {
+    throw new SpaceActError('invalid-state', `${family.id}: batterySeeds(${count}, ${purpose}) must give ${count} whole seeds`);
+  }
+  return out;
 }
 
 /** A fixed script as a strategy: calls in order, a turn's worth at a time; a refused call is skipped. */
@@ -136,14 +151,17 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
     const report: BatteryReport = {
       family: family.id,
       tier,
-      seeds: { first: 0, count: seeds },
-      training: { first: TRAINING_SEED_BASE, count: trainingCount },
+      seeds: seedsOf(family, seeds, 'judged', seeds),
+      training: seedsOf(family, trainingCount, 'training', seeds),
       agents: [],
       passed: false,
       notApplicable: [],
       seconds: 0,
     };
     try {
+      const judgedSet = new Set(report.seeds);
+      const overlap = report.training.filter((x) => judgedSet.has(x));
+      if (overlap.length) throw new SpaceActError('invalid-state', `${family.id}: training seeds ${overlap.slice(0, 5).join(', ')} are also judged`);
       await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []) });
       report.passed = report.agents.every((a) => a.passed);
     } catch (err) {
@@ -164,13 +182,13 @@ async function judgeTier(
   o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string> },
 ): Promise<void> {
   const judged: Instance[] = [];
-  for (let s = 0; s < o.seeds; s++) judged.push(family.generate(s, tier));
+  for (const s of report.seeds) judged.push(family.generate(s, tier));
   let training: TrainingExample[] | null = null;
   const trainingSet = async (): Promise<TrainingExample[]> => {
     if (!training) {
       training = [];
-      for (let i = 0; i < o.trainingCount; i++) {
-        const instance = family.generate(TRAINING_SEED_BASE + i, tier);
+      for (const seed of report.training) {
+        const instance = family.generate(seed, tier);
         training.push({ instance, reference: await referenceSolution(family, instance) });
       }
     }
@@ -196,8 +214,9 @@ async function judgeTier(
     let scoreSum = 0;
     let boundSum = 0;
     const solvedSeeds: number[] = [];
-    for (let seed = 0; seed < judged.length; seed++) {
-      const instance = judged[seed];
+    for (let k = 0; k < judged.length; k++) {
+      const instance = judged[k];
+      const seed = report.seeds[k];
       const out = await episode(instance, seed);
       boundSum += boundOf(instance);
       let referenceActions = 0;
