@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { numberOption } from '../../agents/agent-options.ts';
+import { numberOption } from '../../core/options.ts';
 import { compareRuns, formatComparison } from '../../report/compare.ts';
 
 /** `spaceact compare DIR_A DIR_B [--json] [--seed N]`: paired statistics of two runs. */

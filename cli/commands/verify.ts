@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SpaceActError } from '../../core/errors.ts';
+import { numberOption } from '../../core/options.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, verifyInstances, type VerifyResult } from '../../verify/verify.ts';
 
 function yesNo(x: boolean | null): string {
@@ -34,14 +34,13 @@ export function register(program: Command): void {
     )
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--instance <ids>', 'instance id(s), comma-separated')
+    .option('--suite <name>', 'a suite: main, all, or one a family offers (e.g. rota, rotation, polycomp)')
     .option('--json', 'print one JSON array of per-instance results')
     .option('--random-seeds <n>', 'random-baseline episodes per instance (0 skips it)', String(DEFAULT_RANDOM_SEEDS))
     .option('--random-turns <n>', 'turn budget of each random-baseline episode', String(DEFAULT_RANDOM_TURNS))
-    .action(async (opts: { family?: string; instance?: string; json?: boolean; randomSeeds: string; randomTurns: string }) => {
-      const seeds = Number(opts.randomSeeds);
-      const turns = Number(opts.randomTurns);
-      if (!/^\d+$/.test(opts.randomSeeds) || seeds > 1000) throw new SpaceActError('invalid-argument', '--random-seeds must be a whole number from 0 to 1000');
-      if (!/^\d+$/.test(opts.randomTurns) || turns < 1 || turns > 1000) throw new SpaceActError('invalid-argument', '--random-turns must be a whole number from 1 to 1000');
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string }) => {
+      const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: 1000, integer: true })!;
+      const turns = numberOption(opts, 'randomTurns', { min: 1, max: 1000, integer: true })!;
       const ids = selectVerifyInstances(opts);
       const out = process.stdout;
       if (!opts.json) {
