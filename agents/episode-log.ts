@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SpaceActError } from '../core/errors.ts';
 import type { Instance } from '../tasks/types.ts';
 import type { EpisodeOutcome, ObservationImage, TurnRecord } from './types.ts';
 import type { Score } from './scoring.ts';
@@ -61,7 +62,11 @@ export class EpisodeLog {
     this.file = join(this.dir, 'log.jsonl');
   }
 
-  /** Reads what an earlier run left: its header, completed turns and end line, if any. */
+  /**
+   * Reads what an earlier run left: its header, completed turns and end line, if any. A log
+   * written in another format (its header's `format` is not {@link LOG_FORMAT}) is refused with
+   * `invalid-state` rather than misread.
+   */
   read(): { header: LogHeader | null; turns: LogTurn[]; end: LogEnd | null } {
     if (!existsSync(this.file)) return { header: null, turns: [], end: null };
     let header: LogHeader | null = null;
@@ -76,7 +81,16 @@ export class EpisodeLog {
         // A line cut short by a kill: everything after it is lost with it.
         break;
       }
-      if (rec.type === 'header') header = rec as LogHeader;
+      if (rec.type === 'header') {
+        header = rec as LogHeader;
+        if (header.format !== LOG_FORMAT) {
+          throw new SpaceActError('invalid-state', `${this.file} is an episode log of format ${JSON.stringify(header.format ?? null)}; this build reads format ${LOG_FORMAT} only (use the version that wrote it, or another --out)`, {
+            file: this.file,
+            format: header.format ?? null,
+            supported: LOG_FORMAT,
+          });
+        }
+      }
       else if (rec.type === 'turn') turns.push(rec as LogTurn);
       else if (rec.type === 'end') end = rec as LogEnd;
     }

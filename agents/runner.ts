@@ -5,77 +5,22 @@ import { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import type { Instance, TaskFamily } from '../tasks/types.ts';
-import type { AgentOptions } from './agent-options.ts';
 import { agentFactory } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
 import { EpisodeLog, instanceDigest, LOG_FORMAT, type LogHeader } from './episode-log.ts';
 import { runEpisode } from './loop.ts';
 import { modeName, type Mode } from './modes.ts';
+import { RUN_DEFAULTS, type RenderWhen } from './run-defaults.ts';
 import { scoreEpisode, type Score } from './scoring.ts';
 import type { Agent, EpisodeOutcome, ObservationImage, TurnRecord, Usage } from './types.ts';
+import type { AgentSpec, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
 import { runParallel } from './worker-pool.ts';
+
+// The run's record types have their own module (the worker pool uses them too); re-exported
+// here so a caller of the runner finds them with it.
+export type { AgentSpec, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
 import { roundTo } from '../core/determinism.ts';
-
-/** One row of `summary.json`. */
-export interface SummaryEntry {
-  instance: string;
-  family: string;
-  tier: string;
-  agent: string;
-  mode: string;
-  solved: boolean;
-  /** 0–100, or null for pass/fail families. */
-  score: number | null;
-  graded: boolean;
-  turns: number;
-  actions: number;
-  violations: number;
-  invalidReplies: number;
-  abandoned: boolean;
-  abandonReason?: string;
-  endReason: EpisodeOutcome['endReason'];
-  progress: number;
-  referenceActions: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost?: number;
-}
-
-/** Why a run stopped before every episode finished. */
-export interface RunStop {
-  reason: 'cost-limit' | 'requested';
-  message: string;
-  /** Dollars, for `cost-limit`. */
-  limit?: number;
-  spent?: number;
-}
-
-/** `summary.json`: what ran and one entry per finished episode, in the order the instances were given. */
-export interface RunSummary {
-  package: { name: string; version: string };
-  agent: { name: string; settings: Record<string, unknown> };
-  mode: string;
-  episodes: SummaryEntry[];
-  /** Totals over the finished episodes. */
-  totals: { episodes: number; solved: number; abandoned: number; inputTokens: number; outputTokens: number; cost?: number };
-  /** Instances not finished yet; rerunning with the same output folder continues them. */
-  unfinished: string[];
-  /** Present when the run stopped early. */
-  stopped?: RunStop;
-  /**
-   * Present when this invocation continued an earlier run of the same output folder:
-   * `finished` episodes were reused as they were, `continued` unfinished ones went on from
-   * their logged turns.
-   */
-  resumed?: { finished: number; continued: number };
-}
-
-/** An agent named in the registry with plain-data options (what worker processes rebuild it from). */
-export interface AgentSpec {
-  name: string;
-  options: AgentOptions;
-}
 
 /** Options of a run over several instances. */
 export interface RunOptions {
@@ -86,7 +31,7 @@ export interface RunOptions {
   makeAgent?(): Agent;
   mode: Mode;
   out: string;
-  render?: 'always' | 'auto' | 'never';
+  render?: RenderWhen;
   historyImages?: number;
   /** Episodes run at once, each worker process with its own renderer (default 1: in this process). */
   concurrency?: number;
@@ -110,7 +55,7 @@ export interface EpisodeRunOptions {
   makeAgent(): Agent;
   mode: Mode;
   out: string;
-  render?: 'always' | 'auto' | 'never';
+  render?: RenderWhen;
   historyImages?: number;
   shouldStop?(): boolean;
   /** Called after each new turn is logged (not for replayed turns). */
@@ -181,7 +126,7 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
     agent: { name: agent.name, settings: agent.settings },
     mode: modeName(opts.mode),
     budgets: instance.budgets,
-    historyImages: opts.historyImages ?? 1,
+    historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
     startedAt: new Date().toISOString(),
   };
   try {
@@ -207,8 +152,8 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
       agent,
       mode: opts.mode,
       renderer,
-      render: opts.render ?? 'always',
-      historyImages: opts.historyImages ?? 1,
+      render: opts.render ?? RUN_DEFAULTS.render,
+      historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
       replay: earlier.turns.map((t) => ({ ...t, images: t.images.map((i) => ({ kind: i.kind, caption: i.caption })) })),
       onTurn: (record, images) => {
         log.appendTurn(record, images);
@@ -266,7 +211,7 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   ids.forEach((id) => instanceFromId(id));
   const makeAgent = opts.makeAgent ?? (opts.agent ? () => agentFactory(opts.agent!.name)(opts.agent!.options) : null);
   if (!makeAgent) throw new SpaceActError('invalid-argument', 'runInstances needs `agent` or `makeAgent`');
-  const concurrency = opts.concurrency ?? 1;
+  const concurrency = opts.concurrency ?? RUN_DEFAULTS.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpaceActError('invalid-argument', '--concurrency must be a whole number of at least 1');
   if (concurrency > 1 && !opts.agent) throw new SpaceActError('invalid-argument', 'parallel runs need the agent given by name (`agent`), not a `makeAgent` function');
   if (opts.costLimit !== undefined && !(opts.costLimit >= 0)) throw new SpaceActError('invalid-argument', '--cost-limit must be a non-negative number of dollars');
@@ -312,8 +257,8 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   const episodeOpts = {
     mode: opts.mode,
     out: opts.out,
-    render: opts.render ?? 'always',
-    historyImages: opts.historyImages ?? 1,
+    render: opts.render ?? RUN_DEFAULTS.render,
+    historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
   } as const;
 
   if (concurrency > 1 && ids.length > 1) {

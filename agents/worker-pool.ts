@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../core/errors.ts';
 import type { Mode } from './modes.ts';
-import type { AgentSpec, SummaryEntry } from './runner.ts';
+import type { RenderWhen } from './run-defaults.ts';
+import type { AgentSpec, SummaryEntry } from './run-types.ts';
 import type { Usage } from './types.ts';
 
 /** What every worker is told once: enough to rebuild the agent and run episodes. */
@@ -11,7 +12,7 @@ export interface WorkerInit {
   agent: AgentSpec;
   mode: Mode;
   out: string;
-  render: 'always' | 'auto' | 'never';
+  render: RenderWhen;
   historyImages: number;
 }
 

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceId, parseInstanceId, TIERS } from '../core/catalog.ts';
+import { listOption } from '../core/options.ts';
 import { families, getFamily, tiersOf } from './registry.ts';
 
 /** The seed of the released set and of the main matrix. */
@@ -76,7 +77,33 @@ export function suiteInstances(name: string): string[] {
   }
 }
 
-/** Every instance of the listed families' released sets (ids separated by commas). */
-export function familyInstances(list: string): string[] {
-  return list.split(',').map((s) => s.trim()).filter(Boolean).flatMap((id) => releasedInstances(id));
+/** The instance-selection options every command takes: ids, families' released sets, or a named suite. */
+export interface InstanceSelection {
+  /** Instance ids, comma-separated. */
+  instance?: string;
+  /** Family ids, comma-separated: their released instances. */
+  family?: string;
+  /** A suite name (`main`, `all`, or one a family offers). */
+  suite?: string;
+}
+
+/**
+ * Resolves `--instance`, `--family` and `--suite` into instance ids, the same way for every
+ * command: at most one may be given; with none, `fallback` gives the ids (an error when there is
+ * no fallback). Ids are checked as they are named, so a typo fails before anything runs.
+ */
+export function selectInstances(opts: InstanceSelection, fallback?: () => string[]): string[] {
+  const given = (['instance', 'family', 'suite'] as const).filter((k) => opts[k] !== undefined);
+  if (given.length > 1 || (given.length === 0 && !fallback)) {
+    throw new SpaceActError('invalid-argument', fallback ? 'give at most one of --instance, --family or --suite' : 'give exactly one of --instance, --family or --suite');
+  }
+  if (given.length === 0) return fallback!();
+  const values = opts as Record<string, unknown>;
+  if (opts.instance !== undefined) {
+    const ids = listOption(values, 'instance')!;
+    for (const id of ids) parseInstanceId(id);
+    return ids;
+  }
+  if (opts.family !== undefined) return listOption(values, 'family')!.flatMap((id) => releasedInstances(id));
+  return suiteInstances(opts.suite!);
 }

@@ -1,27 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { flagName, numberOption, type AgentOptions } from '../../agents/agent-options.ts';
+import { flagName, numberOption, stringOption } from '../../core/options.ts';
+import type { AgentOptions } from '../../agents/types.ts';
 import { agentFactory, AGENTS } from '../../agents/agent-registry.ts';
 import { parseMode } from '../../agents/modes.ts';
+import { RENDER_WHEN, RUN_DEFAULTS, type RenderWhen } from '../../agents/run-defaults.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
 import { SpaceActError } from '../../core/errors.ts';
-import { familyInstances, suiteInstances } from '../../tasks/suites.ts';
-import { parseInstanceId } from '../../core/catalog.ts';
+import { selectInstances } from '../../tasks/suites.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
-
-/** Resolves `--instance`, `--family` and `--suite` into instance ids (exactly one must be given). */
-export function selectInstances(opts: { instance?: string; family?: string; suite?: string }): string[] {
-  const given = [opts.instance, opts.family, opts.suite].filter((x) => x !== undefined).length;
-  if (given !== 1) throw new SpaceActError('invalid-argument', 'give exactly one of --instance, --family or --suite');
-  if (opts.instance) {
-    const ids = opts.instance.split(',').map((s) => s.trim()).filter(Boolean);
-    ids.forEach((id) => parseInstanceId(id));
-    return ids;
-  }
-  if (opts.family) return familyInstances(opts.family);
-  return suiteInstances(opts.suite!);
-}
 
 /** Which command-line options each agent reads (anything else given for it is an error). */
 const AGENT_OPTIONS: Record<string, readonly string[]> = {
@@ -68,9 +56,9 @@ export function register(program: Command): void {
     .option('--suite <name>', 'main (hardest tier of each family) or all (the released set)')
     .requiredOption('--out <dir>', 'output folder (rerunning with the same folder resumes)')
     .option('--mode <mode>', 'diagnostic mode(s): plan, state, no-camera, blind, nonote, nosplit, cap1 (join with +)', 'default')
-    .option('--render <when>', 'always | auto (only when the agent looks) | never', 'always')
-    .option('--history-images <m>', 'images of the last m turns kept in the history', '1')
-    .option('--concurrency <n>', 'episodes run in parallel worker processes', '1')
+    .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)
+    .option('--history-images <m>', 'images of the last m turns kept in the history', String(RUN_DEFAULTS.historyImages))
+    .option('--concurrency <n>', 'episodes run in parallel worker processes', String(RUN_DEFAULTS.concurrency))
     .option('--cost-limit <dollars>', 'stop after the turn in flight once this much is recorded in --out (needs --prices)')
     .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
     .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn, besides enumerable ones')
@@ -95,8 +83,7 @@ export function register(program: Command): void {
       const mode = parseMode(opts.mode);
       const agentName = opts.agent!;
       const factory = agentFactory(agentName);
-      const render = opts.render as 'always' | 'auto' | 'never';
-      if (!['always', 'auto', 'never'].includes(render)) throw new SpaceActError('invalid-argument', '--render must be always, auto or never');
+      const render = stringOption(opts, 'render', RENDER_WHEN) as RenderWhen;
       const historyImages = numberOption(opts, 'historyImages', { min: 0, max: 20, integer: true })!;
       const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
       const costLimit = numberOption(opts, 'costLimit', { min: 0 });
