@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../sim/errors.ts';
 import type { Mode } from './modes.ts';
-import type { AgentSpec, SummaryEntry } from './runner.ts';
+import type { AgentSpec, EpisodeResult } from './runner.ts';
 
 /** What every worker is told once: enough to rebuild the agent and run episodes. */
 export interface WorkerInit {
@@ -12,6 +12,7 @@ export interface WorkerInit {
   out: string;
   render: 'always' | 'auto' | 'never';
   historyImages: number;
+  keepAbandoned: boolean;
 }
 
 /** Messages from the parent to a worker. */
@@ -24,7 +25,8 @@ export type ToWorker =
 /** Messages from a worker to the parent. */
 export type FromWorker =
   | { type: 'turn'; cost: number }
-  | { type: 'done'; index: number; entry: SummaryEntry | null }
+  | { type: 'notice'; message: string }
+  | { type: 'done'; index: number; result: EpisodeResult | null }
   | { type: 'failed'; index: number; error: { code?: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Options of {@link runParallel}. */
@@ -36,7 +38,9 @@ export interface ParallelOptions {
   shouldStop(): boolean;
   onTurnCost(cost: number): void;
   /** A finished episode (called in completion order; the caller orders the summary). */
-  onEpisode(index: number, entry: SummaryEntry): void;
+  onEpisode(index: number, result: EpisodeResult): void;
+  /** Something a worker repaired or dropped (see `RunOptions.onNotice`). */
+  onNotice?(message: string): void;
 }
 
 const WORKER_ENTRY = fileURLToPath(new URL('./run-worker.ts', import.meta.url));
@@ -80,8 +84,10 @@ export async function runParallel(opts: ParallelOptions): Promise<void> {
         if (msg.type === 'turn') {
           opts.onTurnCost(msg.cost);
           if (opts.shouldStop()) broadcastStop();
+        } else if (msg.type === 'notice') {
+          opts.onNotice?.(msg.message);
         } else if (msg.type === 'done') {
-          if (msg.entry) opts.onEpisode(msg.index, msg.entry);
+          if (msg.result) opts.onEpisode(msg.index, msg.result);
           handOut();
         } else if (msg.type === 'failed') {
           failure ??= new SpaceActError(msg.error.code ?? 'invalid-state', msg.error.message, msg.error.details ?? {});

@@ -50,9 +50,18 @@ export function hardestTier(family: TaskFamily): Tier {
 
 /** Splits an instance id like `P6-L3-s100`. */
 export function parseInstanceId(id: string): { family: string; tier: Tier; seed: number } {
-  const m = /^([A-Za-z][0-9]+)-(L[1357])-s([0-9]{1,9})$/.exec(id);
+  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})-s([0-9]{1,9})$/.exec(id);
   if (!m) throw new SpaceActError('unknown-instance', `"${id}" is not an instance id (expected e.g. P6-L3-s100)`, { instance: id });
-  return { family: m[1].toUpperCase(), tier: m[2] as Tier, seed: Number(m[3]) };
+  const family = m[1].toUpperCase();
+  if (!(TIERS as readonly string[]).includes(m[2])) {
+    // Shaped like an id but with a tier no family has: name the family's tiers when it is known.
+    const known = FAMILIES.find((f) => f.id === family);
+    const message = known
+      ? `${known.id} has no tier ${m[2]}; tiers: ${tiersOf(known).join(', ')}`
+      : `"${id}": there is no tier ${m[2]} (tiers are ${TIERS.join(', ')})`;
+    throw new SpaceActError('unknown-instance', message, { instance: id });
+  }
+  return { family, tier: m[2] as Tier, seed: Number(m[3]) };
 }
 
 /** Generates the instance an id names, checking the family defines that tier. */
