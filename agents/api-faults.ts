@@ -119,6 +119,10 @@ export class SecretScrubber {
   private readonly raw = new Map<number, Set<string>>();
   /** n-grams of the key's letters and digits, looked for in the text's letters and digits. */
   private readonly split: Set<string> | null = null;
+  /** The first two characters (as one number) of every gram in {@link raw}. */
+  private readonly starts = new Set<number>();
+  /** The same for {@link split}. */
+  private readonly splitStarts = new Set<number>();
   private readonly secret: string;
 
   constructor(secret: string | undefined) {
@@ -142,10 +146,14 @@ export class SecretScrubber {
     add(percentAll(bytes, false), ENCODED_PIECE_BYTES * 3);
     const uri = encodeURIComponent(this.secret);
     if (uri !== this.secret) add(uri, KEY_PIECE + 2);
+    for (const set of this.raw.values()) for (const g of set) this.starts.add(g.charCodeAt(0) * 65536 + g.charCodeAt(1));
     const alnum = this.secret.replace(/[^A-Za-z0-9]/g, '');
     if (alnum.length >= SPLIT_PIECE) {
       const set = new Set<string>();
-      for (let i = 0; i + SPLIT_PIECE <= alnum.length; i++) set.add(alnum.slice(i, i + SPLIT_PIECE));
+      for (let i = 0; i + SPLIT_PIECE <= alnum.length; i++) {
+        set.add(alnum.slice(i, i + SPLIT_PIECE));
+        this.splitStarts.add(alnum.charCodeAt(i) * 65536 + alnum.charCodeAt(i + 1));
+      }
       this.split = set;
     }
   }
@@ -168,8 +176,11 @@ export class SecretScrubber {
   scrubKey(text: string): string {
     if (!this.active || !text) return text;
     const marks: Array<[number, number]> = [];
-    for (const [n, set] of this.raw) {
-      for (let i = 0; i + n <= text.length; i++) if (set.has(text.slice(i, i + n))) marks.push([i, i + n]);
+    const grams = [...this.raw];
+    for (let i = 0; i + 1 < text.length; i++) {
+      // Cheap filter first: few places start with a pair of characters that starts a gram.
+      if (!this.starts.has(text.charCodeAt(i) * 65536 + text.charCodeAt(i + 1))) continue;
+      for (const [n, set] of grams) if (i + n <= text.length && set.has(text.slice(i, i + n))) marks.push([i, i + n]);
     }
     if (this.split) {
       const at: number[] = [];
@@ -182,11 +193,14 @@ export class SecretScrubber {
         }
       }
       for (let i = 0; i + SPLIT_PIECE <= letters.length; i++) {
+        if (!this.splitStarts.has(letters.charCodeAt(i) * 65536 + letters.charCodeAt(i + 1))) continue;
         if (this.split.has(letters.slice(i, i + SPLIT_PIECE))) marks.push([at[i], at[i + SPLIT_PIECE - 1] + 1]);
       }
     }
-    for (const m of text.matchAll(/[A-Za-z0-9_\-.]*(?:\*{2,}|…|\.{3,})[A-Za-z0-9_\-.*…]*/g)) {
-      if (maskedPieceOf(m[0], this.secret)) marks.push([m.index, m.index + m[0].length]);
+    // Masked echoes: whole tokens (one greedy pass, no backtracking) that hide a part of the key.
+    const masks = /\*{2,}|…|\.{3,}/.test(text);
+    for (const m of masks ? text.matchAll(/[A-Za-z0-9_\-.*…]+/g) : []) {
+      if (/\*{2,}|…|\.{3,}/.test(m[0]) && maskedPieceOf(m[0], this.secret)) marks.push([m.index, m.index + m[0].length]);
     }
     if (!marks.length) return text;
     marks.sort((a, b) => a[0] - b[0]);

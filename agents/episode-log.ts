@@ -139,6 +139,40 @@ function lineProblem(rec: unknown, index: number, before: LogContents): string |
   }
 }
 
+/** Longest text of a log shown in a report, characters (a reply text, a problem, a message). */
+export const DISPLAY_TEXT_CHARS = 4000;
+/** Most entries of any list shown in a report (requests, problems, calls, results). */
+export const DISPLAY_LIST_ITEMS = 64;
+/** Deepest nesting shown in a report (call arguments are a few levels deep). */
+const DISPLAY_DEPTH = 12;
+
+function clipForDisplay(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') {
+    return value.length <= DISPLAY_TEXT_CHARS ? value : `${value.slice(0, DISPLAY_TEXT_CHARS)}… [${value.length} characters in all; the rest is in the log]`;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= DISPLAY_DEPTH) return '(nested too deep to show)';
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, DISPLAY_LIST_ITEMS).map((v) => clipForDisplay(v, depth + 1));
+    if (value.length > DISPLAY_LIST_ITEMS) shown.push(`(${value.length - DISPLAY_LIST_ITEMS} more not shown)`);
+    return shown;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).slice(0, DISPLAY_LIST_ITEMS)) out[k] = clipForDisplay(v, depth + 1);
+  return out;
+}
+
+/**
+ * A turn as a report shows it: every text at most {@link DISPLAY_TEXT_CHARS} characters, every
+ * list at most {@link DISPLAY_LIST_ITEMS} entries, nesting at most 12 levels. Logs this build
+ * writes are already capped; this bounds the page for any log, an old or a hostile one.
+ */
+export function clipTurnForDisplay(turn: LogTurn): LogTurn {
+  const clipped = clipForDisplay(turn, 0) as LogTurn;
+  // Image file names and the turn number are what the page links by: kept exactly.
+  return { ...clipped, turn: turn.turn, images: turn.images.slice(0, DISPLAY_LIST_ITEMS) };
+}
+
 /** A digest of an instance's JSON, so a log can prove which instance it ran. */
 export function instanceDigest(instance: Instance): string {
   return createHash('sha256').update(JSON.stringify(instance)).digest('hex').slice(0, 16);

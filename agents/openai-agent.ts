@@ -19,7 +19,7 @@ import {
 } from './api-faults.ts';
 import { costOf, addUsage, loadPriceTable, type ModelPrice } from './prices.ts';
 import { buildTurnMessages, refusalText } from './prompt.ts';
-import { checkReply } from './reply-parser.ts';
+import { checkReply, MAX_REPLY_CHARS, tooLongProblem, type ReplyCheck } from './reply-parser.ts';
 import { requestDigest, ResponseCache } from './response-cache.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation, RequestRecord, Usage } from './types.ts';
 
@@ -74,10 +74,16 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Faults noted per request in the log (the retry bound keeps it small anyway). */
 const MAX_FAULT_NOTES = 20;
 
-/** A reply text as stored: at most {@link MAX_STORED_RAW_CHARS}, saying how long it was when cut. */
-export function storedRaw(text: string): { raw: string; rawChars?: number } {
-  if (text.length <= MAX_STORED_RAW_CHARS) return { raw: text };
-  return { raw: `${text.slice(0, MAX_STORED_RAW_CHARS)}… [clipped: ${text.length} characters in all]`, rawChars: text.length };
+/** Of a reply too long to be read, what is kept: enough for the log and the echo to the model. */
+const KEPT_OF_LONG_REPLY = Math.max(ECHO_CHARS, MAX_STORED_RAW_CHARS);
+
+/**
+ * A reply text as stored: at most {@link MAX_STORED_RAW_CHARS}, saying how long it was when
+ * cut (`chars`: the length of the whole reply, when only a part of it was kept).
+ */
+export function storedRaw(text: string, chars = text.length): { raw: string; rawChars?: number } {
+  if (chars <= MAX_STORED_RAW_CHARS) return { raw: text };
+  return { raw: `${text.slice(0, MAX_STORED_RAW_CHARS)}… [clipped: ${chars} characters in all]`, rawChars: chars };
 }
 
 /** One infrastructure fault met (and retried) while getting an answer. */
@@ -87,7 +93,20 @@ export interface FaultNote {
 }
 
 type Completion =
-  | { ok: true; text: string; finishReason?: string; usage: Usage; cached: boolean; digest: string; retries: number; faults: FaultNote[]; ms: number }
+  | {
+      ok: true;
+      /** The reply, scrubbed of the key; only its start when it is too long to be read. */
+      text: string;
+      /** Length of the whole reply, characters. */
+      chars: number;
+      finishReason?: string;
+      usage: Usage;
+      cached: boolean;
+      digest: string;
+      retries: number;
+      faults: FaultNote[];
+      ms: number;
+    }
   | { ok: false; fault: ApiFault; reason: string; digest: string; retries: number; faults: FaultNote[]; ms: number };
 
 /** The parts of a chat completion the agent uses. */
@@ -300,7 +319,10 @@ export class OpenAIAgent implements Agent {
       if (res.cached) rec.cached = true;
       if (res.finishReason) rec.finishReason = res.finishReason;
       usage = addUsage(usage, res.usage);
-      const check = checkReply(res.text, { tools: obs.tools, actionCap: obs.actionCap, noteRequired: !obs.mode.nonote });
+      // A reply past the reading limit is refused unread (only its start was kept).
+      const check: ReplyCheck = res.chars > MAX_REPLY_CHARS
+        ? { ok: false, problems: [tooLongProblem(res.chars)] }
+        : checkReply(res.text, { tools: obs.tools, actionCap: obs.actionCap, noteRequired: !obs.mode.nonote });
       if (check.ok) {
         const reply: AgentReply = {
           rationale: check.reply.rationale,
@@ -319,7 +341,7 @@ export class OpenAIAgent implements Agent {
       problems = res.finishReason === 'length'
         ? ['the reply was cut off at the output-token limit; answer more briefly', ...check.problems]
         : check.problems;
-      const stored = storedRaw(res.text);
+      const stored = storedRaw(res.text, res.chars);
       rec.raw = stored.raw;
       if (stored.rawChars !== undefined) rec.rawChars = stored.rawChars;
       rec.problems = problems;
@@ -382,21 +404,16 @@ export class OpenAIAgent implements Agent {
     if (hit) {
       const usage: Usage = { inputTokens: hit.inputTokens, outputTokens: hit.outputTokens };
       if (this.config.price) usage.cost = 0;
-      return { ok: true, text: hit.text, ...(hit.finishReason ? { finishReason: hit.finishReason } : {}), usage, cached: true, digest, retries: 0, faults, ms: ms() };
+      const chars = hit.chars ?? hit.text.length;
+      return { ok: true, text: hit.text, chars, ...(hit.finishReason ? { finishReason: hit.finishReason } : {}), usage, cached: true, digest, retries: 0, faults, ms: ms() };
     }
     const body = { model: this.config.model, messages, ...settings } as ChatCompletionCreateParamsNonStreaming;
     const rng = new Rng(`openai-backoff/${this.config.seed}/${this.instanceId}/${turn}/${attempt}`);
     const { attempts } = this.config.retry;
     for (let tryNo = 1; ; tryNo++) {
+      let answer: CompletionBody;
       try {
-        const answer = await this.requestOnce(body);
-        // A key the endpoint reflects into the reply never reaches the log, the cache or the next prompt.
-        const text = this.scrubber.scrubKey(answer.text);
-        const usage: Usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
-        if (this.config.price) usage.cost = costOf(this.config.price, answer.inputTokens, answer.outputTokens);
-        const finishReason = answer.finishReason;
-        this.cache?.put(digest, { text, ...(finishReason ? { finishReason } : {}), inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
-        return { ok: true, text, ...(finishReason ? { finishReason } : {}), usage, cached: false, digest, retries: tryNo - 1, faults, ms: ms() };
+        answer = await this.requestOnce(body);
       } catch (err) {
         const fault = err instanceof FaultError ? err.fault : classifyApiError(err, this.apiKey);
         if (!fault.retry) return { ok: false, fault, reason: fault.reason, digest, retries: tryNo - 1, faults, ms: ms() };
@@ -406,7 +423,18 @@ export class OpenAIAgent implements Agent {
         }
         if (faults.length < MAX_FAULT_NOTES) faults.push({ kind: fault.kind, reason: fault.reason });
         await sleep(backoffMs(this.config.retry, tryNo, rng, fault.retryAfterS));
+        continue;
       }
+      // A key the endpoint reflects into the reply never reaches the log, the cache or the next
+      // prompt. Of a reply too long to be read only the start is kept (and scrubbed).
+      const chars = answer.text.length;
+      const text = this.scrubber.scrubKey(chars > MAX_REPLY_CHARS ? answer.text.slice(0, KEPT_OF_LONG_REPLY) : answer.text);
+      const usage: Usage = { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
+      if (this.config.price) usage.cost = costOf(this.config.price, answer.inputTokens, answer.outputTokens);
+      const finishReason = answer.finishReason;
+      // Outside the fault handling: a cache that cannot be written is a file-system error of the run, not the endpoint's.
+      this.cache?.put(digest, { text, ...(chars !== text.length ? { chars } : {}), ...(finishReason ? { finishReason } : {}), inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
+      return { ok: true, text, chars, ...(finishReason ? { finishReason } : {}), usage, cached: false, digest, retries: tryNo - 1, faults, ms: ms() };
     }
   }
 }

@@ -70,6 +70,11 @@ function replyValidator(actionCap: number, noteRequired: boolean): ValidateFunct
   return v;
 }
 
+/** The problem of a reply longer than {@link MAX_REPLY_CHARS} (refused unread). */
+export function tooLongProblem(chars: number): string {
+  return `the reply is ${chars} characters long; at most ${MAX_REPLY_CHARS} are read`;
+}
+
 /** Characters handed to `JSON.parse` while looking for objects in one reply, at most. */
 const PARSE_BUDGET = 4 * MAX_REPLY_CHARS;
 /** Longest quoted name echoed back in a problem, characters. */
@@ -196,9 +201,7 @@ export function checkReply(text: unknown, ctx: ReplyContext): ReplyCheck {
 
 function checkReplyUnsafe(text: unknown, ctx: ReplyContext): ReplyCheck {
   if (typeof text !== 'string' || text.trim() === '') return { ok: false, problems: ['the reply was empty; send the JSON object'] };
-  if (text.length > MAX_REPLY_CHARS) {
-    return { ok: false, problems: [`the reply is ${text.length} characters long; at most ${MAX_REPLY_CHARS} are read`] };
-  }
+  if (text.length > MAX_REPLY_CHARS) return { ok: false, problems: [tooLongProblem(text.length)] };
   const answer = withoutThinking(text);
   const { objects, firstError: spanError } = topLevelObjects(answer);
   if (objects.length === 0) {

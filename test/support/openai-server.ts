@@ -262,7 +262,17 @@ export class ScriptedOpenAIServer {
         res.writeHead(200, json);
         const chunk = Buffer.alloc(1024 * 1024, 0x20);
         for (let sent = 0; sent < total && !res.destroyed; sent += chunk.length) {
-          if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+          if (!res.write(chunk)) {
+            await new Promise<void>((resolve) => {
+              const done = (): void => {
+                res.off('drain', done);
+                res.off('close', done);
+                resolve();
+              };
+              res.once('drain', done);
+              res.once('close', done);
+            });
+          }
         }
         if (!res.destroyed) res.end('{}');
         return;
