@@ -229,7 +229,7 @@ export class SecretScrubber {
     return this.scrubKey(text)
       .replace(/\b(sk|key|pk|rk)-[A-Za-z0-9_\-*]{4,}/g, '[key]')
       .replace(/Bearer\s+\S+/gi, 'Bearer [key]')
-      .replace(/\b(api[-_]?key|authorization|x-api-key)(["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1$2[key]');
+      .replace(/\b(api[-_]?key|authorization|x-api-key)(["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|\[key\])[^\s"',;]+/gi, '$1$2[key]');
   }
 }
 
