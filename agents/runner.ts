@@ -403,7 +403,7 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
     if (breakerTripped !== null) {
       return {
         reason: 'abandonments',
-        message: `stopped after ${abandonLimit} episodes in a row were abandoned (last: ${breakerTripped}); the endpoint looks unusable: fix it and rerun with the same --out (abandoned episodes are retried)`,
+        message: `stopped after ${abandonLimit} episode${abandonLimit === 1 ? ' was' : 's in a row were'} abandoned (last: ${breakerTripped}); the endpoint looks unusable: fix it and rerun with the same --out (abandoned episodes are retried)`,
       };
     }
     if (meter?.reached) {

@@ -30,6 +30,7 @@ function turnsOf(out: string, id = ID): LogTurn[] {
 }
 
 describe('model runs over a misbehaving endpoint: faults are retried, never charged to the model, never cached', function () {
+  this.timeout(300_000);
   let server: ScriptedOpenAIServer;
   let tmp: string;
   let runs = 0;

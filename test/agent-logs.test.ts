@@ -23,6 +23,7 @@ function lines(file: string): string[] {
 }
 
 describe('episode logs: every line checked, damage never silently loses turns', function () {
+  this.timeout(300_000);
   let tmp: string;
   let n = 0;
   let clean: RunSummary;
@@ -142,6 +143,8 @@ describe('episode logs: every line checked, damage never silently loses turns', 
 });
 
 describe('episode logs under kill -9: a loop of kills loses at most the turn in flight each time', function () {
+  // Six command-line starts in a row: slow on a loaded machine.
+  this.timeout(900_000);
   const KEY = 'sk-Ki11-fake-Pq7Rs3Tu5Vw1';
   const LONG = 'P6-L3-s100';
   let server: ScriptedOpenAIServer;

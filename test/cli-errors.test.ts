@@ -31,6 +31,7 @@ function oneLine(stderr: string): string {
 }
 
 describe('command line: every error is one clear line and a non-zero exit', function () {
+  this.timeout(300_000);
   let tmp: string;
   const run = ['run', '--agent', 'reference', '--render', 'never', '--no-report'];
 
@@ -119,6 +120,26 @@ describe('command line: every error is one clear line and a non-zero exit', func
       );
       expect(r.code).to.equal(2);
       expect(oneLine(r.stderr)).to.match(/^spaceact: cannot create the folder .*cache-file\/[0-9a-f]{2}: a part of the path is a file, not a folder \(ENOTDIR\)$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the circuit breaker: exit 3 and one line saying why, after N episodes in a row are abandoned', async () => {
+    const key = 'sk-Brk4-fake-Rt5Yu6Io7Pa8';
+    const server = await ScriptedOpenAIServer.start(() => ({ status: 404, message: 'The model `scriptd` does not exist' }), { apiKey: key });
+    try {
+      const out = join(tmp, 'breaker');
+      const r = await spaceact(
+        ['run', '--agent', 'openai', '--base-url', server.url, '--model', 'scriptd', '--api-key-env', 'SPACEACT_CLI_KEY', '--mode', 'blind', '--no-report', '--instance', 'P6-L1-s100,P6-L3-s100,P6-L5-s100', '--abandon-limit', '2', '--out', out],
+        { SPACEACT_CLI_KEY: key },
+      );
+      expect(r.code).to.equal(3);
+      expect(oneLine(r.stderr)).to.match(/^spaceact: stopped after 2 episodes in a row were abandoned \(last: HTTP 404 .*does not exist\); the endpoint looks unusable/);
+      expect(server.requests).to.have.length(2);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { unfinished: string[]; stopped: { reason: string } };
+      expect(summary.unfinished).to.deep.equal(['P6-L5-s100']);
+      expect(summary.stopped.reason).to.equal('abandonments');
     } finally {
       await server.close();
     }
