@@ -114,6 +114,24 @@ describe('episode logs: every line checked, damage never silently loses turns', 
     expect(again.episodes).to.deep.equal(clean.episodes);
   });
 
+  it('a report stays small whatever a log holds: 3 × 20 MiB texts in a hand-made log', async () => {
+    const { out, file } = await finished();
+    const all = lines(file);
+    const huge = 'z'.repeat(20 * 1024 * 1024);
+    for (const i of [1, 2, 3]) {
+      const t = JSON.parse(all[i]) as { reply: { raw?: string; requests?: unknown[] } };
+      t.reply.raw = huge;
+      t.reply.requests = [{ attempt: 1, digest: 'x', apiRetries: 0, raw: huge, problems: [huge] }];
+      all[i] = JSON.stringify(t);
+    }
+    writeFileSync(file, all.map((l) => `${l}\n`).join(''));
+    const { writeReport } = await import('../report/html.ts');
+    const report = await writeReport(out);
+    const size = readFileSync(report).length;
+    expect(size).to.be.lessThan(1024 * 1024);
+    expect(readFileSync(report, 'utf8')).to.include(`[${huge.length} characters in all; the rest is in the log]`);
+  });
+
   it('summaries merge every episode of the folder; another agent in the same folder is refused', async () => {
     const out = join(tmp, 'merge');
     await run(out);

@@ -81,7 +81,7 @@ export function register(program: Command): void {
     .option('--max-output-tokens <n>', 'openai: output-token limit per request')
     .option('--max-tokens-field <field>', 'openai: max_completion_tokens (default) or max_tokens for older endpoints')
     .option('--reasoning-effort <level>', 'openai: none, minimal, low, medium, high or xhigh (only for endpoints that take it)')
-    .option('--timeout <seconds>', 'openai: per-request timeout (default 300)')
+    .option('--timeout <seconds>', 'openai: per-request deadline, body included (default 300)')
     .option('--api-attempts <n>', 'openai: requests per answer before the episode is abandoned (default 6)')
     .option('--backoff-base <seconds>', 'openai: first retry delay, doubling (default 1)')
     .option('--backoff-cap <seconds>', 'openai: longest retry delay (default 30)')
