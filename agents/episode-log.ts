@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SpaceActError } from '../sim/errors.ts';
 import type { Instance } from '../tasks/types.ts';
 import type { EpisodeOutcome, ObservationImage, TurnRecord } from './types.ts';
@@ -191,9 +191,10 @@ export class EpisodeLog {
   readonly dir: string;
   readonly file: string;
 
-  constructor(runDir: string, instanceId: string) {
-    this.dir = join(runDir, 'episodes', episodeDirName(instanceId));
-    this.file = join(this.dir, 'log.jsonl');
+  /** `file`: read another log file of the episode (a kept old log) instead of `log.jsonl`. */
+  constructor(runDir: string, instanceId: string, file?: string) {
+    this.dir = file ? dirname(file) : join(runDir, 'episodes', episodeDirName(instanceId));
+    this.file = file ?? join(this.dir, 'log.jsonl');
   }
 
   /**

@@ -293,11 +293,24 @@ export function folderEpisodes(out: string): FolderEpisode[] {
   return found;
 }
 
-/** Dollars recorded in episode logs (earlier, interrupted and abandoned runs included). */
+/**
+ * Dollars recorded in episode logs (earlier, interrupted and abandoned runs included: the turns
+ * a retried episode dropped are still in its `log.abandoned-N.jsonl`, and still paid for).
+ */
 export function recordedCost(out: string, ids?: string[]): number {
   let spent = 0;
-  const logs = ids ? ids.map((id) => new EpisodeLog(out, id).inspect()) : folderEpisodes(out).map((e) => e.contents);
-  for (const { turns } of logs) for (const t of turns) spent += t.reply.usage?.cost ?? 0;
+  const logs = ids ? ids.map((id) => new EpisodeLog(out, id)) : folderEpisodes(out).map((e) => e.log);
+  for (const log of logs) {
+    for (const t of log.inspect().turns) spent += t.reply.usage?.cost ?? 0;
+    if (!existsSync(log.dir)) continue;
+    for (const f of readdirSync(log.dir)) {
+      if (!/^log\.abandoned-\d+\.jsonl$/.test(f)) continue;
+      // The old log holds the kept turns too; only those from the failed one on were dropped.
+      const old = new EpisodeLog(out, '', join(log.dir, f)).inspect().turns;
+      const failed = old.findIndex((t) => t.reply.abandoned);
+      for (const t of failed < 0 ? [] : old.slice(failed)) spent += t.reply.usage?.cost ?? 0;
+    }
+  }
   return spent;
 }
 
