@@ -50,23 +50,14 @@ export function hardestTier(family: TaskFamily): Tier {
 
 /** Splits an instance id like `P6-L3-s100`. */
 export function parseInstanceId(id: string): { family: string; tier: Tier; seed: number } {
-  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})-s([0-9]{1,9})$/.exec(id);
+  const m = /^([A-Za-z][0-9]+)-(L[1357])-s([0-9]{1,9})$/.exec(id);
   if (!m) throw new SpaceActError('unknown-instance', `"${id}" is not an instance id (expected e.g. P6-L3-s100)`, { instance: id });
-  const family = m[1].toUpperCase();
-  if (!(TIERS as readonly string[]).includes(m[2])) {
-    // Shaped like an id but with a tier no family has: name the family's tiers when it is known.
-    const known = FAMILIES.find((f) => f.id === family);
-    const message = known
-      ? `${known.id} has no tier ${m[2]}; tiers: ${tiersOf(known).join(', ')}`
-      : `"${id}": there is no tier ${m[2]} (tiers are ${TIERS.join(', ')})`;
-    throw new SpaceActError('unknown-instance', message, { instance: id });
-  }
-  return { family, tier: m[2] as Tier, seed: Number(m[3]) };
+  return { family: m[1].toUpperCase(), tier: m[2] as Tier, seed: Number(m[3]) };
 }
 
 /** Generates the instance an id names, checking the family defines that tier. */
 export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
-  const p = parseInstanceId(id);
+  const p = checkInstanceId(id);
   const family = getFamily(p.family);
   if (!family.tiers[p.tier]) {
     throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
@@ -77,4 +68,18 @@ export function instanceFromId(id: string): { family: TaskFamily; instance: Inst
 /** The canonical id of (family, tier, seed). */
 export function instanceId(family: string, tier: Tier, seed: number): string {
   return `${family}-${tier}-s${seed}`;
+}
+
+/**
+ * {@link parseInstanceId} checked against the registry: an id shaped right but with a tier its
+ * family does not define (`P6-L9-s100`, `P6-L2-s1`) is refused naming the family's tiers,
+ * rather than as "not an instance id".
+ */
+export function checkInstanceId(id: string): { family: string; tier: Tier; seed: number } {
+  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})-s([0-9]{1,9})$/.exec(id);
+  const known = m ? FAMILIES.find((f) => f.id === m[1].toUpperCase()) : undefined;
+  if (m && known && !known.tiers[m[2] as Tier]) {
+    throw new SpaceActError('unknown-instance', `${known.id} has no tier ${m[2]}; tiers: ${tiersOf(known).join(', ')}`, { instance: id });
+  }
+  return parseInstanceId(id);
 }

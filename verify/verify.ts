@@ -7,7 +7,7 @@ import type { Agent, EpisodeOutcome, TurnRecord } from '../agents/types.ts';
 import { SpaceActError } from '../sim/errors.ts';
 import type { TaskEnv } from '../tasks/env.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
-import { getFamily, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
+import { checkInstanceId, getFamily, instanceFromId } from '../tasks/registry.ts';
 import { familyInstances, suiteInstances } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution, TaskFamily } from '../tasks/types.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
@@ -365,7 +365,7 @@ export function selectVerifyInstances(opts: { family?: string; instance?: string
   if (opts.instance !== undefined) {
     const ids = opts.instance.split(',').map((s) => s.trim()).filter(Boolean);
     if (ids.length === 0) throw new SpaceActError('invalid-argument', '--instance needs at least one instance id');
-    for (const id of ids) parseInstanceId(id);
+    for (const id of ids) checkInstanceId(id);
     return ids;
   }
   if (opts.family !== undefined) {

@@ -6,7 +6,7 @@ import { parseMode } from '../../agents/modes.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
 import { SpaceActError } from '../../sim/errors.ts';
 import { familyInstances, suiteInstances, suiteNames } from '../../tasks/suites.ts';
-import { parseInstanceId } from '../../tasks/registry.ts';
+import { checkInstanceId } from '../../tasks/registry.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
 
@@ -16,7 +16,7 @@ export function selectInstances(opts: { instance?: string; family?: string; suit
   if (given !== 1) throw new SpaceActError('invalid-argument', 'give exactly one of --instance, --family or --suite');
   if (opts.instance) {
     const ids = opts.instance.split(',').map((s) => s.trim()).filter(Boolean);
-    ids.forEach((id) => parseInstanceId(id));
+    ids.forEach((id) => checkInstanceId(id));
     return ids;
   }
   if (opts.family) return familyInstances(opts.family);
