@@ -202,6 +202,8 @@ export class EpisodeLog {
    * checked; a damaged one throws a {@link LogDamageError} naming the file and line (nothing
    * is changed; see {@link EpisodeLog.repair}). Only a last line cut short with no line
    * break — the write in flight when a run was killed — is dropped, and reported in `tornTail`.
+   * A log written in another format (its header's `format` is not {@link LOG_FORMAT}) is refused
+   * with `invalid-state` rather than misread.
    */
   read(): LogContents {
     const r = this.inspect();
@@ -246,6 +248,15 @@ export class EpisodeLog {
         return damaged(i, problem);
       }
       const r = rec as { type: string };
+      if (r.type === 'header' && (rec as LogHeader).format !== LOG_FORMAT) {
+        // Not damage: a log of another build, refused rather than misread (and never "repaired").
+        const format = (rec as LogHeader).format;
+        throw new SpaceActError('invalid-state', `${this.file} is an episode log of format ${JSON.stringify(format ?? null)}; this build reads format ${LOG_FORMAT} only (use the version that wrote it, or another --out)`, {
+          file: this.file,
+          format: format ?? null,
+          supported: LOG_FORMAT,
+        });
+      }
       if (r.type === 'header') out.header = rec as LogHeader;
       else if (r.type === 'turn') out.turns.push(rec as LogTurn);
       else out.end = rec as LogEnd;
