@@ -10,7 +10,7 @@ import type { Vec3 } from '../../../sim/types.ts';
 import { isConnected, normalize, orientations, type Cell } from '../../../verify/polycube.ts';
 import { CELL, GAP } from '../../assembly/polycube-pieces/pieces.ts';
 import { standsOnTable } from '../../assembly/polycube-pieces/statics.ts';
-import { DIRS, partPoint, type PartsSight } from './parts.ts';
+import { DIRS, partPoint, type PartPlacement, type PartsSight, type SolidBox } from './parts.ts';
 
 const key = (c: readonly number[]): string => c.join(',');
 
@@ -22,8 +22,7 @@ interface Rect2 {
   y: [number, number];
 }
 
-function rectOfCell(sight: PartsSight, pi: number, c: Cell): Rect2 {
-  const p = sight.parts[pi];
+function rectOfCell(p: PartPlacement, c: Cell): Rect2 {
   const w = partPoint(p, c);
   const a = (p.yawDeg * Math.PI) / 180;
   const h = CELL / 2 - GAP;
@@ -54,13 +53,20 @@ export function clearOfOthers(sight: PartsSight, pi: number, alt: readonly Cell[
   if (fresh.length === 0) return true;
   const others: Rect2[] = [];
   sight.parts.forEach((p, j) => {
-    if (j !== pi) for (const c of p.cells) others.push(rectOfCell(sight, j, c));
+    if (j !== pi) for (const c of p.cells) others.push(rectOfCell(p, c));
   });
-  for (const s of sight.solids) others.push(rectOfSolid(s.half, s.pose));
+  for (const s of [...sight.solids, ...sight.obstacles]) others.push(rectOfSolid(s.half, s.pose));
   return fresh.every((c) => {
-    const r = rectOfCell(sight, pi, c);
+    const r = rectOfCell(sight.parts[pi], c);
     return others.every((o) => !overlaps(r, o));
   });
+}
+
+/** Whether an upright box (a wall) stays clear of every part's cubes and of the given solids. */
+export function boxClear(parts: readonly PartPlacement[], solids: readonly SolidBox[], box: SolidBox): boolean {
+  const r = rectOfSolid(box.half, box.pose);
+  if (solids.some((s) => overlaps(r, rectOfSolid(s.half, s.pose)))) return false;
+  return parts.every((p) => p.cells.every((c) => !overlaps(r, rectOfCell(p, c))));
 }
 
 /**

@@ -22,6 +22,8 @@ export interface PartPlacement {
   yawDeg: number;
   /** World x, z of the centre of the part's footprint (the middle of its cells' x–z bounding box). */
   at: [number, number];
+  /** Height of the flat top the part stands on (0: the table; more: a stand), metres. */
+  base?: number;
 }
 
 /** A solid box that hides things (a wall, a plinth, a letter plate). */
@@ -64,9 +66,11 @@ function footprintMid(cells: readonly Cell[]): [number, number] {
  */
 export function partPoint(part: PartPlacement, local: readonly number[], frame: readonly Cell[] = part.cells): Vec3 {
   const [mx, mz] = footprintMid(frame);
-  const v: Vec3 = [(local[0] - mx) * CELL, (local[1] + 0.5) * CELL, (local[2] - mz) * CELL];
+  // The physical piece's outer faces are set in by GAP and its bottom rests on the table, so its
+  // cube centres sit GAP below the grid's.
+  const v: Vec3 = [(local[0] - mx) * CELL, (local[1] + 0.5) * CELL - GAP, (local[2] - mz) * CELL];
   const w = qrotate(yawQuat(part.yawDeg), v);
-  return [part.at[0] + w[0], w[1], part.at[1] + w[2]];
+  return [part.at[0] + w[0], w[1] + (part.base ?? 0), part.at[1] + w[2]];
 }
 
 /** The exposed faces of a cell set (bottom faces on the table, y = 0, left out). */
@@ -114,6 +118,10 @@ interface Layout {
   sight: SurfaceSight;
   /** Per part, per face key: patch index. */
   faceIndex: Array<Map<string, number>>;
+  /** Per solid, the index of its first patch (its six faces follow in `boxPatches` order). */
+  solidStart: number[];
+  /** Per extra group, the index of its first patch. */
+  extraStart: number[];
 }
 
 /**
@@ -122,17 +130,24 @@ interface Layout {
  */
 export class PartsSight {
   readonly parts: readonly PartPlacement[];
+  /** Boxes that hide things and stand in the way of other shapes a part could have. */
   readonly solids: readonly SolidBox[];
+  /** Other surfaces that hide things (e.g. letter stands), one owner per group. */
+  readonly extras: readonly Patch[][];
+  /** Boxes that only stand in the way (e.g. the bounding boxes of the extras). */
+  readonly obstacles: readonly SolidBox[];
   private readonly layout: Layout;
   private readonly glimpseCache = new Map<string, boolean>();
 
-  constructor(parts: PartPlacement[], solids: SolidBox[]) {
+  constructor(parts: PartPlacement[], solids: SolidBox[], extras: Patch[][] = [], obstacles: SolidBox[] = []) {
     this.parts = parts;
     this.solids = solids;
-    this.layout = PartsSight.build(parts, solids);
+    this.extras = extras;
+    this.obstacles = obstacles;
+    this.layout = PartsSight.build(parts, solids, extras);
   }
 
-  private static build(parts: readonly PartPlacement[], solids: readonly SolidBox[], frames?: ReadonlyArray<readonly Cell[]>): Layout {
+  private static build(parts: readonly PartPlacement[], solids: readonly SolidBox[], extras: readonly Patch[][], frames?: ReadonlyArray<readonly Cell[]>): Layout {
     const patches: Patch[] = [];
     const faceIndex: Array<Map<string, number>> = [];
     let owner = 0;
@@ -146,8 +161,18 @@ export class PartsSight {
       }
       faceIndex.push(m);
     });
-    for (const s of solids) patches.push(...boxPatches(s.half, s.pose, owner++));
-    return { sight: new SurfaceSight(patches), faceIndex };
+    const solidStart: number[] = [];
+    for (const s of solids) {
+      solidStart.push(patches.length);
+      patches.push(...boxPatches(s.half, s.pose, owner++));
+    }
+    const extraStart: number[] = [];
+    for (const group of extras) {
+      extraStart.push(patches.length);
+      const o = owner++;
+      patches.push(...group.map((p) => ({ ...p, owner: o })));
+    }
+    return { sight: new SurfaceSight(patches), faceIndex, solidStart, extraStart };
   }
 
   /** What `camera` sees of every cell of part `pi`, keyed by the cell's `x,y,z`. */
@@ -171,6 +196,11 @@ export class PartsSight {
       if (this.layout.sight.clear(camera, idx)) out.add(ck);
     }
     return out;
+  }
+
+  /** Whether `camera` clearly sees patch `k` of extra group `ei` (e.g. the face of a letter stand). */
+  extraClear(camera: CameraSpec, ei: number, k = 0): boolean {
+    return this.layout.sight.clear(camera, this.layout.extraStart[ei] + k);
   }
 
   /** Whether any sample of the face `fk` of part `pi` shows (cached per camera). */
@@ -205,7 +235,7 @@ export class PartsSight {
     if (added.length === 0) return true;
     const parts = this.parts.map((p, i) => (i === pi ? { ...p, cells: alt as Cell[] } : p));
     const frames = this.parts.map((p) => p.cells);
-    const changed = PartsSight.build(parts, this.solids, frames);
+    const changed = PartsSight.build(parts, this.solids, this.extras, frames);
     return added.every((f) => !changed.sight.glimpsed(camera, changed.faceIndex[pi].get(faceKey(f))!));
   }
 }

@@ -1,0 +1,175 @@
+/**
+ * Draws a chiral odd-one-out table (V2): lettered parts that are all proper rotations of one
+ * chiral shape but one, its mirror image, with walls searched so that the first view cannot tell
+ * some parts from their mirror images. Pure: every choice comes from the given stream.
+ */
+import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { certifyOddOneOut, mirrorCells } from '../../../solvers/polycube-chirality.ts';
+import type { Cell } from '../../../verify/polycube.ts';
+import type { Rng } from '../../rng.ts';
+import { consistentPlacement } from './alternatives.ts';
+import type { PartsSight } from './parts.ts';
+import { readOddOneOut, type OddOneOutReading } from './readings.ts';
+import { chiralPool, standingPoses } from './shape-pool.ts';
+import type { LetterPlate } from './letters.ts';
+import type { SolidBox } from './parts.ts';
+import {
+  checkedViews,
+  PLATE_SIDE,
+  sceneInFrame,
+  type TableLayout,
+  drawWall,
+  footprintRadius,
+  frameCamera,
+  plateFor,
+  r9,
+  sceneSight,
+  tableUnder,
+  unseenCells,
+  wallClear,
+  type TablePart,
+  type TableScene,
+  type Wall,
+  type WallPlan,
+} from './table-scene.ts';
+
+/** What a tier asks of an odd-one-out table. */
+export interface OddOneOutPlan {
+  parts: number;
+  cubes: number;
+  /** Every part stands on the same face of the shape (its copies differ only by a turn about the vertical). */
+  sameFace: boolean;
+  /** First camera elevation range, degrees. */
+  elevation: [number, number];
+  /**
+   * Every part gets a wall in front, searched so that the first view cannot tell the part from
+   * its mirror image: all parts alike, so where the walls stand says nothing about the answer.
+   */
+  hideEvery: boolean;
+  /** A second wall behind every part, drawn at random (`+occ`). */
+  wallBehind: boolean;
+  /** Elevation range the camera tools allow, degrees. */
+  elevationRange: [number, number];
+}
+
+/** Column pitch, and the z of the back and front rows, metres. */
+const COL_PITCH = 0.22;
+const ROW_Z = [-0.15, 0.2];
+/** Height of the step the back row stands on, metres: it lifts the back row clear of the front row in low views. */
+export const STEP_HEIGHT = 0.09;
+/** Gap from a part's footprint circle to its plate's near edge, metres. */
+const PLATE_AHEAD = 0.07;
+/** Walls tried per hidden part before the draw is given up. */
+const WALL_TRIES = 30;
+
+/** The wall a hidden part gets: close and about as tall as a part. */
+export const HIDING_WALL: WallPlan = { gap: [0.008, 0.03], height: [0.05, 0.1], halfWidth: [0.035, 0.07], shift: [-0.035, 0.035], yaw: [-25, 25] };
+/** A wall behind a part (`+occ`): as tall as a part, anywhere across. */
+const BACK_WALL: WallPlan = { gap: [0.008, 0.03], height: [0.05, 0.1], halfWidth: [0.035, 0.07], shift: [-0.04, 0.04], yaw: [-30, 30] };
+
+/** A drawn odd-one-out table and what its first view shows. */
+export interface OddOneOutDraw {
+  scene: TableScene;
+  /** The copies' shape (normalised). */
+  shape: Cell[];
+  /** Index of the mirror-image part. */
+  odd: number;
+  camera: CameraSpec;
+  firstView: OddOneOutReading;
+}
+
+/** Why the first view fails to show what the rules name (a part not at all, a letter plate not clearly), or null. */
+export function firstViewProblem(sight: PartsSight, scene: TableScene, camera: CameraSpec): string | null {
+  const hiddenPart = scene.parts.findIndex((_, i) => sight.glimpsedFaces(camera, i).size === 0);
+  if (hiddenPart >= 0) return `part ${scene.parts[hiddenPart].letter} does not show at all in the first view`;
+  const unread = scene.plates.findIndex((_, i) => !sight.extraClear(camera, i));
+  if (unread >= 0) return `the letter plate ${scene.plates[unread].letter} is not clearly seen in the first view`;
+  return null;
+}
+
+/** Slot centres and tops of the layout: one row for up to 4 parts, else a back row on a step and a front row (back row first, each left to right). */
+export function slots(count: number): Array<{ at: [number, number]; base: number }> {
+  if (count <= 4) return Array.from({ length: count }, (_, i) => ({ at: [(i - (count - 1) / 2) * COL_PITCH, 0], base: 0 }));
+  const perRow = Math.ceil(count / 2);
+  return Array.from({ length: count }, (_, i) => {
+    const row = Math.floor(i / perRow);
+    return { at: [((i % perRow) - (perRow - 1) / 2) * COL_PITCH, ROW_Z[row]], base: row === 0 ? STEP_HEIGHT : 0 };
+  });
+}
+
+/** The step under the raised parts and their plates (none when every part stands on the table). */
+export function stepUnder(parts: readonly TablePart[], plates: readonly LetterPlate[]): SolidBox[] {
+  const raised = parts.flatMap((p, i) => ((p.base ?? 0) > 0 ? [i] : []));
+  if (raised.length === 0) return [];
+  const xs = raised.flatMap((i) => [parts[i].at[0] - footprintRadius(parts[i].cells) - 0.07, parts[i].at[0] + footprintRadius(parts[i].cells) + 0.07]);
+  const zs = raised.flatMap((i) => [parts[i].at[1] - footprintRadius(parts[i].cells) - 0.1, plates[i].at[1] + PLATE_SIDE / 2 + 0.012]);
+  const [x0, x1, z0, z1] = [Math.min(...xs), Math.max(...xs), Math.min(...zs), Math.max(...zs)];
+  return [{ half: [r9((x1 - x0) / 2), STEP_HEIGHT / 2, r9((z1 - z0) / 2)], pose: { p: [r9((x0 + x1) / 2), STEP_HEIGHT / 2, r9((z0 + z1) / 2)], q: [0, 0, 0, 1] } }];
+}
+
+/**
+ * One draw: a table with the odd part at index `odd`, or a string saying why this draw failed
+ * (the caller re-draws).
+ */
+export function drawOddOneOut(rng: Rng, plan: OddOneOutPlan, odd: number, letters: string): OddOneOutDraw | string {
+  const shape = rng.pick(chiralPool(plan.cubes));
+  const mirror = mirrorCells(shape);
+  const face = rng.pick(standingPoses(shape));
+  const parts: TablePart[] = slots(plan.parts).map(({ at, base }, i) => {
+    const own = i === odd ? mirror : shape;
+    const cells = plan.sameFace ? (i === odd ? mirrorCells(face) : face) : rng.pick(standingPoses(own));
+    return { letter: letters[i], cells, yawDeg: rng.int(0, 359), at: [r9(at[0] + rng.range(-0.015, 0.015)), r9(at[1] + rng.range(-0.015, 0.015))], base };
+  });
+  certifyOddOneOut(parts.map((p) => p.cells));
+  const azimuth = rng.int(-20, 20);
+  const plates = parts.map((p) => plateFor(p, footprintRadius(p.cells) + PLATE_AHEAD + PLATE_SIDE / 2, azimuth));
+  const stands = stepUnder(parts, plates);
+  const layout = (walls: Wall[]): TableLayout => ({ parts, stands, walls, plates });
+  const camera = frameCamera(layout([]), azimuth, rng.int(plan.elevation[0], plan.elevation[1]), 0.9, plan.hideEvery ? 0.05 : 0);
+  // Walls: one in front of every part, each searched until the first view cannot tell that
+  // part's hand; at `+occ` one more behind every part.
+  const walls: Wall[] = [];
+  if (plan.hideEvery) {
+    for (const [pi, part] of parts.entries()) {
+      const other = pi === odd ? shape : mirror;
+      let placed = false;
+      for (let t = 0; t < WALL_TRIES && !placed; t++) {
+        const wall = drawWall(rng, part, camera, HIDING_WALL);
+        if (!wallClear(layout(walls), wall)) continue;
+        // Searched on the part with its own wall and letter stand alone: more things in the
+        // full scene only hide more, and the full scene is read again at the end.
+        const sight = sceneSight({ parts: [part], stands, walls: [wall], plates: [plates[pi]] });
+        if (sight.glimpsedFaces(camera, 0).size === 0) continue;
+        if (!consistentPlacement(sight, camera, 0, other)) continue;
+        walls.push(wall);
+        placed = true;
+      }
+      if (!placed) return `no wall among ${WALL_TRIES} hides the hand of part ${letters[pi]}`;
+    }
+  }
+  if (plan.wallBehind) {
+    for (const [pi, part] of parts.entries()) {
+      let placed = false;
+      for (let t = 0; t < WALL_TRIES && !placed; t++) {
+        const wall = drawWall(rng, part, { ...camera, azimuth: camera.azimuth + 180 }, BACK_WALL);
+        if (!wallClear(layout(walls), wall)) continue;
+        walls.push(wall);
+        placed = true;
+      }
+      if (!placed) return `no wall fits behind part ${letters[pi]}`;
+    }
+  }
+  const scene: TableScene = { ...layout(walls), table: tableUnder(layout(walls)) };
+  if (!sceneInFrame(scene, camera)) return 'the walls reach out of the first picture';
+  const sight = sceneSight(scene);
+  const problem = firstViewProblem(sight, scene, camera);
+  if (problem) return problem;
+  const firstView = readOddOneOut(sight, camera, shape, odd);
+  if (plan.hideEvery && firstView.ambiguous.length < parts.length) {
+    return `parts ${parts.flatMap((p, i) => (firstView.ambiguous.includes(i) ? [] : [p.letter])).join(', ')} can be told from their mirror images in the first view`;
+  }
+  const unseen = unseenCells(sight, checkedViews(camera, plan.elevationRange));
+  const bad = unseen.findIndex((u) => u.length > 0);
+  if (bad >= 0) return `cubes ${unseen[bad].join(' ')} of part ${letters[bad]} are clear from no checked view`;
+  return { scene, shape, odd, camera, firstView };
+}
