@@ -73,6 +73,17 @@ export function partPoint(part: PartPlacement, local: readonly number[], frame: 
   return [part.at[0] + w[0], w[1] + (part.base ?? 0), part.at[1] + w[2]];
 }
 
+/**
+ * The placement of `cells` in the grid of `part` (same yaw, same top): its `at` moved so each
+ * cell stands where the same cell of the part's grid does. How a shape the kit found in a part's
+ * grid is built as a body of its own.
+ */
+export function regrid<P extends PartPlacement>(part: P, cells: Cell[]): P {
+  const [mx, mz] = footprintMid(cells);
+  const w = partPoint(part, [mx, 0, mz]);
+  return { ...part, cells, at: [w[0], w[2]] };
+}
+
 /** The exposed faces of a cell set (bottom faces on the table, y = 0, left out). */
 export function exposedFaces(cells: readonly Cell[]): CellFace[] {
   const have = new Set(cells.map(key));
@@ -196,6 +207,16 @@ export class PartsSight {
       if (this.layout.sight.clear(camera, idx)) out.add(ck);
     }
     return out;
+  }
+
+  /**
+   * Pixels of part `pi` that show from `camera` in a {@link PICTURE_SIZE}-pixel picture: each seen
+   * sample of a `grid`² lattice per exposed face stands for its share of the face.
+   */
+  seenPixels(camera: CameraSpec, pi: number, grid = 8): number {
+    let px = 0;
+    for (const idx of this.layout.faceIndex[pi].values()) px += this.layout.sight.sightPatch(camera, idx, grid, false).seenPixels;
+    return px;
   }
 
   /** Whether `camera` clearly sees patch `k` of extra group `ei` (e.g. the face of a letter stand). */

@@ -9,7 +9,7 @@
  * turn on the table, which is what a picture leaves most in doubt.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { handednessOf, mirrorCells, properlyCongruent } from '../../../solvers/polycube-chirality.ts';
+import { mirrorCells, properlyCongruent } from '../../../solvers/polycube-chirality.ts';
 import type { Cell } from '../../../verify/polycube.ts';
 import { consistentPlacement, oneCubeMovesInPlace } from './alternatives.ts';
 import type { PartsSight } from './parts.ts';
@@ -71,24 +71,27 @@ export interface RotatedCopyReading {
 }
 
 /**
+ * Whether one view leaves a candidate in doubt: a candidate that is not a copy could be one (a
+ * placement of the reference fits the picture), or the copy could be something else (a
+ * placement of the mirror image, or of its own cells with one cube moved, fits the picture).
+ */
+export function candidateInDoubt(sight: PartsSight, camera: CameraSpec, pi: number, reference: readonly Cell[], isCopy: boolean): boolean {
+  if (!isCopy) return consistentPlacement(sight, camera, pi, reference) !== null;
+  if (consistentPlacement(sight, camera, pi, mirrorCells(reference)) !== null) return true;
+  for (const moved of oneCubeMovesInPlace(sight.parts[pi].cells)) {
+    if (properlyCongruent(moved, reference)) continue;
+    if (placementConsistent(sight, camera, pi, moved)) return true;
+  }
+  return false;
+}
+
+/**
  * Reads a rotated-copy scene from one view. `candidates` are the part indices of the candidates
  * in letter order, `copy` the index (into `candidates`) of the true copy.
  */
 export function readRotatedCopy(sight: PartsSight, camera: CameraSpec, reference: readonly Cell[], candidates: readonly number[], copy: number): RotatedCopyReading {
-  const couldBeCopy = candidates.flatMap((pi, i) => (i === copy || consistentPlacement(sight, camera, pi, reference) ? [i] : []));
-  const pi = candidates[copy];
-  const own = sight.parts[pi].cells;
-  let copyInDoubt = consistentPlacement(sight, camera, pi, mirrorCells(reference)) !== null;
-  if (!copyInDoubt) {
-    const notCopy = (cells: Cell[]): boolean => !properlyCongruent(cells, reference);
-    for (const moved of oneCubeMovesInPlace(own)) {
-      if (!notCopy(moved) || handednessOf(reference, moved) === 'copy') continue;
-      if (placementConsistent(sight, camera, pi, moved)) {
-        copyInDoubt = true;
-        break;
-      }
-    }
-  }
+  const couldBeCopy = candidates.flatMap((pi, i) => (i === copy || candidateInDoubt(sight, camera, pi, reference, false) ? [i] : []));
+  const copyInDoubt = candidateInDoubt(sight, camera, candidates[copy], reference, true);
   // With the true copy beyond doubt, it is the answer; otherwise any candidate that could be a copy may be.
   const answers = copyInDoubt ? couldBeCopy : [copy];
   return { couldBeCopy, copyInDoubt, answers };
