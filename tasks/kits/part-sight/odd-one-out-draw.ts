@@ -8,7 +8,7 @@ import { certifyOddOneOut, mirrorCells } from '../../../solvers/polycube-chirali
 import type { Cell } from '../../../verify/polycube.ts';
 import type { Rng } from '../../rng.ts';
 import { consistentPlacement } from './alternatives.ts';
-import type { PartsSight } from './parts.ts';
+import { firstViewProblem, HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from './walls.ts';
 import { readOddOneOut, type OddOneOutReading } from './readings.ts';
 import { chiralPool, standingPoses } from './shape-pool.ts';
 import type { LetterPlate } from './letters.ts';
@@ -18,7 +18,6 @@ import {
   PLATE_SIDE,
   sceneInFrame,
   type TableLayout,
-  drawWall,
   footprintRadius,
   frameCamera,
   plateFor,
@@ -26,11 +25,9 @@ import {
   sceneSight,
   tableUnder,
   unseenCells,
-  wallClear,
   type TablePart,
   type TableScene,
   type Wall,
-  type WallPlan,
 } from './table-scene.ts';
 
 /** What a tier asks of an odd-one-out table. */
@@ -42,12 +39,12 @@ export interface OddOneOutPlan {
   /** First camera elevation range, degrees. */
   elevation: [number, number];
   /**
-   * Every part gets a wall in front, searched so that the first view cannot tell the part from
-   * its mirror image: all parts alike, so where the walls stand says nothing about the answer.
+   * Walls in front of the parts: `none`; `low`, one low wall before every part, drawn at random
+   * (they hide the lowest layer from low views); `hiding` (`+occ`), one wall before every part,
+   * searched so that the first view cannot tell that part from its mirror image. Every part gets
+   * the same treatment, so where the walls stand says nothing about the answer.
    */
-  hideEvery: boolean;
-  /** A second wall behind every part, drawn at random (`+occ`). */
-  wallBehind: boolean;
+  walls: 'none' | 'low' | 'hiding';
   /** Elevation range the camera tools allow, degrees. */
   elevationRange: [number, number];
 }
@@ -59,14 +56,6 @@ const ROW_Z = [-0.15, 0.2];
 export const STEP_HEIGHT = 0.09;
 /** Gap from a part's footprint circle to its plate's near edge, metres. */
 const PLATE_AHEAD = 0.07;
-/** Walls tried per hidden part before the draw is given up. */
-const WALL_TRIES = 30;
-
-/** The wall a hidden part gets: close and about as tall as a part. */
-export const HIDING_WALL: WallPlan = { gap: [0.008, 0.03], height: [0.05, 0.1], halfWidth: [0.035, 0.07], shift: [-0.035, 0.035], yaw: [-25, 25] };
-/** A wall behind a part (`+occ`): as tall as a part, anywhere across. */
-const BACK_WALL: WallPlan = { gap: [0.008, 0.03], height: [0.05, 0.1], halfWidth: [0.035, 0.07], shift: [-0.04, 0.04], yaw: [-30, 30] };
-
 /** A drawn odd-one-out table and what its first view shows. */
 export interface OddOneOutDraw {
   scene: TableScene;
@@ -75,16 +64,8 @@ export interface OddOneOutDraw {
   /** Index of the mirror-image part. */
   odd: number;
   camera: CameraSpec;
-  firstView: OddOneOutReading;
-}
-
-/** Why the first view fails to show what the rules name (a part not at all, a letter plate not clearly), or null. */
-export function firstViewProblem(sight: PartsSight, scene: TableScene, camera: CameraSpec): string | null {
-  const hiddenPart = scene.parts.findIndex((_, i) => sight.glimpsedFaces(camera, i).size === 0);
-  if (hiddenPart >= 0) return `part ${scene.parts[hiddenPart].letter} does not show at all in the first view`;
-  const unread = scene.plates.findIndex((_, i) => !sight.extraClear(camera, i));
-  if (unread >= 0) return `the letter plate ${scene.plates[unread].letter} is not clearly seen in the first view`;
-  return null;
+  /** What the first view leaves open (read only where the walls hide on purpose). */
+  firstView: OddOneOutReading | null;
 }
 
 /** Slot centres and tops of the layout: one row for up to 4 parts, else a back row on a step and a front row (back row first, each left to right). */
@@ -125,47 +106,26 @@ export function drawOddOneOut(rng: Rng, plan: OddOneOutPlan, odd: number, letter
   const plates = parts.map((p) => plateFor(p, footprintRadius(p.cells) + PLATE_AHEAD + PLATE_SIDE / 2, azimuth));
   const stands = stepUnder(parts, plates);
   const layout = (walls: Wall[]): TableLayout => ({ parts, stands, walls, plates });
-  const camera = frameCamera(layout([]), azimuth, rng.int(plan.elevation[0], plan.elevation[1]), 0.9, plan.hideEvery ? 0.05 : 0);
-  // Walls: one in front of every part, each searched until the first view cannot tell that
-  // part's hand; at `+occ` one more behind every part.
+  const camera = frameCamera(layout([]), azimuth, rng.int(plan.elevation[0], plan.elevation[1]), 0.9, plan.walls === 'none' ? 0 : 0.05);
+  // Walls: one before every part, alike for all parts (see `OddOneOutPlan.walls`).
   const walls: Wall[] = [];
-  if (plan.hideEvery) {
-    for (const [pi, part] of parts.entries()) {
-      const other = pi === odd ? shape : mirror;
-      let placed = false;
-      for (let t = 0; t < WALL_TRIES && !placed; t++) {
-        const wall = drawWall(rng, part, camera, HIDING_WALL);
-        if (!wallClear(layout(walls), wall)) continue;
-        // Searched on the part with its own wall and letter stand alone: more things in the
-        // full scene only hide more, and the full scene is read again at the end.
-        const sight = sceneSight({ parts: [part], stands, walls: [wall], plates: [plates[pi]] });
-        if (sight.glimpsedFaces(camera, 0).size === 0) continue;
-        if (!consistentPlacement(sight, camera, 0, other)) continue;
-        walls.push(wall);
-        placed = true;
-      }
-      if (!placed) return `no wall among ${WALL_TRIES} hides the hand of part ${letters[pi]}`;
-    }
-  }
-  if (plan.wallBehind) {
-    for (const [pi, part] of parts.entries()) {
-      let placed = false;
-      for (let t = 0; t < WALL_TRIES && !placed; t++) {
-        const wall = drawWall(rng, part, { ...camera, azimuth: camera.azimuth + 180 }, BACK_WALL);
-        if (!wallClear(layout(walls), wall)) continue;
-        walls.push(wall);
-        placed = true;
-      }
-      if (!placed) return `no wall fits behind part ${letters[pi]}`;
-    }
+  for (const pi of plan.walls === 'none' ? [] : parts.keys()) {
+    const other = pi === odd ? shape : mirror;
+    const wall =
+      plan.walls === 'hiding'
+        ? searchWall(rng, layout(walls), pi, camera, HIDING_WALL, (sight) => consistentPlacement(sight, camera, 0, other) !== null)
+        : searchWall(rng, layout(walls), pi, camera, LOW_WALL, () => true);
+    if (!wall) return `no wall among ${WALL_TRIES} ${plan.walls === 'hiding' ? 'hides the hand of' : 'fits before'} part ${letters[pi]}`;
+    walls.push(wall);
   }
   const scene: TableScene = { ...layout(walls), table: tableUnder(layout(walls)) };
   if (!sceneInFrame(scene, camera)) return 'the walls reach out of the first picture';
   const sight = sceneSight(scene);
   const problem = firstViewProblem(sight, scene, camera);
   if (problem) return problem;
-  const firstView = readOddOneOut(sight, camera, shape, odd);
-  if (plan.hideEvery && firstView.ambiguous.length < parts.length) {
+  // Read only where the tier hides things on purpose: elsewhere the first view may decide.
+  const firstView = plan.walls === 'hiding' ? readOddOneOut(sight, camera, shape, odd) : null;
+  if (firstView && firstView.ambiguous.length < parts.length) {
     return `parts ${parts.flatMap((p, i) => (firstView.ambiguous.includes(i) ? [] : [p.letter])).join(', ')} can be told from their mirror images in the first view`;
   }
   const unseen = unseenCells(sight, checkedViews(camera, plan.elevationRange));

@@ -8,13 +8,12 @@ import { certifyRotatedCopy, closeNearMiss, mirrorCells, oneCubeMoves, properKey
 import { normalize, type Cell } from '../../../verify/polycube.ts';
 import type { Rng } from '../../rng.ts';
 import { consistentPlacement, oneCubeMovesInPlace } from './alternatives.ts';
-import { firstViewProblem } from './odd-one-out-draw.ts';
+import { firstViewProblem, HIDING_WALL, searchWall, WALL_TRIES } from './walls.ts';
 import type { SolidBox } from './parts.ts';
 import { readRotatedCopy, type RotatedCopyReading } from './readings.ts';
 import { chiralPool, standingPoses } from './shape-pool.ts';
 import {
   checkedViews,
-  drawWall,
   footprintRadius,
   frameCamera,
   PLATE_SIDE,
@@ -24,12 +23,10 @@ import {
   sceneSight,
   tableUnder,
   unseenCells,
-  wallClear,
   type TableLayout,
   type TablePart,
   type TableScene,
   type Wall,
-  type WallPlan,
 } from './table-scene.ts';
 
 /** How the copy is turned from the reference. */
@@ -65,11 +62,8 @@ const REFERENCE_Z = -0.16;
 const ROW_Z = 0.16;
 const COL_PITCH = 0.2;
 const PLATE_AHEAD = 0.07;
-const WALL_TRIES = 30;
 const TURN_TRIES = 40;
 
-/** The wall a candidate gets at `+occ`: close and about as tall as a part. */
-const HIDING_WALL: WallPlan = { gap: [0.008, 0.03], height: [0.05, 0.1], halfWidth: [0.035, 0.07], shift: [-0.035, 0.035], yaw: [-25, 25] };
 
 /** A drawn rotated-copy table and what its first view shows. */
 export interface RotatedCopyDraw {
@@ -164,19 +158,10 @@ export function drawRotatedCopy(rng: Rng, plan: RotatedCopyPlan, copy: number, l
   const walls: Wall[] = [];
   if (plan.hideEvery) {
     for (let i = 0; i < candidates.length; i++) {
-      const part = candidates[i];
-      let placed = false;
-      for (let t = 0; t < WALL_TRIES && !placed; t++) {
-        const wall = drawWall(rng, part, camera, HIDING_WALL);
-        if (!wallClear(layout(walls), wall)) continue;
-        const sight = sceneSight({ parts: [part], stands: [], walls: [wall], plates: [plates[i + 1]] });
-        if (sight.glimpsedFaces(camera, 0).size === 0) continue;
-        // Every candidate alike: the first view must not tell it from its own mirror image.
-        if (!consistentPlacement(sight, camera, 0, mirrorCells(part.cells))) continue;
-        walls.push(wall);
-        placed = true;
-      }
-      if (!placed) return `no wall among ${WALL_TRIES} hides the hand of candidate ${letters[i]}`;
+      // Every candidate alike: the first view must not tell it from its own mirror image.
+      const wall = searchWall(rng, layout(walls), i + 1, camera, HIDING_WALL, (sight) => consistentPlacement(sight, camera, 0, mirrorCells(candidates[i].cells)) !== null);
+      if (!wall) return `no wall among ${WALL_TRIES} hides the hand of candidate ${letters[i]}`;
+      walls.push(wall);
     }
   }
   const scene: TableScene = { ...layout(walls), table: tableUnder(layout(walls)) };

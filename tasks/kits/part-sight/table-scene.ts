@@ -118,24 +118,59 @@ export function sceneInFrame(s: TableLayout, camera: CameraSpec, fill = 0.94): b
 }
 
 /**
- * The first camera: looking from `azimuth`, `elevation` at the middle of the scene, as close as
- * lets every part, stand and plate fit inside `fill` of the picture, and a box `reserve` metres
- * round and above every part (where walls may yet stand) too; centimetre steps.
+ * A camera from `azimuth`, `elevation` that frames `points`: aimed so their picture is centred,
+ * as close as lets them all fit inside `fill` of the picture (centimetre steps, millimetre aim).
+ */
+export function framePoints(points: readonly Vec3[], azimuth: number, elevation: number, fill: number): CameraSpec {
+  const lo = [0, 1, 2].map((a) => Math.min(...points.map((p) => p[a])));
+  const hi = [0, 1, 2].map((a) => Math.max(...points.map((p) => p[a])));
+  let target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
+  const tidy = (t: readonly number[]): Vec3 => t.map((x) => r9(Math.round(x * 1000) / 1000)) as Vec3;
+  const fit = (t: Vec3): CameraSpec => {
+    let distance = 0.3;
+    while (!pointsInFrame(points, { azimuth, elevation, distance, target: t }, fill) && distance < 5) distance = r9(distance + 0.01);
+    return { azimuth, elevation, distance, target: t };
+  };
+  let camera = fit(tidy(target));
+  // Twice: move the aim to the middle of the points' picture, then fit the distance again.
+  for (let pass = 0; pass < 2; pass++) {
+    const f = cameraFrame(camera);
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let y0 = Infinity;
+    let y1 = -Infinity;
+    for (const p of points) {
+      const d = [p[0] - f.position[0], p[1] - f.position[1], p[2] - f.position[2]];
+      const depth = -(d[0] * f.back[0] + d[1] * f.back[1] + d[2] * f.back[2]);
+      const x = (d[0] * f.right[0] + d[1] * f.right[1] + d[2] * f.right[2]) / depth;
+      const y = (d[0] * f.up[0] + d[1] * f.up[1] + d[2] * f.up[2]) / depth;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+    const sx = ((x0 + x1) / 2) * camera.distance;
+    const sy = ((y0 + y1) / 2) * camera.distance;
+    target = [0, 1, 2].map((k) => camera.target[k] + sx * f.right[k] + sy * f.up[k]) as Vec3;
+    camera = fit(tidy(target));
+  }
+  return camera;
+}
+
+/**
+ * The first camera: looking from `azimuth`, `elevation` at the scene, framing every part, stand
+ * and plate inside `fill` of the picture, and a box `reserve` metres round and above every part
+ * (where walls may yet stand) too.
  */
 export function frameCamera(s: TableLayout, azimuth: number, elevation: number, fill = 0.9, reserve = 0): CameraSpec {
   const pts = scenePoints(s);
   if (reserve > 0) {
     for (const p of s.parts) {
       const r = footprintRadius(p.cells) + reserve;
-      for (const [dx, dz] of [[-r, -r], [-r, r], [r, -r], [r, r]]) for (const y of [0, 0.1]) pts.push([p.at[0] + dx, (p.base ?? 0) + y, p.at[1] + dz]);
+      for (const [dx, dz] of [[-r, -r], [-r, r], [r, -r], [r, r]]) for (const y of [0, 0.07]) pts.push([p.at[0] + dx, (p.base ?? 0) + y, p.at[1] + dz]);
     }
   }
-  const lo = [0, 1, 2].map((a) => Math.min(...pts.map((p) => p[a])));
-  const hi = [0, 1, 2].map((a) => Math.max(...pts.map((p) => p[a])));
-  const target: Vec3 = [r9(Math.round(((lo[0] + hi[0]) / 2) * 1000) / 1000), r9(Math.round(hi[1] * 0.35 * 1000) / 1000), r9(Math.round(((lo[2] + hi[2]) / 2) * 1000) / 1000)];
-  let distance = 0.3;
-  while (!pointsInFrame(pts, { azimuth, elevation, distance, target }, fill) && distance < 5) distance = r9(distance + 0.01);
-  return { azimuth, elevation, distance, target };
+  return framePoints(pts, azimuth, elevation, fill);
 }
 
 /** The world of a table scene: static table, parts (the shared polycube-piece model), walls, and letter plates with their ink. */
