@@ -14,8 +14,8 @@
  * comparing canonical forms under the 24 rotations decides "proper copy" exactly, whatever turn
  * about the vertical a part is given on the table on top of its cube rotation.
  */
-import { SpaceActError } from '../sim/errors.ts';
-import { canonical, isConnected, normalize, rotate, rotations24, shapeKey, type Cell, type Rotation } from '../verify/polycube.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { canonical, isConnected, normalize, rotate, rotations24, shapeKey, type Cell, type Rotation } from './polycube.ts';
 
 /** The mirror image of a shape: x → −x (any reflection gives the same shape up to rotation). */
 export function mirrorCells(cells: readonly Cell[]): Cell[] {

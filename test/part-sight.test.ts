@@ -11,7 +11,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { decodePng } from '../render/pixels.ts';
 import { Renderer } from '../render/renderer.ts';
-import { cameraFrame } from '../render/page/camera.ts';
+import { cameraFrame } from '../render/camera-frame.ts';
 import { mirrorCells } from '../solvers/polycube-chirality.ts';
 import { yawQuat } from '../sim/math.ts';
 import type { SceneDescription } from '../sim/types.ts';
@@ -20,8 +20,8 @@ import { consistentPlacement } from '../tasks/kits/part-sight/alternatives.ts';
 import { PartsSight, regrid } from '../tasks/kits/part-sight/parts.ts';
 import { boxPatches, PICTURE_SIZE, SurfaceSight, type Patch } from '../tasks/kits/part-sight/surface.ts';
 import { buildTableScene, frameCamera, plateFor, sceneSight, tableUnder, type TablePart, type TableScene, type Wall } from '../tasks/kits/part-sight/table-scene.ts';
-import { Rng } from '../tasks/rng.ts';
-import type { Cell } from '../verify/polycube.ts';
+import { Rng } from '../core/rng.ts';
+import type { Cell } from '../solvers/polycube.ts';
 
 /** An asymmetric chiral pentacube standing on the table. */
 const SHAPE: Cell[] = [

@@ -19,8 +19,8 @@ import {
   smallestTurn,
   sortedExtent,
 } from '../solvers/polycube-chirality.ts';
-import { SpaceActError } from '../sim/errors.ts';
-import { enumeratePolycubes, normalize, rotate, rotations24, type Cell } from '../verify/polycube.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { enumeratePolycubes, normalize, rotate, rotations24, type Cell } from '../solvers/polycube.ts';
 
 /** The right-handed screw tetracube: three cubes in an L and one standing up off the corner's end. */
 const SCREW: Cell[] = [

@@ -8,7 +8,7 @@
  * a model would.
  */
 import type { SightlessContext, SightlessStrategy, SightlessView } from '../sightless.ts';
-import { Rng } from '../rng.ts';
+import { Rng } from '../../core/rng.ts';
 import type { Instance, ReferenceSolution, ToolCall } from '../types.ts';
 
 /** The answer tool of a view: its name, the argument it takes, and (for a choice) the option values. */

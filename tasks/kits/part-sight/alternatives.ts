@@ -7,9 +7,9 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { qrotate } from '../../../sim/math.ts';
 import type { Vec3 } from '../../../sim/types.ts';
-import { isConnected, normalize, orientations, type Cell } from '../../../verify/polycube.ts';
-import { CELL, GAP } from '../../assembly/polycube-pieces/pieces.ts';
-import { standsOnTable } from '../../assembly/polycube-pieces/statics.ts';
+import { isConnected, normalize, orientations, type Cell } from '../../../solvers/polycube.ts';
+import { CELL, GAP } from '../polycube-pieces/pieces.ts';
+import { standsOnTable } from '../polycube-pieces/statics.ts';
 import { DIRS, partPoint, type PartPlacement, type PartsSight, type SolidBox } from './parts.ts';
 
 const key = (c: readonly number[]): string => c.join(',');

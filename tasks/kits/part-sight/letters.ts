@@ -5,6 +5,7 @@
  * alike (a flat plate all but vanishes in a low view), and the ray-cast visibility check sees it
  * as one more flat patch.
  */
+import { round9 as round } from '../../../core/determinism.ts';
 import { qmul, qrotate, yawQuat } from '../../../sim/math.ts';
 import type { Pose, Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { Patch } from './surface.ts';
@@ -124,8 +125,4 @@ export function platePatches(p: LetterPlate, owner: number): Patch[] {
 export function plateBox(p: LetterPlate): { half: Vec3; pose: Pose } {
   const q = yawQuat(p.yawDeg);
   return { half: [PLATE.side / 2, HEIGHT / 2, DEPTH / 2], pose: { p: [p.at[0], p.base + HEIGHT / 2, p.at[1]], q } };
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e9) / 1e9 + 0;
 }

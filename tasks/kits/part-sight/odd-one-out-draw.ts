@@ -5,8 +5,8 @@
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyOddOneOut, mirrorCells } from '../../../solvers/polycube-chirality.ts';
-import type { Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import { consistentPlacement } from './alternatives.ts';
 import { firstViewProblem, HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from './walls.ts';
 import { readOddOneOut, type OddOneOutReading } from './readings.ts';

@@ -12,8 +12,8 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { qrotate, yawQuat } from '../../../sim/math.ts';
 import type { Pose, Vec3 } from '../../../sim/types.ts';
-import type { Cell } from '../../../verify/polycube.ts';
-import { CELL, GAP } from '../../assembly/polycube-pieces/pieces.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
+import { CELL, GAP } from '../polycube-pieces/pieces.ts';
 import { boxPatches, SurfaceSight, type Patch } from './surface.ts';
 
 /** A part on the table: upright cells (lowest y = 0), yaw about the vertical in degrees, and where its grid origin stands. */

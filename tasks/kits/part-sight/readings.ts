@@ -10,7 +10,7 @@
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { mirrorCells, properlyCongruent } from '../../../solvers/polycube-chirality.ts';
-import type { Cell } from '../../../verify/polycube.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
 import { consistentPlacement, oneCubeMovesInPlace } from './alternatives.ts';
 import type { PartsSight } from './parts.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyRotatedCopy, closeNearMiss, mirrorCells, oneCubeMoves, properKey, smallestTurn } from '../../../solvers/polycube-chirality.ts';
-import { normalize, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import { normalize, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import { consistentPlacement, oneCubeMovesInPlace } from './alternatives.ts';
 import { firstViewProblem, HIDING_WALL, searchWall, WALL_TRIES } from './walls.ts';
 import type { SolidBox } from './parts.ts';

@@ -5,8 +5,8 @@
  * place on the table), listed once each up to rotation in a fixed order.
  */
 import { isChiral, rotationSymmetries, sortedExtent } from '../../../solvers/polycube-chirality.ts';
-import { enumeratePolycubes, orientations, type Cell } from '../../../verify/polycube.ts';
-import { standsOnTable } from '../../assembly/polycube-pieces/statics.ts';
+import { enumeratePolycubes, orientations, type Cell } from '../../../solvers/polycube.ts';
+import { standsOnTable } from '../polycube-pieces/statics.ts';
 
 const pools = new Map<number, Cell[][]>();
 

@@ -1,6 +1,6 @@
 /**
  * What a camera sees of a scene made of flat rectangles ("patches"), by ray casting in Node, no
- * browser: the same orbit camera as the renderer (render/page/camera.ts), a square picture,
+ * browser: the same orbit camera as the renderer (render/camera-frame.ts), a square picture,
  * perspective only. Rays are tested exactly against the rectangles, with the rectangles sorted
  * into screen buckets per camera (a scene here is a few hundred rectangles looked at from a few
  * dozen cameras, where this is about ten times faster than a triangle BVH).
@@ -11,7 +11,7 @@
  * of the same owner still counts.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { cameraFrame, DEFAULT_FOV, type CameraFrame } from '../../../render/page/camera.ts';
+import { cameraFrame, DEFAULT_FOV, type CameraFrame } from '../../../render/camera-frame.ts';
 import { qrotate, vcross, vdot } from '../../../sim/math.ts';
 import type { Pose, Vec3 } from '../../../sim/types.ts';
 

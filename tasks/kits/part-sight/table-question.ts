@@ -4,9 +4,9 @@
  * cover of every cube by the views the camera tools reach), and where the answer letter goes.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { World } from '../../../sim/world.ts';
-import { Rng } from '../../rng.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { FamilyEnv, Instance, Tier, ToolCall, ToolSpec } from '../../types.ts';
 import { checkedViews, coverViews, orbitCall, sceneSight, buildTableScene, type TableScene } from './table-scene.ts';
 

@@ -5,15 +5,16 @@
  * so that a chosen part cannot be told from another shape in the first view, and the views that
  * together show every cube clearly (the reference's camera moves).
  */
+import { round9 } from '../../../core/determinism.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { cameraFrame, DEFAULT_FOV } from '../../../render/page/camera.ts';
+import { cameraFrame, DEFAULT_FOV } from '../../../render/camera-frame.ts';
 import { qrotate, yawQuat } from '../../../sim/math.ts';
 import type { Pose, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import type { Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import type { Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { ToolCall } from '../../types.ts';
-import { CELL, pieceShapes, restingOriginHeight, WOOD } from '../../assembly/polycube-pieces/pieces.ts';
+import { CELL, pieceShapes, restingOriginHeight, WOOD } from '../polycube-pieces/pieces.ts';
 import { boxClear } from './alternatives.ts';
 import { glyphShapes, inkPose, PLATE, plateBox, platePatches, platePose, plateShape, type LetterPlate } from './letters.ts';
 import { PartsSight, partPoint, type PartPlacement, type SolidBox } from './parts.ts';
@@ -48,10 +49,8 @@ export const WALL_THICKNESS = 0.008;
 const TABLE_THICKNESS = 0.02;
 const TABLE_MARGIN = 0.06;
 
-/** Rounds to 1e-9 so generated numbers are stable JSON. */
-export function r9(x: number): number {
-  return Math.round(x * 1e9) / 1e9 + 0;
-}
+/** Rounds to 1e-9 so generated numbers are stable JSON (the one rounding rule, core/determinism.ts). */
+export const r9 = round9;
 
 /** What a scene is made of, without its table. */
 export type TableLayout = Pick<TableScene, 'parts' | 'stands' | 'walls' | 'plates'>;

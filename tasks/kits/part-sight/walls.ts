@@ -4,7 +4,7 @@
  * every letter.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import type { Rng } from '../../rng.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { PartsSight } from './parts.ts';
 import { drawWall, sceneSight, wallClear, type TableLayout, type TableScene, type Wall, type WallPlan } from './table-scene.ts';
 

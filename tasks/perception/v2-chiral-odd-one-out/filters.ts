@@ -1,28 +1,92 @@
 /**
- * V2 shortcut filters and sightless strategies. A filter is a cheap static check that names
- * a way an instance could be trivial; the generator re-draws until every filter passes, and
- * `spaceact verify` runs them again. A sightless strategy is what a model that never looks at an
- * image could try (see `tasks/sightless.ts`); the shortcut battery runs the family's own beside
- * the shared ones. Say in README.md which shortcuts were considered.
+ * V2 shortcut filters and sightless strategies. See README.md for the shortcuts considered.
  */
+import { certifyOddOneOut } from '../../../solvers/polycube-chirality.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { standsOnTable } from '../../kits/polycube-pieces/statics.ts';
+import { readOddOneOut } from '../../kits/part-sight/readings.ts';
+import { choiceGuesses } from '../../kits/sightless-guesses.ts';
+import { checkedViews, sceneSight, unseenCells, wallClear } from '../../kits/part-sight/table-scene.ts';
+import { firstViewProblem } from '../../kits/part-sight/walls.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
-import type { InstanceFilter } from '../../types.ts';
+import type { Instance, TaskFamily } from '../../types.ts';
 import { TIERS, type V2Scene } from './scene.ts';
-import { distanceOf, distancesTo } from './solver.ts';
+import { rulesText } from './rules.ts';
 
-/** Shortcut filters: each names a way an instance could be trivial; failing draws are re-drawn. */
-export const SHORTCUT_FILTERS: InstanceFilter<V2Scene>[] = [
+type Filter = NonNullable<TaskFamily<V2Scene>['shortcutFilters']>[number];
+
+/**
+ * The V2 filters, run on every draw (re-drawn until all pass) and again by `spaceact verify`:
+ * - `certificate`: exact — the shape is chiral, every part but one is a proper rotation of the
+ *   others, the odd one is the mirror image, and it is the part the scene names as the answer;
+ * - `physical`: every part stands still on its top (centre of mass over its footprint), and no
+ *   wall overlaps a part, a letter stand or another wall;
+ * - `every-cube-seen`: every cube of every part is clearly seen (one face, 75 % of samples, not
+ *   at a grazing angle) from some view the camera tools reach (ray cast), so the answer can be
+ *   worked out;
+ * - `first-view`: every part shows at least 15 % of itself and every letter stand reads clearly
+ *   in the first view;
+ * - `first-view-open` (L7): the first view cannot tell any part from its mirror image, so it
+ *   leaves every part possible as the answer (and walls, alike for all parts, say nothing);
+ * - `text-says-nothing`: the rules text is the tier's fixed text, the same whatever the answer.
+ */
+export const SHORTCUT_FILTERS: Filter[] = [
   {
-    name: 'reachable-and-far',
+    name: 'certificate',
     check(instance) {
       const s = instance.scene;
-      const d = distanceOf(distancesTo(s.grid, s.goal), s.grid, s.start);
-      const min = TIERS[instance.tier as keyof typeof TIERS].minSlides;
-      if (d < 0) return 'the goal cannot be reached';
-      return d < min ? `the goal is only ${d} slide(s) away (at least ${min} wanted)` : null;
+      try {
+        const cert = certifyOddOneOut(s.parts.map((p) => p.cells));
+        return s.parts[cert.odd].letter === s.answer ? null : `the mirror image is part ${s.parts[cert.odd].letter}, the scene says ${s.answer}`;
+      } catch (err) {
+        if (err instanceof SpaceActError) return err.message;
+        throw err;
+      }
     },
+  },
+  {
+    name: 'physical',
+    check(instance) {
+      const s = instance.scene;
+      const tipping = s.parts.find((p) => !standsOnTable(p.cells));
+      if (tipping) return `part ${tipping.letter} would tip over`;
+      const bad = s.walls.findIndex((w, i) => !wallClear({ ...s, walls: s.walls.filter((_, j) => j !== i) }, w));
+      return bad >= 0 ? `wall ${bad + 1} overlaps something or stands off its top` : null;
+    },
+  },
+  {
+    name: 'every-cube-seen',
+    check(instance) {
+      const unseen = unseenCells(sceneSight(instance.scene), checkedViews(instance.camera.initial, instance.camera.elevationRange ?? [0, 90]));
+      const bad = unseen.findIndex((u) => u.length > 0);
+      return bad < 0 ? null : `cubes ${unseen[bad].join(' ')} of part ${instance.scene.parts[bad].letter} are clear from no checked view`;
+    },
+  },
+  {
+    name: 'first-view',
+    check: (instance) => firstViewProblem(sceneSight(instance.scene), instance.scene, instance.camera.initial),
+  },
+  {
+    name: 'first-view-open',
+    check(instance: Instance<V2Scene>) {
+      if (TIERS[instance.tier].walls !== 'hiding') return null;
+      const s = instance.scene;
+      const odd = s.parts.findIndex((p) => p.letter === s.answer);
+      const r = readOddOneOut(sceneSight(s), instance.camera.initial, s.shape, odd);
+      return r.ambiguous.length === s.parts.length ? null : `the first view tells parts ${s.parts.filter((_, i) => !r.ambiguous.includes(i)).map((p) => p.letter).join(', ')} from their mirror images`;
+    },
+  },
+  {
+    name: 'text-says-nothing',
+    check: (instance) => (instance.rules === rulesText(instance.tier) ? null : 'the rules text is not the tier’s fixed text'),
   },
 ];
 
-/** V2's own sightless strategies (none yet: add what a model could try without looking). */
-export const SIGHTLESS: SightlessStrategy[] = [];
+/**
+ * What a model that reads the rules and guesses could do: a fixed letter, the letter most often
+ * right on other seeds, a letter the text names, a random letter. With the answer uniform over
+ * 4 or 6 parts, each is right about 1/4 or 1/6 of the time; the bound leaves room for sampling.
+ */
+export const SIGHTLESS: SightlessStrategy[] = choiceGuesses(0.4);
+
+

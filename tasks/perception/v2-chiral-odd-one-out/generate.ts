@@ -1,63 +1,88 @@
 /**
- * V2 generator: a pure function of (family, tier, seed). Every random choice comes from the
- * seeded stream of `redrawRng`; a draw that fails a shortcut filter (`filters.ts`) is drawn again
- * with the next attempt's stream, so the same (seed, tier) always ends at the same instance.
+ * V2 generator: a pure function of (family, tier, seed). The answer's place comes from its own
+ * stream (uniform over the parts at every tier); the shape, the poses, the turns, the layout and
+ * the walls come from the draw's stream, re-drawn until the table drawer and every shortcut
+ * filter (`filters.ts`) accept it.
  */
-import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { redrawRng } from '../../../solvers/redraw.ts';
+import { drawOddOneOut } from '../../kits/part-sight/odd-one-out-draw.ts';
+import { answerPosition, describeMove, letterAnswerTool } from '../../kits/part-sight/table-question.ts';
+import { rulesText } from './rules.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { DIRECTIONS, PITCH, TIERS, type V2Scene, type Cell, type Grid } from './scene.ts';
-import { distanceOf, distancesTo, solve } from './solver.ts';
+import { LETTERS, TIERS, type V2Scene } from './scene.ts';
+import { coverViewsOf } from './solver.ts';
 
-const SLIDE: ToolSpec = {
-  name: 'slide',
-  kind: 'discrete',
-  description: 'Slide the blue block one cell left, right, away from or toward the first camera view.',
-  parameters: {
-    type: 'object',
-    properties: { direction: { enum: Object.keys(DIRECTIONS) } },
-    required: ['direction'],
-    additionalProperties: false,
-  },
-};
+/** Draws before the generator gives up (never reached on the seeds tested). */
+const MAX_DRAWS = 300;
 
-function rulesText(s: V2Scene): string {
-  return [
-    `A blue block sits on a ${s.grid.size}×${s.grid.size} board of ${PITCH * 100} cm cells${s.grid.obstacles.length ? ', among grey obstacle blocks' : ''}.`,
-    'Goal: slide the blue block onto the green pad.',
-    'slide(direction) moves it exactly one cell: left or right, away from or toward the first camera view.',
-    'A slide into an obstacle or off the board is stopped and rolled back, and the rest of that turn is not run. The episode ends when the block is on the pad.',
-  ].join('\n');
+/** Pure: draws (deterministically, re-drawing) until the drawer and every filter accept. */
+function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V2Scene> {
+  const plan = TIERS[tier];
+  const letters = LETTERS.slice(0, plan.parts);
+  const odd = answerPosition('V2', seed, tier, plan.parts);
+  const rejections: string[] = [];
+  for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
+    const d = drawOddOneOut(redrawRng('V2', tier, seed, attempt), plan, odd, letters);
+    if (typeof d === 'string') {
+      rejections.push(`attempt ${attempt}: ${d}`);
+      continue;
+    }
+    const letterOf = (i: number): string => letters[i];
+    const scene: V2Scene = {
+      ...d.scene,
+      shape: d.shape,
+      answer: letterOf(d.odd),
+      firstView: d.firstView ? { ambiguous: d.firstView.ambiguous.map(letterOf), answers: d.firstView.answers.map(letterOf) } : null,
+    };
+    const instance = makeInstance(family, tier, seed, {
+      title: `Chiral odd-one-out: ${plan.parts} parts of ${plan.cubes} cubes${plan.walls === 'hiding' ? ', walled' : ''}`,
+      rules: rulesText(tier),
+      tools: [letterAnswerTool(letters.split(''), 'the part that is the mirror image')],
+      camera: { initial: d.camera, elevationRange: plan.elevationRange },
+      rulers: [],
+      ground: { y: -0.02 },
+      dynamic: false,
+      scoring: 'graded' as const,
+      scene,
+      reveal: { plan: '' },
+    });
+    const failed = SHORTCUT_FILTERS.map((f) => [f.name, f.check(instance)] as const).find(([, m]) => m !== null);
+    if (failed) {
+      rejections.push(`attempt ${attempt}: ${failed[0]}: ${failed[1]}`);
+      continue;
+    }
+    return instance;
+  }
+  throw new SpaceActError('invalid-state', `V2 ${tier} seed ${seed}: no draw passed in ${MAX_DRAWS} attempts (last: ${rejections[rejections.length - 1]})`);
 }
 
-/** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<V2Scene> {
-  const t = TIERS[tier as keyof typeof TIERS];
-  const rng = redrawRng('V2', tier, seed, attempt);
-  const cells: Cell[] = [];
-  for (let row = 0; row < t.size; row++) for (let col = 0; col < t.size; col++) cells.push({ col, row });
-  const [start, goal, ...rest] = rng.shuffle(cells);
-  const grid: Grid = { size: t.size, obstacles: rest.slice(0, t.obstacles) };
-  const scene: V2Scene = { grid, start, goal };
-  let plan = 'The goal cannot be reached.';
-  const dist = distanceOf(distancesTo(grid, goal), grid, start);
-  if (dist > 0) plan = `A shortest plan (${dist} slides): ${solve(grid, start, goal).plan.join(', ')}.`;
-  return makeInstance(family, tier, seed, {
-    title: `Chiral odd-one-out, ${t.size}×${t.size} board`,
-    rules: rulesText(scene),
-    tools: [SLIDE],
-    camera: { initial: { azimuth: 0, elevation: 55, distance: 0.25 + t.size * 0.08, target: [0, 0, 0] }, elevationRange: [5, 90] },
-    rulers: [{ from: [-(t.size / 2) * PITCH, 0.0005, (t.size / 2) * PITCH + 0.01], to: [(t.size / 2) * PITCH, 0.0005, (t.size / 2) * PITCH + 0.01], tickDir: [0, 0, 1] }],
-    ground: { y: -0.02 },
-    dynamic: false,
-    scoring: 'graded',
-    scene,
-    reveal: { plan },
-  });
-}
+const cache = new Map<string, Instance<V2Scene>>();
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
+/** Pure and memoised: the instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V2Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+  const key = `${tier}/${seed}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = drawInstance(family, seed, tier);
+    hit.reveal.plan = planText(hit);
+    cache.set(key, hit);
+  }
+  return structuredClone(hit);
+}
+
+function planText(instance: Instance<V2Scene>): string {
+  const views = coverViewsOf(instance);
+  let at = instance.camera.initial;
+  const steps = views.map((v) => {
+    const s = describeMove(at, v);
+    at = v;
+    return s;
+  });
+  return [
+    `Together with the first view, these ${views.length} views show every cube of every part: ${steps.map((s, i) => `(${i + 1}) ${s}`).join('; ') || 'none needed'}.`,
+    'Pick one part and work out its shape cube by cube; then for each other part, find the turn that would make it look the same. The part for which no turn works is the mirror image.',
+  ].join(' ');
 }

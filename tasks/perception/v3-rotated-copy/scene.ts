@@ -1,66 +1,30 @@
 /**
- * V3 Rotated copy: the scene an instance carries (plain JSON, a pure function of seed and
- * tier), the tiers, and the fixed sizes every other file of the family shares. Every field is
- * described in README.md.
+ * V3 rotated copy: the scene an instance carries (plain JSON, a pure function of seed and tier)
+ * and the tiers. Every field is described in README.md.
  */
-import type { Pose } from '../../../sim/types.ts';
+import type { RotatedCopyPlan } from '../../kits/part-sight/rotated-copy-draw.ts';
+import type { TableScene } from '../../kits/part-sight/table-scene.ts';
 import type { Tier } from '../../types.ts';
 
-/** A grid cell: column (x) and row (z). */
-export interface Cell {
-  col: number;
-  row: number;
+/** Parameters a V3 world is built from: the table scene (part 0 is the reference, R), the answer and how the candidates were made. */
+export interface V3Scene extends TableScene {
+  /** Letter of the candidate that is a proper rotation of the reference: the answer. */
+  answer: string;
+  /** The smallest turn (over the shape's symmetries) that carries the reference, as it stands, onto the copy, as it stands: angle and tilt of its axis from the vertical, degrees. */
+  turn: { angleDeg: number; axisTiltDeg: number };
+  /** How each candidate (in letter order) was made: `copy`, `mirror` (the reference's mirror image), `moved` (the reference with one cube moved). */
+  made: Array<'copy' | 'mirror' | 'moved'>;
+  /** At L7: the candidates the first view leaves possible as the answer (letters); null elsewhere. */
+  firstView: { answers: string[] } | null;
 }
 
-/** The four slide directions and the cell step each makes. */
-export const DIRECTIONS = {
-  left: { col: -1, row: 0 },
-  right: { col: 1, row: 0 },
-  away: { col: 0, row: -1 },
-  toward: { col: 0, row: 1 },
-} as const;
+/** Option letters of the candidates, left to right as seen from the first view. */
+export const LETTERS = 'ABCD';
 
-/** A slide direction. */
-export type Direction = keyof typeof DIRECTIONS;
-
-/** The grid: its size and the cells taken by fixed obstacles. */
-export interface Grid {
-  size: number;
-  obstacles: Cell[];
-}
-
-/** Parameters the world is built from: plain JSON, a pure function of (seed, tier). */
-export interface V3Scene {
-  grid: Grid;
-  start: Cell;
-  goal: Cell;
-}
-
-/** Cell pitch, metres. */
-export const PITCH = 0.05;
-/** Half the block's side, metres. */
-export const BLOCK_HALF = 0.018;
-/** Gap under the block so it never touches the board it slides over. */
-export const LIFT = 0.0005;
-
-/** What each tier draws: board size, obstacles, and the fewest slides the goal may be away. */
-export const TIERS: Record<Extract<Tier, 'L1' | 'L3' | 'L5'>, { size: number; obstacles: number; minSlides: number }> = {
-  L1: { size: 4, obstacles: 0, minSlides: 3 },
-  L3: { size: 5, obstacles: 3, minSlides: 5 },
-  L5: { size: 6, obstacles: 7, minSlides: 8 },
+/** What each tier asks of the table. */
+export const TIERS: Record<Tier, RotatedCopyPlan> = {
+  L1: { candidates: 3, cubes: 5, turn: 'yaw', moved: 1, closeMoves: false, sameFace: true, elevation: [28, 36], hideEvery: false, elevationRange: [0, 90] },
+  L3: { candidates: 4, cubes: 5, turn: 'tip', moved: 2, closeMoves: false, sameFace: false, elevation: [24, 32], hideEvery: false, elevationRange: [0, 90] },
+  L5: { candidates: 4, cubes: 6, turn: 'any', moved: 2, closeMoves: true, sameFace: false, elevation: [24, 32], hideEvery: false, elevationRange: [0, 90] },
+  L7: { candidates: 4, cubes: 6, turn: 'any', moved: 2, closeMoves: true, sameFace: false, elevation: [16, 24], hideEvery: true, elevationRange: [0, 90] },
 };
-
-/** x of a cell's centre, metres. */
-export function cellX(grid: Grid, c: Cell): number {
-  return (c.col - (grid.size - 1) / 2) * PITCH;
-}
-
-/** z of a cell's centre, metres. */
-export function cellZ(grid: Grid, c: Cell): number {
-  return (c.row - (grid.size - 1) / 2) * PITCH;
-}
-
-/** Pose of the block resting on a cell. */
-export function blockPose(grid: Grid, c: Cell): Pose {
-  return { p: [cellX(grid, c), BLOCK_HALF + LIFT, cellZ(grid, c)], q: [0, 0, 0, 1] };
-}

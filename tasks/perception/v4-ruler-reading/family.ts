@@ -1,9 +1,8 @@
 /**
- * V4 Ruler reading — made by `spaceact new-family` from the template: slide a block across a
- * grid of cells, around fixed obstacles, onto the goal pad. It already passes the check-suite;
- * AUTHORING.md walks through turning it into the real task. Every family folder has the same
- * files by role: family.ts (this: descriptor and registration), scene.ts, generate.ts,
- * episode.ts, solver.ts, filters.ts and README.md.
+ * V4 ruler reading: report a size (a gap, a height, the length of an opening) read off the
+ * rulers in the scene, within a stated tolerance. Every file of the family by role: family.ts
+ * (this: descriptor and registration), scene.ts, generate.ts, episode.ts, solver.ts, filters.ts,
+ * sight.ts (ray-cast visibility) and README.md.
  */
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
@@ -18,15 +17,17 @@ export const V4_DESCRIPTOR: FamilyDescriptor = {
   version: 1,
   category: 'V',
   title: 'Ruler reading',
-  summary: 'Template task: slide a block over a grid, around obstacles, onto a goal pad. Replace with what this family tests.',
+  summary:
+    'Report a size in centimetres — the gap between two blocks, the height of a block, the length of the opening in a frame — read off the rulers lying or standing in the scene, within a stated tolerance. Sizes are drawn at millimetre steps over ranges 35 or more tolerance widths wide and never near a multiple of 5 cm; every instance is ray-cast verified to show both ends and the ruler from some reachable view, and from L5 on to hide one end from the first view.',
   tiers: {
-    L1: { levers: [], description: '4×4 board, no obstacles, at least 3 slides.' },
-    L3: { levers: [], description: '5×5 board, 3 obstacles, at least 5 slides.' },
-    L5: { levers: [], description: '6×6 board, 7 obstacles, at least 8 slides.' },
+    L1: { levers: [], description: 'A gap or a height; the ruler lies (or stands) right beside what is measured, its start a few centimetres before it; tolerance ±0.5 cm.' },
+    L3: { levers: [], description: 'A gap, a height or the opening of a frame; the ruler is 7–16 cm away, parallel; two decoy blocks; tolerance ±0.4 cm.' },
+    L5: { levers: [], description: 'A gap or an opening, as L3, with a grey board hiding one end of it from the first view; tolerance ±0.3 cm.' },
+    L7: { levers: ['+rot'], description: 'L5 with the measured size turned 25°–65° from both rulers, which lie in an L beside the scene.' },
   },
 };
 
-/** V4 Ruler reading: the registration object, assembled from the role files. */
+/** V4 ruler reading: the registration object, assembled from the role files. */
 export const v4RulerReading: TaskFamily<V4Scene> = {
   ...V4_DESCRIPTOR,
   generate: (seed, tier) => generate(V4_DESCRIPTOR, seed, tier),
@@ -34,4 +35,5 @@ export const v4RulerReading: TaskFamily<V4Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  certify: {},
 };

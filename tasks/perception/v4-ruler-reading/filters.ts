@@ -1,28 +1,96 @@
 /**
- * V4 shortcut filters and sightless strategies. A filter is a cheap static check that names
- * a way an instance could be trivial; the generator re-draws until every filter passes, and
- * `spaceact verify` runs them again. A sightless strategy is what a model that never looks at an
- * image could try (see `tasks/sightless.ts`); the shortcut battery runs the family's own beside
- * the shared ones. Say in README.md which shortcuts were considered.
+ * V4 shortcut filters and sightless strategies. See README.md for the shortcuts considered.
  */
+import { numberGuesses } from '../../kits/sightless-guesses.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
-import type { InstanceFilter } from '../../types.ts';
-import { TIERS, type V4Scene } from './scene.ts';
-import { distanceOf, distancesTo } from './solver.ts';
+import type { Instance, TaskFamily } from '../../types.ts';
+import { allowedSizes, FRAME_BAR, RANGES, ROUND_STEP_CM, TIERS, type V4Scene } from './scene.ts';
+import { endHidden, RulerSight, spanLength } from './sight.ts';
+import { readingView } from './solver.ts';
 
-/** Shortcut filters: each names a way an instance could be trivial; failing draws are re-drawn. */
-export const SHORTCUT_FILTERS: InstanceFilter<V4Scene>[] = [
+type Filter = NonNullable<TaskFamily<V4Scene>['shortcutFilters']>[number];
+
+/**
+ * The V4 filters, run on every draw (re-drawn until all pass) and again by `spaceact verify`:
+ * - `laid-out`: the draw placed every object (decoys included) without overlap;
+ * - `size-is-the-span`: the answer is the distance between the two span points (to 0.05 mm),
+ *   and it is one of the allowed sizes: inside the stated range, at least 0.5 cm from its ends
+ *   and more than the tolerance (+1 mm) from any multiple of 5 cm, so neither a round number nor
+ *   a range end is ever right;
+ * - `no-other-size-alike`: no box side, frame side or opening width in the scene is within 1 cm
+ *   of the answer, so reading the wrong thing does not pass by luck;
+ * - `readable`: the first view, or a view the camera tools reach (azimuth every 30° at 15°, 35°,
+ *   60°, and the top view), clearly shows both ends of the size and the ruler piece it is read
+ *   against (ray cast);
+ * - `first-view-hides-an-end` (L5, L7): the first view shows nothing of one end of the size (no
+ *   sample of its faces on a fine lattice), so the size cannot be read without moving the camera;
+ * - `turned` (L7): the size runs 25°–65° off every ruler.
+ */
+export const SHORTCUT_FILTERS: Filter[] = [
   {
-    name: 'reachable-and-far',
+    name: 'laid-out',
     check(instance) {
       const s = instance.scene;
-      const d = distanceOf(distancesTo(s.grid, s.goal), s.grid, s.start);
-      const min = TIERS[instance.tier as keyof typeof TIERS].minSlides;
-      if (d < 0) return 'the goal cannot be reached';
-      return d < min ? `the goal is only ${d} slide(s) away (at least ${min} wanted)` : null;
+      const want = TIERS[instance.tier].decoys + (s.kind === 'gap' ? 2 : 1) + (s.hiddenEnd >= 0 ? 1 : 0);
+      return s.boxes.length === want ? null : `${s.boxes.length} boxes were placed, ${want} wanted`;
+    },
+  },
+  {
+    name: 'size-is-the-span',
+    check(instance) {
+      const s = instance.scene;
+      const len = spanLength(s.span) * 100;
+      if (Math.abs(len - s.answerCm) > 0.005) return `the span is ${len.toFixed(3)} cm long, the answer says ${s.answerCm}`;
+      if (!allowedSizes(s.kind, s.toleranceCm).includes(s.answerCm)) return `${s.answerCm} cm is not an allowed size (range ${RANGES[s.kind].join('–')}, away from multiples of ${ROUND_STEP_CM} cm)`;
+      return null;
+    },
+  },
+  {
+    name: 'no-other-size-alike',
+    check(instance) {
+      const s = instance.scene;
+      const sizes: number[] = [];
+      for (const b of s.boxes) {
+        if (b.role === 'frame') continue;
+        // The measured block's own height is the answer to a height question.
+        for (const p of b.parts) sizes.push(...p.half.filter((_, a) => !(b.role === 'subject' && a === 1)).map((h) => 200 * h));
+      }
+      const frame = s.boxes.find((b) => b.role === 'frame');
+      if (frame) {
+        const opening = 2 * frame.parts[2].p[2] - FRAME_BAR.width;
+        sizes.push(opening * 100, s.answerCm + 2 * FRAME_BAR.width * 100);
+      }
+      const alike = sizes.find((x) => Math.abs(x - s.answerCm) < 1);
+      return alike === undefined ? null : `a side of ${alike.toFixed(1)} cm is within 1 cm of the answer ${s.answerCm} cm`;
+    },
+  },
+  {
+    name: 'readable',
+    check: (instance) => (readingView(instance) ? null : 'no checked view shows both ends and the ruler clearly'),
+  },
+  {
+    name: 'first-view-hides-an-end',
+    check(instance) {
+      if (!TIERS[instance.tier].screen) return null;
+      const s = instance.scene;
+      if (s.hiddenEnd < 0) return 'no screen hides an end';
+      return endHidden(new RulerSight(s, instance.rulers), instance.camera.initial, s.ends[s.hiddenEnd]) ? null : `end ${s.hiddenEnd + 1} shows in the first view`;
+    },
+  },
+  {
+    name: 'turned',
+    check(instance: Instance<V4Scene>) {
+      if (!TIERS[instance.tier].turned) return instance.scene.spanTurnDeg === 0 ? null : 'the span is turned at a tier without +rot';
+      const t = instance.scene.spanTurnDeg;
+      return t >= 25 && t <= 65 ? null : `the span is turned ${t}° from the rulers, not 25°–65°`;
     },
   },
 ];
 
-/** V4's own sightless strategies (none yet: add what a model could try without looking). */
-export const SIGHTLESS: SightlessStrategy[] = [];
+/**
+ * What a model that reads the rules and guesses a number could do: the middle of the stated
+ * range, the size most often right on other seeds, a round number, a number from the text. The
+ * bound: a guess is right only within ±tolerance of a size drawn over a range 35 or more
+ * tolerance widths wide, so about 1/35 by luck; 0.1 leaves room for the battery's sampling.
+ */
+export const SIGHTLESS: SightlessStrategy[] = numberGuesses(0.1, ROUND_STEP_CM);

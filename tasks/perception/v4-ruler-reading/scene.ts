@@ -1,66 +1,117 @@
 /**
- * V4 Ruler reading: the scene an instance carries (plain JSON, a pure function of seed and
- * tier), the tiers, and the fixed sizes every other file of the family shares. Every field is
+ * V4 ruler reading: the scene an instance carries (plain JSON, a pure function of seed and
+ * tier), the tiers, and the sizes every other file of the family shares. Every field is
  * described in README.md.
  */
-import type { Pose } from '../../../sim/types.ts';
+import type { Pose, Vec3 } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
 
-/** A grid cell: column (x) and row (z). */
-export interface Cell {
-  col: number;
-  row: number;
+/** What is measured: the gap between two blocks, a block's height, or the length of the opening in a frame. */
+export type MeasureKind = 'gap' | 'height' | 'opening';
+
+/** A box on the table. */
+export interface V4Box {
+  name: string;
+  /** What it is for: one end of the measured size, the measured block, a decoy, or a screen that hides. */
+  role: 'end' | 'subject' | 'frame' | 'decoy' | 'screen';
+  /** CSS colour, and its name in the rules for the boxes the question names. */
+  color: string;
+  colorName: string;
+  /** Boxes of one body (a frame is four bars), each in the body's frame. */
+  parts: Array<{ half: Vec3; p: Vec3 }>;
+  pose: Pose;
 }
 
-/** The four slide directions and the cell step each makes. */
-export const DIRECTIONS = {
-  left: { col: -1, row: 0 },
-  right: { col: 1, row: 0 },
-  away: { col: 0, row: -1 },
-  toward: { col: 0, row: 1 },
-} as const;
-
-/** A slide direction. */
-export type Direction = keyof typeof DIRECTIONS;
-
-/** The grid: its size and the cells taken by fixed obstacles. */
-export interface Grid {
-  size: number;
-  obstacles: Cell[];
-}
-
-/** Parameters the world is built from: plain JSON, a pure function of (seed, tier). */
+/** Parameters a V4 world is built from. */
 export interface V4Scene {
-  grid: Grid;
-  start: Cell;
-  goal: Cell;
+  kind: MeasureKind;
+  /** The question, as the rules put it. */
+  question: string;
+  /** The size asked for, centimetres, to the millimetre: the answer. */
+  answerCm: number;
+  /** An answer within this many centimetres of `answerCm` is right. */
+  toleranceCm: number;
+  /** Sizes of this kind are drawn from this range, centimetres (the rules say so). */
+  rangeCm: [number, number];
+  /** The two world points the size runs between (on the measured faces, at their middles). */
+  span: [Vec3, Vec3];
+  /** Angle between the span and the nearest ruler, degrees (0 unless the working frame is turned, `+rot`). */
+  spanTurnDeg: number;
+  /** Every box on the table. */
+  boxes: V4Box[];
+  /**
+   * The patches whose sight decides whether the size can be read: the two ends (`ends[0]`,
+   * `ends[1]`, each a list of faces as `box name/face`), checked by ray casting.
+   */
+  ends: [string[], string[]];
+  /** Index of the end a screen hides from the first view (L5 and up), or −1. */
+  hiddenEnd: number;
+  /** The static table slab (its top face is the plane y = 0). */
+  table: { half: Vec3; pose: Pose };
 }
 
-/** Cell pitch, metres. */
-export const PITCH = 0.05;
-/** Half the block's side, metres. */
-export const BLOCK_HALF = 0.018;
-/** Gap under the block so it never touches the board it slides over. */
-export const LIFT = 0.0005;
+/** What a tier asks. */
+export interface V4Tier {
+  kinds: MeasureKind[];
+  toleranceCm: number;
+  /** The ruler lies right beside the span (L1) or elsewhere on the table. */
+  rulerBeside: boolean;
+  /** Decoy blocks that make other gaps and heights. */
+  decoys: number;
+  /** A screen hides one end of the span from the first view. */
+  screen: boolean;
+  /** The span is turned 25°–65° from every ruler (`+rot`). */
+  turned: boolean;
+  /** First camera elevation range, degrees. */
+  elevation: [number, number];
+}
 
-/** What each tier draws: board size, obstacles, and the fewest slides the goal may be away. */
-export const TIERS: Record<Extract<Tier, 'L1' | 'L3' | 'L5'>, { size: number; obstacles: number; minSlides: number }> = {
-  L1: { size: 4, obstacles: 0, minSlides: 3 },
-  L3: { size: 5, obstacles: 3, minSlides: 5 },
-  L5: { size: 6, obstacles: 7, minSlides: 8 },
+/** The tiers of V4. */
+export const TIERS: Record<Tier, V4Tier> = {
+  L1: { kinds: ['gap', 'height'], toleranceCm: 0.5, rulerBeside: true, decoys: 0, screen: false, turned: false, elevation: [25, 40] },
+  L3: { kinds: ['gap', 'height', 'opening'], toleranceCm: 0.4, rulerBeside: false, decoys: 2, screen: false, turned: false, elevation: [22, 38] },
+  L5: { kinds: ['gap', 'opening'], toleranceCm: 0.3, rulerBeside: false, decoys: 2, screen: true, turned: false, elevation: [18, 30] },
+  L7: { kinds: ['gap', 'opening'], toleranceCm: 0.3, rulerBeside: false, decoys: 2, screen: true, turned: true, elevation: [18, 30] },
 };
 
-/** x of a cell's centre, metres. */
-export function cellX(grid: Grid, c: Cell): number {
-  return (c.col - (grid.size - 1) / 2) * PITCH;
+/** Sizes each kind is drawn from, centimetres: wide against any tier's tolerance (at least 35 tolerance widths). */
+export const RANGES: Record<MeasureKind, [number, number]> = {
+  gap: [3, 25],
+  height: [4, 25],
+  opening: [4, 24],
+};
+
+/** Round numbers a guess might fall on: answers stay clear of multiples of this, centimetres. */
+export const ROUND_STEP_CM = 5;
+
+/** Table top colour, screen colour, and the colours the question may name. */
+export const COLORS = {
+  table: '#cdbfa6',
+  screen: '#7d858c',
+  named: [
+    { name: 'red', css: '#c0392b' },
+    { name: 'blue', css: '#2e6fd0' },
+    { name: 'green', css: '#27ae60' },
+    { name: 'yellow', css: '#e2b714' },
+    { name: 'purple', css: '#8e44ad' },
+    { name: 'white', css: '#f2f2f2' },
+  ],
+} as const;
+
+/** Thickness of a screen and of the frame's bars, metres. */
+export const SCREEN_THICKNESS = 0.008;
+export const FRAME_BAR = { width: 0.025, height: 0.015 } as const;
+
+/** Sizes (centimetres, millimetre steps) an answer may take: in the range, away from its ends and from round numbers. */
+export function allowedSizes(kind: MeasureKind, toleranceCm: number): number[] {
+  const [lo, hi] = RANGES[kind];
+  const out: number[] = [];
+  for (let mm = lo * 10; mm <= hi * 10; mm++) {
+    const cm = mm / 10;
+    const nearRound = Math.abs(cm - Math.round(cm / ROUND_STEP_CM) * ROUND_STEP_CM) <= toleranceCm + 0.1 + 1e-9;
+    const nearEnd = cm - lo < 0.5 - 1e-9 || hi - cm < 0.5 - 1e-9;
+    if (!nearRound && !nearEnd) out.push(Math.round(cm * 10) / 10);
+  }
+  return out;
 }
 
-/** z of a cell's centre, metres. */
-export function cellZ(grid: Grid, c: Cell): number {
-  return (c.row - (grid.size - 1) / 2) * PITCH;
-}
-
-/** Pose of the block resting on a cell. */
-export function blockPose(grid: Grid, c: Cell): Pose {
-  return { p: [cellX(grid, c), BLOCK_HALF + LIFT, cellZ(grid, c)], q: [0, 0, 0, 1] };
-}
