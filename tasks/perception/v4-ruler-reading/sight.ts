@@ -120,6 +120,13 @@ export class RulerSight {
     return this.clear(camera, `ruler${ri}/${k}/front`) || this.clear(camera, `ruler${ri}/${k}/back`);
   }
 
+  /** Pixels of box `name` that show from `camera` in a 768-pixel picture (8 × 8 samples a face). */
+  boxPixels(camera: CameraSpec, name: string): number {
+    let px = 0;
+    for (const [k, i] of this.index) if (k.startsWith(`${name}/`)) px += this.sight.sightPatch(camera, i, 8, false).seenPixels;
+    return px;
+  }
+
   private at(key: string): number {
     const i = this.index.get(key);
     if (i === undefined) throw new RangeError(`no patch ${key}`);
