@@ -14,7 +14,7 @@ import { TaskEnv } from '../tasks/env.ts';
 import { v4RulerReading } from '../tasks/perception/v4-ruler-reading/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/perception/v4-ruler-reading/filters.ts';
 import { RANGES, ROUND_STEP_CM, type V4Scene } from '../tasks/perception/v4-ruler-reading/scene.ts';
-import { endHidden, PIECE, readableFrom, RulerSight, rulerFrame, spanLength, spanOnRuler } from '../tasks/perception/v4-ruler-reading/sight.ts';
+import { endHidden, PIECE, readableFrom, RulerSight, rulerFrame, rulerPartlyHidden, spanLength, spanOnRuler } from '../tasks/perception/v4-ruler-reading/sight.ts';
 import { readingView } from '../tasks/perception/v4-ruler-reading/solver.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 
@@ -48,6 +48,7 @@ describe('V4 ruler reading', function () {
       expect(inst.rules).to.not.include(String(s.answerCm));
       expect(readingView(inst)).to.not.equal(null);
       if (tier === 'L5' || tier === 'L7') expect(endHidden(new RulerSight(s, inst.rulers), inst.camera.initial, s.ends[s.hiddenEnd])).to.equal(true);
+      if (tier === 'L5') expect(rulerPartlyHidden(new RulerSight(s, inst.rulers), inst.camera.initial, s.span)).to.equal(true);
       if (tier === 'L7') expect(s.spanTurnDeg).to.be.within(25, 65);
     });
   }

@@ -5,7 +5,7 @@ import { numberGuesses } from '../../kits/sightless-guesses.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { Instance, TaskFamily } from '../../types.ts';
 import { allowedSizes, FRAME_BAR, RANGES, ROUND_STEP_CM, TIERS, type V4Scene } from './scene.ts';
-import { endHidden, RulerSight, spanLength } from './sight.ts';
+import { endHidden, RulerSight, rulerPartlyHidden, spanLength } from './sight.ts';
 import { readingView } from './solver.ts';
 
 type Filter = NonNullable<TaskFamily<V4Scene>['shortcutFilters']>[number];
@@ -23,7 +23,8 @@ type Filter = NonNullable<TaskFamily<V4Scene>['shortcutFilters']>[number];
  *   60°, and the top view), clearly shows both ends of the size and the ruler piece it is read
  *   against (ray cast);
  * - `first-view-hides-an-end` (L5, L7): the first view shows nothing of one end of the size (no
- *   sample of its faces on a fine lattice), so the size cannot be read without moving the camera;
+ *   sample of its faces on a fine lattice), and at L5 misses part of the ruler piece beside the
+ *   span too, so the size cannot be read without moving the camera;
  * - `turned` (L7): the size runs 25°–65° off every ruler.
  */
 export const SHORTCUT_FILTERS: Filter[] = [
@@ -74,7 +75,10 @@ export const SHORTCUT_FILTERS: Filter[] = [
       if (!TIERS[instance.tier].screen) return null;
       const s = instance.scene;
       if (s.hiddenEnd < 0) return 'no screen hides an end';
-      return endHidden(new RulerSight(s, instance.rulers), instance.camera.initial, s.ends[s.hiddenEnd]) ? null : `end ${s.hiddenEnd + 1} shows in the first view`;
+      const sight = new RulerSight(s, instance.rulers);
+      if (!endHidden(sight, instance.camera.initial, s.ends[s.hiddenEnd])) return `end ${s.hiddenEnd + 1} shows in the first view`;
+      if (!TIERS[instance.tier].turned && !rulerPartlyHidden(sight, instance.camera.initial, s.span)) return 'the first view shows the whole ruler piece beside the span';
+      return null;
     },
   },
   {

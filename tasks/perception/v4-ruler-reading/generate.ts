@@ -15,7 +15,7 @@ import { Rng } from '../../../core/rng.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { allowedSizes, COLORS, FRAME_BAR, RANGES, SCREEN_THICKNESS, TIERS, type MeasureKind, type V4Box, type V4Scene } from './scene.ts';
-import { endHidden, faceId, RulerSight, rulerFrame } from './sight.ts';
+import { endHidden, faceId, RulerSight, rulerFrame, rulerPartlyHidden } from './sight.ts';
 import { readingView } from './solver.ts';
 
 const r9 = round9;
@@ -347,6 +347,8 @@ export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt
       const cam = frameCamera(framePoints(trial.boxes, rulers), camera.azimuth, camera.elevation);
       const sight = new RulerSight(trial, rulers);
       if (!endHidden(sight, cam, trial.ends[e])) continue;
+      // Below `+rot` the board also hides part of the ruler beside the span.
+      if (!t.turned && !rulerPartlyHidden(sight, cam, trial.span)) continue;
       base.boxes = trial.boxes;
       base.hiddenEnd = e;
       camera = cam;

@@ -211,6 +211,19 @@ export function endHidden(s: RulerSight, camera: CameraSpec, end: readonly strin
   return end.every((k) => !s.glimpsed(camera, k));
 }
 
+/**
+ * Whether `camera` misses part of the ruler the size is read against: some piece a parallel
+ * ruler needs (see {@link rulerReadable}) is not clearly seen. False when no ruler runs along the
+ * span (at `+rot` the span is read against rulers at an angle).
+ */
+export function rulerPartlyHidden(s: RulerSight, camera: CameraSpec, span: readonly [Vec3, Vec3]): boolean {
+  const parallel = s.rulers.flatMap((r, ri) => {
+    const need = neededPieces(span, r);
+    return need && need.length ? [{ ri, need }] : [];
+  });
+  return parallel.length > 0 && parallel.every(({ ri, need }) => need.some((k) => !s.pieceClear(camera, ri, k)));
+}
+
 /** Whether `camera` shows everything reading the size needs: both ends clearly, and a ruler. */
 export function readableFrom(s: RulerSight, camera: CameraSpec, scene: V4Scene): boolean {
   return endClear(s, camera, scene.ends[0]) && endClear(s, camera, scene.ends[1]) && rulerReadable(s, camera, scene.span);
