@@ -18,7 +18,7 @@ export const V4_DESCRIPTOR: FamilyDescriptor = {
   category: 'V',
   title: 'Ruler reading',
   summary:
-    'Report a size in centimetres — the gap between two blocks, the height of a block, the length of the opening in a frame — read off the rulers lying or standing in the scene, within a stated tolerance. Sizes are drawn at millimetre steps over ranges 35 or more tolerance widths wide and never near a multiple of 5 cm; every instance is ray-cast verified to show both ends and the ruler from some reachable view, and from L5 on to hide one end (and at L5 part of the ruler) from the first view.',
+    'Report a size in centimetres — the gap between two blocks, the height of a block, the length of the opening in a frame — read off the rulers lying or standing in the scene, within a stated tolerance. Sizes are drawn at millimetre steps over ranges 24 or more tolerance widths (±) wide and never near a multiple of 5 cm; every instance is ray-cast verified to show both ends and the ruler from some reachable view, and from L5 on to hide one end (and at L5 part of the ruler) from the first view.',
   tiers: {
     L1: { levers: [], description: 'A gap or a height; the ruler lies (or stands) right beside what is measured, its start a few centimetres before it; tolerance ±0.5 cm.' },
     L3: { levers: [], description: 'A gap, a height or the opening of a frame; the ruler is 7–16 cm away, parallel; two decoy blocks; tolerance ±0.4 cm.' },

@@ -14,9 +14,10 @@ type Filter = NonNullable<TaskFamily<V4Scene>['shortcutFilters']>[number];
  * The V4 filters, run on every draw (re-drawn until all pass) and again by `spaceact verify`:
  * - `laid-out`: the draw placed every object (decoys included) without overlap;
  * - `size-is-the-span`: the answer is the distance between the two span points (to 0.05 mm),
- *   and it is one of the allowed sizes: inside the stated range, at least 0.5 cm from its ends
- *   and more than the tolerance (+1 mm) from any multiple of 5 cm, so neither a round number nor
- *   a range end is ever right;
+ *   and it is one of the allowed sizes: inside the stated range, at least 0.5 cm from its ends,
+ *   and more than the tolerance (+1 mm) from its middle and from any multiple of 5 cm, so
+ *   neither a round number, nor the middle of the range (the constant a guesser picks), nor a
+ *   range end is ever right;
  * - `no-other-size-alike`: no box side, frame side or opening width in the scene is within 1 cm
  *   of the answer, so reading the wrong thing does not pass by luck;
  * - `readable`: the first view, or a view the camera tools reach (azimuth every 30° at 15°, 35°,
@@ -94,7 +95,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
 /**
  * What a model that reads the rules and guesses a number could do: the middle of the stated
  * range, the size most often right on other seeds, a round number, a number from the text. The
- * bound: a guess is right only within ±tolerance of a size drawn over a range 35 or more
- * tolerance widths wide, so about 1/35 by luck; 0.1 leaves room for the battery's sampling.
+ * bound: a guess is right only within ±tolerance of a size drawn over a range 24 or more
+ * tolerance widths (±) wide, so about 1/25–1/45 by luck; 0.1 leaves room for the battery's sampling.
  */
 export const SIGHTLESS: SightlessStrategy[] = numberGuesses(0.1, ROUND_STEP_CM);

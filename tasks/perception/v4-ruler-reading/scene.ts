@@ -74,11 +74,14 @@ export const TIERS: Record<Tier, V4Tier> = {
   L7: { kinds: ['gap', 'opening'], toleranceCm: 0.3, rulerBeside: false, decoys: 2, screen: true, turned: true, elevation: [18, 30] },
 };
 
-/** Sizes each kind is drawn from, centimetres: wide against any tier's tolerance (at least 35 tolerance widths). */
+/**
+ * Sizes each kind is drawn from, centimetres: wide against any tier's tolerance (24 or more
+ * tolerance widths ±, so a fixed guess inside the range is right about 1 time in 25–45).
+ */
 export const RANGES: Record<MeasureKind, [number, number]> = {
-  gap: [3, 25],
-  height: [4, 25],
-  opening: [4, 24],
+  gap: [3, 32],
+  height: [4, 30],
+  opening: [4, 28],
 };
 
 /** Round numbers a guess might fall on: answers stay clear of multiples of this, centimetres. */
@@ -102,7 +105,7 @@ export const COLORS = {
 export const SCREEN_THICKNESS = 0.008;
 export const FRAME_BAR = { width: 0.025, height: 0.015 } as const;
 
-/** Sizes (centimetres, millimetre steps) an answer may take: in the range, away from its ends and from round numbers. */
+/** Sizes (centimetres, millimetre steps) an answer may take: in the range, away from its ends, its middle and round numbers. */
 export function allowedSizes(kind: MeasureKind, toleranceCm: number): number[] {
   const [lo, hi] = RANGES[kind];
   const out: number[] = [];
@@ -110,7 +113,9 @@ export function allowedSizes(kind: MeasureKind, toleranceCm: number): number[] {
     const cm = mm / 10;
     const nearRound = Math.abs(cm - Math.round(cm / ROUND_STEP_CM) * ROUND_STEP_CM) <= toleranceCm + 0.1 + 1e-9;
     const nearEnd = cm - lo < 0.5 - 1e-9 || hi - cm < 0.5 - 1e-9;
-    if (!nearRound && !nearEnd) out.push(Math.round(cm * 10) / 10);
+    // The middle of the stated range is the constant a guesser would pick.
+    const nearMiddle = Math.abs(cm - (lo + hi) / 2) <= toleranceCm + 0.1 + 1e-9;
+    if (!nearRound && !nearEnd && !nearMiddle) out.push(Math.round(cm * 10) / 10);
   }
   return out;
 }
