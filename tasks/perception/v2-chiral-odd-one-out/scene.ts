@@ -3,7 +3,7 @@
  * tier) and the tiers. Every field is described in README.md.
  */
 import type { Cell } from '../../../solvers/polycube.ts';
-import type { OddOneOutPlan } from '../../kits/part-sight/odd-one-out-draw.ts';
+import type { OddOneOutPlan } from './table.ts';
 import type { TableScene } from '../../kits/part-sight/table-scene.ts';
 import type { Tier } from '../../types.ts';
 

@@ -6,7 +6,7 @@
  */
 import { SpaceActError } from '../../../core/errors.ts';
 import { redrawRng } from '../../../solvers/redraw.ts';
-import { drawRotatedCopy } from '../../kits/part-sight/rotated-copy-draw.ts';
+import { drawRotatedCopy } from './table.ts';
 import { answerPosition, describeMove, letterAnswerTool } from '../../kits/part-sight/table-question.ts';
 import { rulesText } from './rules.ts';
 import { makeInstance } from '../../instance.ts';

@@ -2,7 +2,7 @@
  * V3 rotated copy: the scene an instance carries (plain JSON, a pure function of seed and tier)
  * and the tiers. Every field is described in README.md.
  */
-import type { RotatedCopyPlan } from '../../kits/part-sight/rotated-copy-draw.ts';
+import type { RotatedCopyPlan } from './table.ts';
 import type { TableScene } from '../../kits/part-sight/table-scene.ts';
 import type { Tier } from '../../types.ts';
 

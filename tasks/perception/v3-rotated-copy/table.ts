@@ -7,11 +7,11 @@ import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyRotatedCopy, closeNearMiss, mirrorCells, oneCubeMoves, properKey, smallestTurn } from '../../../solvers/polycube-chirality.ts';
 import { normalize, type Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
-import { consistentPlacement, oneCubeMovesInPlace } from './alternatives.ts';
-import { firstViewProblem, HIDING_WALL, searchWall, WALL_TRIES } from './walls.ts';
-import type { SolidBox } from './parts.ts';
-import { readRotatedCopy, type RotatedCopyReading } from './readings.ts';
-import { chiralPool, standingPoses } from './shape-pool.ts';
+import { consistentPlacement, oneCubeMovesInPlace } from '../../kits/part-sight/alternatives.ts';
+import { firstViewProblem, HIDING_WALL, searchWall, WALL_TRIES } from '../../kits/part-sight/walls.ts';
+import type { SolidBox } from '../../kits/part-sight/parts.ts';
+import { readRotatedCopy, type RotatedCopyReading } from '../../kits/part-sight/readings.ts';
+import { chiralPool, standingPoses } from '../../kits/part-sight/shape-pool.ts';
 import {
   checkedViews,
   footprintRadius,
@@ -27,7 +27,7 @@ import {
   type TablePart,
   type TableScene,
   type Wall,
-} from './table-scene.ts';
+} from '../../kits/part-sight/table-scene.ts';
 
 /** How the copy is turned from the reference. */
 export type CopyTurn = 'yaw' | 'tip' | 'any';

@@ -1,18 +1,19 @@
 /**
  * Draws a chiral odd-one-out table (V2): lettered parts that are all proper rotations of one
- * chiral shape but one, its mirror image, with walls searched so that the first view cannot tell
- * some parts from their mirror images. Pure: every choice comes from the given stream.
+ * chiral shape but one, its mirror image, and the walls the tier asks for (none, low ones drawn
+ * at random, or ones searched so that the first view cannot tell any part from its mirror
+ * image). Pure: every choice comes from the given stream.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyOddOneOut, mirrorCells } from '../../../solvers/polycube-chirality.ts';
 import type { Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
-import { consistentPlacement } from './alternatives.ts';
-import { firstViewProblem, HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from './walls.ts';
-import { readOddOneOut, type OddOneOutReading } from './readings.ts';
-import { chiralPool, standingPoses } from './shape-pool.ts';
-import type { LetterPlate } from './letters.ts';
-import type { SolidBox } from './parts.ts';
+import { consistentPlacement } from '../../kits/part-sight/alternatives.ts';
+import { firstViewProblem, HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from '../../kits/part-sight/walls.ts';
+import { readOddOneOut, type OddOneOutReading } from '../../kits/part-sight/readings.ts';
+import { chiralPool, standingPoses } from '../../kits/part-sight/shape-pool.ts';
+import type { LetterPlate } from '../../kits/part-sight/letters.ts';
+import type { SolidBox } from '../../kits/part-sight/parts.ts';
 import {
   checkedViews,
   PLATE_SIDE,
@@ -28,7 +29,7 @@ import {
   type TablePart,
   type TableScene,
   type Wall,
-} from './table-scene.ts';
+} from '../../kits/part-sight/table-scene.ts';
 
 /** What a tier asks of an odd-one-out table. */
 export interface OddOneOutPlan {
