@@ -3,16 +3,10 @@
  * the odd one its mirror image, the shape chiral), and camera moves through views that together
  * show every cube clearly (ray cast), then the answer.
  */
-import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyOddOneOut } from '../../../solvers/polycube-chirality.ts';
 import { coverThenAnswer } from '../../kits/part-sight/table-question.ts';
 import type { Instance, ReferenceSolution } from '../../types.ts';
 import type { V2Scene } from './scene.ts';
-
-/** The views (after the first) that the reference visits. */
-export function coverViewsOf(instance: Instance<V2Scene>): CameraSpec[] {
-  return coverThenAnswer(instance).views;
-}
 
 /** The reference: the certified answer after a cover of every cube by reachable views. */
 export function reference(instance: Instance<V2Scene>): ReferenceSolution {

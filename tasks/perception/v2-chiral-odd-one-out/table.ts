@@ -8,24 +8,20 @@ import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyOddOneOut, mirrorCells } from '../../../solvers/polycube-chirality.ts';
 import type { Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
+import { finishTable } from '../../kits/part-sight/table-question.ts';
 import { consistentPlacement } from '../../kits/part-sight/alternatives.ts';
-import { firstViewProblem, HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from '../../kits/part-sight/walls.ts';
+import { HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from '../../kits/part-sight/walls.ts';
 import { readOddOneOut, type OddOneOutReading } from '../../kits/part-sight/readings.ts';
 import { chiralPool, standingPoses } from '../../kits/part-sight/shape-pool.ts';
 import type { LetterPlate } from '../../kits/part-sight/letters.ts';
 import type { SolidBox } from '../../kits/part-sight/parts.ts';
 import {
-  checkedViews,
   PLATE_SIDE,
-  sceneInFrame,
   type TableLayout,
   footprintRadius,
   frameCamera,
   plateFor,
   r9,
-  sceneSight,
-  tableUnder,
-  unseenCells,
   type TablePart,
   type TableScene,
   type Wall,
@@ -119,18 +115,13 @@ export function drawOddOneOut(rng: Rng, plan: OddOneOutPlan, odd: number, letter
     if (!wall) return `no wall among ${WALL_TRIES} ${plan.walls === 'hiding' ? 'hides the hand of' : 'fits before'} part ${letters[pi]}`;
     walls.push(wall);
   }
-  const scene: TableScene = { ...layout(walls), table: tableUnder(layout(walls)) };
-  if (!sceneInFrame(scene, camera)) return 'the walls reach out of the first picture';
-  const sight = sceneSight(scene);
-  const problem = firstViewProblem(sight, scene, camera);
-  if (problem) return problem;
+  const done = finishTable(layout(walls), camera, plan.elevationRange);
+  if (typeof done === 'string') return done;
+  const { scene, sight } = done;
   // Read only where the tier hides things on purpose: elsewhere the first view may decide.
   const firstView = plan.walls === 'hiding' ? readOddOneOut(sight, camera, shape, odd) : null;
   if (firstView && firstView.ambiguous.length < parts.length) {
     return `parts ${parts.flatMap((p, i) => (firstView.ambiguous.includes(i) ? [] : [p.letter])).join(', ')} can be told from their mirror images in the first view`;
   }
-  const unseen = unseenCells(sight, checkedViews(camera, plan.elevationRange));
-  const bad = unseen.findIndex((u) => u.length > 0);
-  if (bad >= 0) return `cubes ${unseen[bad].join(' ')} of part ${letters[bad]} are clear from no checked view`;
   return { scene, shape, odd, camera, firstView };
 }

@@ -3,12 +3,11 @@
  */
 import { SpaceActError } from '../../../core/errors.ts';
 import { certifyRotatedCopy, closeNearMiss, smallestTurn } from '../../../solvers/polycube-chirality.ts';
-import { standsOnTable } from '../../kits/polycube-pieces/statics.ts';
 import { readRotatedCopy } from '../../kits/part-sight/readings.ts';
 import { consistentPlacement } from '../../kits/part-sight/alternatives.ts';
 import { choiceGuesses } from '../../kits/sightless-guesses.ts';
-import { checkedViews, sceneSight, unseenCells, wallClear } from '../../kits/part-sight/table-scene.ts';
-import { firstViewProblem } from '../../kits/part-sight/walls.ts';
+import { tableFilters } from '../../kits/part-sight/table-question.ts';
+import { sceneSight } from '../../kits/part-sight/table-scene.ts';
 import { mirrorCells } from '../../../solvers/polycube-chirality.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { TaskFamily } from '../../types.ts';
@@ -62,28 +61,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
       return null;
     },
   },
-  {
-    name: 'physical',
-    check(instance) {
-      const s = instance.scene;
-      const tipping = s.parts.find((p) => !standsOnTable(p.cells));
-      if (tipping) return `part ${tipping.letter} would tip over`;
-      const bad = s.walls.findIndex((w, i) => !wallClear({ ...s, walls: s.walls.filter((_, j) => j !== i) }, w));
-      return bad >= 0 ? `wall ${bad + 1} overlaps something or stands off its top` : null;
-    },
-  },
-  {
-    name: 'every-cube-seen',
-    check(instance) {
-      const unseen = unseenCells(sceneSight(instance.scene), checkedViews(instance.camera.initial, instance.camera.elevationRange ?? [0, 90]));
-      const bad = unseen.findIndex((u) => u.length > 0);
-      return bad < 0 ? null : `cubes ${unseen[bad].join(' ')} of part ${instance.scene.parts[bad].letter} are clear from no checked view`;
-    },
-  },
-  {
-    name: 'first-view',
-    check: (instance) => firstViewProblem(sceneSight(instance.scene), instance.scene, instance.camera.initial),
-  },
+  ...tableFilters<V3Scene>(),
   {
     name: 'first-view-open',
     check(instance) {

@@ -4,85 +4,33 @@
  * layout and the walls come from the draw's stream, re-drawn until the table drawer and every
  * shortcut filter (`filters.ts`) accept it.
  */
-import { SpaceActError } from '../../../core/errors.ts';
 import { redrawRng } from '../../../solvers/redraw.ts';
-import { drawRotatedCopy } from './table.ts';
-import { answerPosition, describeMove, letterAnswerTool } from '../../kits/part-sight/table-question.ts';
-import { rulesText } from './rules.ts';
-import { makeInstance } from '../../instance.ts';
+import { answerPosition, generateLettered, letterAnswerTool } from '../../kits/part-sight/table-question.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
+import { rulesText } from './rules.ts';
 import { LETTERS, TIERS, type V3Scene } from './scene.ts';
-import { coverViewsOf } from './solver.ts';
-
-/** Draws before the generator gives up (never reached on the seeds tested). */
-const MAX_DRAWS = 300;
-
-/** Pure: draws (deterministically, re-drawing) until the drawer and every filter accept. */
-function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V3Scene> {
-  const plan = TIERS[tier];
-  const letters = LETTERS.slice(0, plan.candidates);
-  const copy = answerPosition('V3', seed, tier, plan.candidates);
-  const rejections: string[] = [];
-  for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
-    const d = drawRotatedCopy(redrawRng('V3', tier, seed, attempt), plan, copy, letters);
-    if (typeof d === 'string') {
-      rejections.push(`attempt ${attempt}: ${d}`);
-      continue;
-    }
-    const scene: V3Scene = {
-      ...d.scene,
-      answer: letters[d.copy],
-      turn: d.turn,
-      made: d.made,
-      firstView: d.firstView ? { answers: d.firstView.answers.map((i) => letters[i]) } : null,
-    };
-    const instance = makeInstance(family, tier, seed, {
-      title: `Rotated copy: ${plan.candidates} candidates of ${plan.cubes} cubes${plan.hideEvery ? ', walled' : ''}`,
-      rules: rulesText(tier),
-      tools: [letterAnswerTool(letters.split(''), 'the candidate that is the turned copy of the reference')],
-      camera: { initial: d.camera, elevationRange: plan.elevationRange },
-      rulers: [],
-      ground: { y: -0.02 },
-      dynamic: false,
-      scoring: 'graded' as const,
-      scene,
-      reveal: { plan: '' },
-    });
-    const failed = SHORTCUT_FILTERS.map((f) => [f.name, f.check(instance)] as const).find(([, m]) => m !== null);
-    if (failed) {
-      rejections.push(`attempt ${attempt}: ${failed[0]}: ${failed[1]}`);
-      continue;
-    }
-    return instance;
-  }
-  throw new SpaceActError('invalid-state', `V3 ${tier} seed ${seed}: no draw passed in ${MAX_DRAWS} attempts (last: ${rejections[rejections.length - 1]})`);
-}
-
-const cache = new Map<string, Instance<V3Scene>>();
+import { drawRotatedCopy } from './table.ts';
 
 /** Pure and memoised: the instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V3Scene> {
-  const key = `${tier}/${seed}`;
-  let hit = cache.get(key);
-  if (!hit) {
-    hit = drawInstance(family, seed, tier);
-    hit.reveal.plan = planText(hit);
-    cache.set(key, hit);
-  }
-  return structuredClone(hit);
-}
-
-function planText(instance: Instance<V3Scene>): string {
-  const views = coverViewsOf(instance);
-  let at = instance.camera.initial;
-  const steps = views.map((v) => {
-    const s = describeMove(at, v);
-    at = v;
-    return s;
+  return generateLettered<V3Scene>(family, seed, tier, () => {
+    const plan = TIERS[tier];
+    const letters = LETTERS.slice(0, plan.candidates);
+    const copy = answerPosition('V3', seed, tier, plan.candidates);
+    return {
+      draw(attempt) {
+        const d = drawRotatedCopy(redrawRng('V3', tier, seed, attempt), plan, copy, letters);
+        if (typeof d === 'string') return d;
+        const firstView = d.firstView ? { answers: d.firstView.answers.map((i) => letters[i]) } : null;
+        return { scene: { ...d.scene, answer: letters[d.copy], turn: d.turn, made: d.made, firstView }, camera: d.camera };
+      },
+      title: `Rotated copy: ${plan.candidates} candidates of ${plan.cubes} cubes${plan.hideEvery ? ', walled' : ''}`,
+      rules: rulesText(tier),
+      tool: letterAnswerTool(letters.split(''), 'the candidate that is the turned copy of the reference'),
+      elevationRange: plan.elevationRange,
+      filters: SHORTCUT_FILTERS,
+      advice: 'Work out the reference cube by cube; for each candidate, find a turn that would make it look like the reference. The mirror image needs a reflection, and a candidate with a cube moved has a cube where the reference has none.',
+    };
   });
-  return [
-    `Together with the first view, these ${views.length} views show every cube of every part: ${steps.map((s, i) => `(${i + 1}) ${s}`).join('; ') || 'none needed'}.`,
-    'Work out the reference cube by cube; for each candidate, find a turn that would make it look like the reference. The mirror image needs a reflection, and a candidate with a cube moved has a cube where the reference has none.',
-  ].join(' ');
 }

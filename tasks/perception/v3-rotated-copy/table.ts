@@ -7,22 +7,18 @@ import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { certifyRotatedCopy, closeNearMiss, mirrorCells, oneCubeMoves, properKey, smallestTurn } from '../../../solvers/polycube-chirality.ts';
 import { normalize, type Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
+import { finishTable } from '../../kits/part-sight/table-question.ts';
 import { consistentPlacement, oneCubeMovesInPlace } from '../../kits/part-sight/alternatives.ts';
-import { firstViewProblem, HIDING_WALL, searchWall, WALL_TRIES } from '../../kits/part-sight/walls.ts';
+import { HIDING_WALL, searchWall, WALL_TRIES } from '../../kits/part-sight/walls.ts';
 import type { SolidBox } from '../../kits/part-sight/parts.ts';
 import { readRotatedCopy, type RotatedCopyReading } from '../../kits/part-sight/readings.ts';
 import { chiralPool, standingPoses } from '../../kits/part-sight/shape-pool.ts';
 import {
-  checkedViews,
   footprintRadius,
   frameCamera,
   PLATE_SIDE,
   plateFor,
   r9,
-  sceneInFrame,
-  sceneSight,
-  tableUnder,
-  unseenCells,
   type TableLayout,
   type TablePart,
   type TableScene,
@@ -164,17 +160,12 @@ export function drawRotatedCopy(rng: Rng, plan: RotatedCopyPlan, copy: number, l
       walls.push(wall);
     }
   }
-  const scene: TableScene = { ...layout(walls), table: tableUnder(layout(walls)) };
-  if (!sceneInFrame(scene, camera)) return 'the walls reach out of the first picture';
-  const sight = sceneSight(scene);
-  const problem = firstViewProblem(sight, scene, camera);
-  if (problem) return problem;
+  const done = finishTable(layout(walls), camera, plan.elevationRange);
+  if (typeof done === 'string') return done;
+  const { scene, sight } = done;
   // Read only where the tier hides things: elsewhere the first view may show everything.
   const firstView = plan.hideEvery ? readRotatedCopy(sight, camera, refPose, candidates.map((_, i) => i + 1), copy) : null;
   if (firstView && firstView.answers.length < 2) return 'the first view decides the question';
-  const unseen = unseenCells(sight, checkedViews(camera, plan.elevationRange));
-  const bad = unseen.findIndex((u) => u.length > 0);
-  if (bad >= 0) return `cubes ${unseen[bad].join(' ')} of part ${parts[bad].letter} are clear from no checked view`;
   return { scene, copy, turn, made, camera, firstView };
 }
 
