@@ -101,8 +101,9 @@ export const COLORS = {
   ],
 } as const;
 
-/** Thickness of a screen and of the frame's bars, metres. */
+/** Thickness of a screen, metres. */
 export const SCREEN_THICKNESS = 0.008;
+/** Width and height of a frame's bars, metres. */
 export const FRAME_BAR = { width: 0.025, height: 0.015 } as const;
 
 /** Sizes (centimetres, millimetre steps) an answer may take: in the range, away from its ends, its middle and round numbers. */
