@@ -13,7 +13,7 @@ import { questionSeedParts, seriesAnswer } from '../tasks/assembly/a6-part-to-wh
 import { answerPosition } from '../tasks/kits/part-sight/table-question.ts';
 import { getFamily } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
-import { ANSWER_PLACE, CHI2_999, chiSquareUniform, tallyPlaces } from '../verify/answer-positions.ts';
+import { ANSWER_PLACE, CHI2_999, chiSquareUniform, instancesOver, tallyPlaces } from '../verify/answer-positions.ts';
 
 const TIERS: Tier[] = ['L1', 'L3', 'L5', 'L7'];
 const N = 1000;
@@ -40,10 +40,10 @@ describe('answer positions of the multiple-choice families (chi-square, 1,000 se
     it(`${id}: the answer's place is uniform over 1,000 seeds at each option count, and generated instances put it there`, () => {
       const family = getFamily(id);
       const count = (tier: Tier): number => (id === 'V2' ? (tier === 'L1' ? 4 : 6) : tier === 'L1' ? 3 : 4);
-      // Seed s at tier s mod 4, as bench/answer-positions.ts cycles them.
+      // Seeds in four blocks of 250, one per tier, as bench/answer-positions.ts takes them.
       const groups = new Map<number, number[]>();
       for (let seed = 0; seed < N; seed++) {
-        const tier = TIERS[seed % 4];
+        const tier = TIERS[Math.floor(seed / 250)];
         const k = count(tier);
         groups.set(k, [...(groups.get(k) ?? []), answerPosition(id, seed, tier, k)]);
       }
@@ -59,7 +59,7 @@ describe('answer positions of the multiple-choice families (chi-square, 1,000 se
 
   it('A6: the tray (assembly form) and the letter (question form) are uniform over 1,000 seeds, and generated instances put them there', () => {
     const family = getFamily('A6');
-    uniform('A6 assembly form', 4, Array.from({ length: N }, (_, s) => physicalAnswer(TIERS[s % 4], s)));
+    uniform('A6 assembly form', 4, Array.from({ length: N }, (_, s) => physicalAnswer(TIERS[Math.floor(s / 250)], s)));
     uniform('A6 question form', 4, Array.from({ length: N }, (_, s) => seriesAnswer(questionSeedParts(1000 + s).problem)));
     for (const seed of [3, 8, 1001, 1006]) {
       const tier: Tier = seed >= 1000 ? 'L5' : TIERS[seed % 4];
@@ -72,7 +72,7 @@ describe('answer positions of the multiple-choice families (chi-square, 1,000 se
   it('V6: over 1,000 generated questions, every option count places its answer uniformly', () => {
     // V6 generates fast (its objects are screened once per pool id), so it is counted directly.
     const family = getFamily('V6');
-    const tallies = tallyPlaces('V6', Array.from({ length: N }, (_, s) => family.generate(s, TIERS[s % 4])));
+    const tallies = tallyPlaces('V6', instancesOver(family, Array.from({ length: N }, (_, s) => s), TIERS));
     expect(tallies.map((t) => t.count)).to.deep.equal([2, 3, 4, 9]);
     for (const t of tallies) expect(t.chi2, `V6 ${t.count} options: [${t.byPlace.join(', ')}]`).to.be.at.most(t.bound);
   });

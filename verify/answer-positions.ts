@@ -88,7 +88,12 @@ export function tallyPlaces(familyId: string, instances: Iterable<Instance>): Pl
     });
 }
 
-/** Instances of a family over seeds, cycling the tiers it defines (seed s takes tier s mod tiers), lazily. */
-export function* instancesOver(family: TaskFamily, seeds: Iterable<number>, tiers: readonly Tier[]): Generator<Instance> {
-  for (const seed of seeds) yield family.generate(seed, tiers[seed % tiers.length]);
+/**
+ * Instances of a family over seeds, the seeds cut into equal consecutive blocks, one per tier (a
+ * tier per seed residue would meet schedules that are themselves periodic in the seed, such as
+ * V6's question types, and see only some of them), lazily.
+ */
+export function* instancesOver(family: TaskFamily, seeds: readonly number[], tiers: readonly Tier[]): Generator<Instance> {
+  const block = Math.ceil(seeds.length / tiers.length);
+  for (const [i, seed] of seeds.entries()) yield family.generate(seed, tiers[Math.floor(i / block)]);
 }
