@@ -12,7 +12,7 @@ import { v3RotatedCopy } from '../tasks/perception/v3-rotated-copy/family.ts';
 import { v4RulerReading } from '../tasks/perception/v4-ruler-reading/family.ts';
 import type { Instance, ReferenceSolution, TaskFamily, Tier } from '../tasks/types.ts';
 import { runNullPolicy, runRandomBaseline } from '../verify/verify.ts';
-import { playSightless } from './support/sightless-play.ts';
+import { NO_TRIALS, playSightless } from './support/sightless-play.ts';
 
 /** Judged seeds per tier (fewer at L7, whose generation searches walls) and the training seeds. */
 const PLAN: Record<string, { judged: Record<Tier, number>; training: number }> = {
@@ -56,7 +56,7 @@ for (const family of [v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading] as TaskF
       expect(strategies.length).to.be.at.least(4);
       const rates: string[] = [];
       for (const strategy of strategies) {
-        const fitted = strategy.fit?.(training);
+        const fitted = await strategy.fit?.(training, NO_TRIALS);
         let solved = 0;
         for (const [k, inst] of judged.entries()) if (await playSightless(family, inst, strategy, k, fitted)) solved++;
         const rate = solved / judged.length;

@@ -4,13 +4,17 @@
  * instance's text and the results of its earlier calls, never a picture or the scene.
  */
 import { TaskEnv } from '../../tasks/env.ts';
-import type { SightlessResult, SightlessStrategy, SightlessView } from '../../tasks/sightless.ts';
+import { sightlessView, type FitTools, type SightlessResult, type SightlessStrategy } from '../../tasks/sightless.ts';
 import type { Instance, TaskFamily } from '../../tasks/types.ts';
 
-/** The text a strategy may read of an instance. */
-export function sightlessView(i: Instance): SightlessView {
-  return { id: i.id, family: i.family, tier: i.tier, title: i.title, rules: i.rules, tools: i.tools, budgets: i.budgets, levers: i.levers, scoring: i.scoring, dynamic: i.dynamic };
-}
+export { sightlessView };
+
+/** Fit tools for strategies that learn from training data alone (a trial would need the battery). */
+export const NO_TRIALS: FitTools = {
+  trial() {
+    throw new Error('this test fits strategies without trial episodes');
+  },
+};
 
 /** Plays `strategy` (fitted with `fitted`) on `instance` with battery seed `seed`; true when the episode is solved. */
 export async function playSightless<F>(family: TaskFamily, instance: Instance, strategy: SightlessStrategy<F>, seed: number, fitted: F | undefined, maxTurns = 5): Promise<boolean> {
