@@ -1,10 +1,24 @@
 /**
  * `spaceact/verify`: what task authors build on — polycube geometry and exact-cover packing
  * counts (uniqueness certificates for packing and part-to-whole families), Algorithm X, and
- * the deterministic re-draw helper for generator-side shortcut filters. The instance verifier
+ * the deterministic re-draw helper for generator-side shortcut filters, the discrete-puzzle search
+ * kit (breadth-first, A*, IDA*: optimal length and number of optimal solutions) and the pocket-cube
+ * distance figures. The instance verifier
  * itself (`verify/verify.ts`) pulls in the episode loop and agents, so it is imported from its
  * own module rather than from here.
  */
 export * from './polycube.ts';
 export { solveExactCover, type ExactCoverOptions, type ExactCoverProblem, type ExactCoverResult } from './exact-cover.ts';
 export { generateFiltered, redrawRng, type InstanceFilter, type RedrawOptions } from './redraw.ts';
+export {
+  aStar,
+  breadthFirst,
+  idaStar,
+  pocketCubeDistanceCounts,
+  reachableStates,
+  type IdaStarOptions,
+  type PocketCubeDistanceCounts,
+  type SearchOptions,
+  type SearchProblem,
+  type SearchResult,
+} from '../solvers/discrete-search/index.ts';
