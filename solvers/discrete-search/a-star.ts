@@ -1,4 +1,4 @@
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { pathTo } from './breadth-first.ts';
 import { addCounts, DEFAULT_MAX_STATES, type SearchOptions, type SearchProblem, type SearchResult } from './problem.ts';
 

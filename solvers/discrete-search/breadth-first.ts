@@ -1,4 +1,4 @@
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { addCounts, DEFAULT_MAX_STATES, type SearchOptions, type SearchProblem, type SearchResult } from './problem.ts';
 
 /** The stored search graph: parents, moves and path counts of every reached state. */
@@ -117,4 +117,40 @@ export function reachableStates<S, M>(
   const byDistance: number[] = [];
   for (const d of distance) byDistance[d] = (byDistance[d] ?? 0) + 1;
   return { states, distance, byDistance };
+}
+
+/**
+ * For a puzzle whose moves can always be undone (every move has a reverse move): every state
+ * reachable from the start and its exact distance to the nearest goal, by enumerating the
+ * component and then searching breadth-first outward from all its goal states at once.
+ * Generators use it to pick a start at a chosen distance; the distance of a chosen start is
+ * then re-proved by a forward search. States that cannot reach a goal get -1.
+ */
+export function goalDistances<S, M>(
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'isGoal'>,
+  opts: SearchOptions = {},
+): { states: S[]; toGoal: number[] } {
+  const { states } = reachableStates(problem, opts);
+  const index = new Map<string | number, number>();
+  states.forEach((s, i) => index.set(problem.key(s), i));
+  const toGoal = new Array<number>(states.length).fill(-1);
+  const queue: number[] = [];
+  states.forEach((s, i) => {
+    if (problem.isGoal(s)) {
+      toGoal[i] = 0;
+      queue.push(i);
+    }
+  });
+  for (let head = 0; head < queue.length; head++) {
+    const i = queue[head];
+    for (const [, s] of problem.successors(states[i])) {
+      const j = index.get(problem.key(s));
+      if (j === undefined) throw new SpaceActError('invalid-argument', 'goalDistances: a move led outside the enumerated component');
+      if (toGoal[j] < 0) {
+        toGoal[j] = toGoal[i] + 1;
+        queue.push(j);
+      }
+    }
+  }
+  return { states, toGoal };
 }

@@ -1,4 +1,4 @@
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { checkConsistent } from './a-star.ts';
 import { addCounts, DEFAULT_MAX_STATES, type SearchProblem, type SearchResult } from './problem.ts';
 

@@ -5,7 +5,7 @@
  * position) lives here too.
  */
 export * from './problem.ts';
-export { breadthFirst, reachableStates } from './breadth-first.ts';
+export { breadthFirst, goalDistances, reachableStates } from './breadth-first.ts';
 export { aStar } from './a-star.ts';
 export { idaStar, type IdaStarOptions } from './ida-star.ts';
 export * from './pocket-cube.ts';
