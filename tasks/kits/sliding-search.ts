@@ -16,6 +16,8 @@ export interface GridPiece {
   h: number;
   /** `ew`: only east and west; `ns`: only north and south; default any direction. */
   axis?: 'ew' | 'ns';
+  /** Never moves (a piece held in place, e.g. to prove it never needs to move). */
+  fixed?: boolean;
 }
 
 /** One slide: piece index, direction, cells. */
@@ -37,11 +39,11 @@ export function slidingProblem(scene: { cols: number; rows: number; blocks: Grid
   const kinds: string[] = [];
   const kindCode = blocks.map((b, i) => {
     if (i === 0) return 1;
-    const k = `${b.w}x${b.h}${b.axis ?? ''}`;
+    const k = `${b.w}x${b.h}${b.axis ?? ''}${b.fixed ? 'fixed' : ''}`;
     if (!kinds.includes(k)) kinds.push(k);
     return 2 + kinds.indexOf(k);
   });
-  const dirsOf = blocks.map((b) => TRAY_DIRECTIONS.filter((d) => !b.axis || (b.axis === 'ew' ? d === 'east' || d === 'west' : d === 'north' || d === 'south')));
+  const dirsOf = blocks.map((b) => TRAY_DIRECTIONS.filter((d) => b.fixed ? false : !b.axis || (b.axis === 'ew' ? d === 'east' || d === 'west' : d === 'north' || d === 'south')));
   const keyCells = new Uint16Array(cols * rows);
   const occupancy = (s: SlideState): Int8Array => {
     const g = new Int8Array(cols * rows).fill(-1);
@@ -52,9 +54,18 @@ export function slidingProblem(scene: { cols: number; rows: number; blocks: Grid
     });
     return g;
   };
+  // When every piece keeps to one axis (or never moves), its coordinate along that axis names
+  // its place, and pieces can never swap places: a number in base max(cols, rows) is a faster key.
+  const onRails = blocks.every((b) => b.axis || b.fixed) && Math.max(cols, rows) ** blocks.length <= Number.MAX_SAFE_INTEGER;
+  const base = Math.max(cols, rows);
   return {
     start: start ?? blocks.map((b) => b.col + b.row * cols),
     key(s) {
+      if (onRails) {
+        let k = 0;
+        for (let i = s.length - 1; i >= 0; i--) k = k * base + (blocks[i].axis === 'ns' ? (s[i] - (s[i] % cols)) / cols : s[i] % cols);
+        return k;
+      }
       keyCells.fill(48);
       for (let i = 0; i < s.length; i++) keyCells[s[i]] = 48 + kindCode[i];
       return String.fromCharCode(...keyCells);
