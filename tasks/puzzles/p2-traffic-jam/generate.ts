@@ -200,7 +200,7 @@ function rulesText(scene: P2Scene): string {
   return [
     `A walled parking lot of ${scene.size} × ${scene.size} square cells, each ${(scene.cell * 100).toFixed(0)} cm wide, is jammed with ${cars} cars (2 cells long) and ${trucks} trucks (3 cells long), each with its letter on the roof. Car A is red. The exit is the green gate in the east wall, in A's row.`,
     'Goal: drive car A east until its front touches the exit gate (it then covers the green cells before the gate).',
-    'drive(vehicle, direction, cells) moves one vehicle forwards or backwards along its own length only — a vehicle never moves sideways; driving it sideways is refused. Directions are compass directions: the letter N beside the lot marks north. A vehicle cannot pass through a wall or another vehicle: a move that would hit something is stopped, rolled back, and the rest of that turn is not run.',
+    'drive(vehicle, direction, cells) moves one vehicle forwards or backwards along its own length only — a vehicle never moves sideways; driving it sideways is refused. Directions are compass directions: north is the far side of the lot in the first view (the letter N drawn beyond that wall marks it) and east is to the right. A vehicle cannot pass through a wall or another vehicle: a move that would hit something is stopped, rolled back, and the rest of that turn is not run.',
     'Each drive counts as one action, however far the vehicle goes. The episode ends as soon as A reaches the exit; the fewer drives, the higher the score.',
   ].join('\n');
 }
