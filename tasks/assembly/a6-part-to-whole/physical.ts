@@ -174,7 +174,7 @@ export function physicalKind(tier: Tier, seed: number): TargetKind {
  * each tier of one seed (`balancedOption`), drawn apart from the re-draws so they cannot skew it.
  */
 export function physicalAnswer(tier: Tier, seed: number): number {
-  return balancedOption('A6/physical', seed, tier, 4);
+  return balancedOption('A6', seed, tier, 4);
 }
 
 /**

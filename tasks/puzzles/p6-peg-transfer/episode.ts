@@ -11,7 +11,8 @@ import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { yawQuat } from '../../../sim/math.ts';
-import { DISK_COLOR_NAMES, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegXZ, type P6Scene, type PegState } from './scene.ts';
+import { glyphShapes, inkPose, platePose, plateShape } from '../../kits/part-sight/letters.ts';
+import { DISK_COLOR_NAMES, letterPlates, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegXZ, type P6Scene, type PegState } from './scene.ts';
 import { applyMove, distanceOf, distancesToGoal, moveProblem, topDisk, type PegRules } from './solver.ts';
 
 /**
@@ -58,6 +59,11 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
       material: wood,
       color: '#7f6a4d',
     });
+  }
+  // Each peg's letter on a small sloped stand in front of the board, facing the first camera.
+  for (const plate of letterPlates(s)) {
+    world.addBody({ name: `stand-${plate.letter}`, kind: 'static', pose: platePose(plate), shapes: [plateShape()], material: wood, color: '#f4f1e8' });
+    world.addBody({ name: `letter-${plate.letter}`, kind: 'static', collides: false, pose: inkPose(plate), shapes: glyphShapes(plate.letter), color: '#1f2328' });
   }
   world.addBody({
     name: 'goal-pad',

@@ -69,9 +69,11 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const yawDeg = T.rotated ? rng.pick([-1, 1]) * rng.int(50, 130) : 0;
   const scene: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg };
   const budget = actionBudget(moves);
-  const [rx0, rz0] = boardPoint(yawDeg, -0.18, 0.065);
-  const [rx1, rz1] = boardPoint(yawDeg, 0.18, 0.065);
-  const [tx, tz] = boardPoint(yawDeg, 0, 1);
+  // The ruler runs along the back edge of the board, ticks pointing away from the first view,
+  // so the letter stands in front never cover its labels.
+  const [rx0, rz0] = boardPoint(yawDeg, -0.18, -0.065);
+  const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065);
+  const [tx, tz] = boardPoint(yawDeg, 0, -1);
   return makeInstance(family, tier, seed, {
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
     rules: rulesText(scene, budget),

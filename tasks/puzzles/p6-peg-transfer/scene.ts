@@ -2,6 +2,7 @@
  * P6 peg transfer: the scene an instance carries and the fixed sizes of the board, pegs and
  * disks, shared by the generator, the episode and the solver.
  */
+import type { LetterPlate } from '../../kits/part-sight/letters.ts';
 import type { Tier } from '../../types.ts';
 
 /** Peg index per disk, smallest disk first. */
@@ -87,4 +88,14 @@ export function boardPoint(yawDeg: number, along: number, across: number): [numb
 /** World x, z of a peg's axis. */
 export function pegXZ(s: Pick<P6Scene, 'yawDeg'>, peg: number): [number, number] {
   return boardPoint(s.yawDeg, pegX(peg), 0);
+}
+
+/** Height of the ground (the table the board lies on) below the board's top, m. */
+export const GROUND_Y = -0.02;
+/** How far in front of the pegs (across the board) the letter stands are, m: past the board's front edge. */
+export const LETTER_ACROSS = 0.11;
+
+/** The letter stands: one per peg, in front of the board on the table, facing the first camera. */
+export function letterPlates(s: Pick<P6Scene, 'yawDeg'>): LetterPlate[] {
+  return PEG_NAMES.map((letter, peg) => ({ letter, at: boardPoint(s.yawDeg, pegX(peg), LETTER_ACROSS), yawDeg: 0, base: GROUND_Y }));
 }
