@@ -78,6 +78,14 @@ export interface BatteryOptions {
   tiers?: Tier[];
   /** Turn budget of each random episode (default 20). */
   randomTurns?: number;
+  /**
+   * Most turns of any battery episode, trials of fitted strategies included (default: no cap
+   * beyond each agent's own). The quick battery caps episodes so long-horizon families stay
+   * cheap; the full battery in `verify` plays them out.
+   */
+  episodeTurns?: number;
+  /** Most trial episodes a fitted strategy may play while learning (default: as many as it asks). */
+  fitTrials?: number;
   /** Replaces the shared strategies (tests). */
   strategies?: readonly SightlessStrategy[];
   /** Leave out the baselines (null, random) and these strategies by name (the quick battery). */
@@ -111,7 +119,8 @@ function scriptStrategy(calls: ToolCall[]): SightlessStrategy {
 }
 
 /** Plays one agent on one instance through the real loop, without images. */
-async function play(family: TaskFamily, instance: Instance, agent: Agent, maxTurns: number): Promise<EpisodeOutcome> {
+async function play(family: TaskFamily, instance: Instance, agent: Agent, maxTurns: number, cap = Infinity): Promise<EpisodeOutcome> {
+  maxTurns = Math.min(maxTurns, cap);
   let turns = 0;
   return runEpisode({
     family,
@@ -162,7 +171,7 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
       const judgedSet = new Set(report.seeds);
       const overlap = report.training.filter((x) => judgedSet.has(x));
       if (overlap.length) throw new SpaceActError('invalid-state', `${family.id}: training seeds ${overlap.slice(0, 5).join(', ')} are also judged`);
-      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []) });
+      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []), cap: opts.episodeTurns ?? Infinity, fitTrials: opts.fitTrials });
       report.passed = report.agents.every((a) => a.passed);
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err);
@@ -179,7 +188,7 @@ async function judgeTier(
   family: TaskFamily,
   tier: Tier,
   report: BatteryReport,
-  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string> },
+  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string>; cap: number; fitTrials?: number },
 ): Promise<void> {
   const judged: Instance[] = [];
   for (const s of report.seeds) judged.push(family.generate(s, tier));
@@ -195,10 +204,11 @@ async function judgeTier(
     return training;
   };
   const fitTools: FitTools = {
+    ...(o.fitTrials !== undefined ? { maxTrials: o.fitTrials } : {}),
     async trial(instance, calls) {
       const agent = new SightlessAgent(scriptStrategy(calls), undefined, 0);
       const per = instance.budgets.actionsPerTurn;
-      const out = await play(family, instance, agent, Math.ceil(calls.length / per) + 2);
+      const out = await play(family, instance, agent, Math.ceil(calls.length / per) + 2, o.cap);
       return out.solved;
     },
   };
@@ -251,10 +261,10 @@ async function judgeTier(
   };
 
   if (!o.skip.has('null')) await record('null', 'baseline', 'commits at once with default arguments, or does nothing', () => 0, (instance) =>
-    play(family, instance, new NullAgent(), instance.budgets.turns),
+    play(family, instance, new NullAgent(), instance.budgets.turns, o.cap),
   );
   if (!o.skip.has('random')) await record('random', 'baseline', `1–5 random valid calls per turn for ${o.randomTurns} turns`, (i) => randomBound(family, i), (instance, seed) =>
-    play(family, instance, new RandomAgent(seed), Math.min(o.randomTurns, instance.budgets.turns)),
+    play(family, instance, new RandomAgent(seed), Math.min(o.randomTurns, instance.budgets.turns), o.cap),
   );
 
   const view0 = sightlessView(judged[0]);
@@ -266,7 +276,7 @@ async function judgeTier(
     }
     const fitted = s.fit ? await s.fit(await trainingSet(), fitTools) : undefined;
     await record(s.name, source, s.description, (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound), (instance, seed) =>
-      play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns)),
+      play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap),
     );
   };
   for (const s of o.strategies) await runStrategy(s, 'shared');
@@ -279,7 +289,7 @@ async function judgeTier(
     await record(t.name, 'tell', t.description, () => t.bound, (instance, seed) => {
       const calls = t.calls(instance, fitted);
       const per = instance.budgets.actionsPerTurn;
-      return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1);
+      return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1, o.cap);
     });
   }
 }
@@ -308,16 +318,22 @@ export const QUICK_BATTERY_ALPHA = 0.01;
 /**
  * The quick battery the check-suite runs on every registered family × tier: few seeds, few
  * training seeds, and only the strategies whose episodes are short (null, constant answer,
- * first option, memorised plan, straight-line, and the family's own strategies and tells; the
- * random baseline and blind probing run in `verify`). It cannot certify a rate, so it fails an
+ * first option, memorised plan, straight-line, and the family's own strategies and tells, each
+ * episode at most 12 turns; the random baseline, blind probing and long episodes run in
+ * `verify`). It cannot certify a rate, so it fails an
  * agent only when its successes are far over its bound (binomial tail below
  * {@link QUICK_BATTERY_ALPHA}): a constant answer that is always right, a fixed schedule that
  * always works.
  */
-export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip'>>> = Object.freeze({
+export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials'>>> = Object.freeze({
   seeds: 6,
   training: 4,
   skip: Object.freeze(['random', 'blind-probe']),
+  // A shortcut that works at all works quickly: a memorised plan or a fixed schedule that
+  // needs more than a dozen turns to solve is the full battery's to measure.
+  episodeTurns: 12,
+  // Two candidate plans (the most common script and the median one) on four training seeds.
+  fitTrials: 8,
 });
 
 /**
