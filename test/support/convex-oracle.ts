@@ -67,6 +67,9 @@ function mulq(a: readonly number[], b: readonly number[]): number[] {
   ];
 }
 
+/** Face normals and edge directions of hulls in their own frame, by point array. */
+const hullCache = new WeakMap<Vec3[], { faces: Vec3[]; edges: Vec3[] }>();
+
 /** The world pieces of a body with `shapes` at `pose`. */
 export function pieces(shapes: ShapeSpec[], pose: Pose): Piece[] {
   const out: Piece[] = [];
@@ -122,7 +125,12 @@ export function pieces(shapes: ShapeSpec[], pose: Pose): Piece[] {
       }
       case 'hull': {
         const verts = s.points.map(toWorld);
-        out.push(polytope(verts, hullFacesAndEdges(verts)));
+        let local = hullCache.get(s.points);
+        if (!local) {
+          local = hullFacesAndEdges(s.points);
+          hullCache.set(s.points, local);
+        }
+        out.push(polytope(verts, { faces: local.faces.map((f) => rotate(q, f)), edges: local.edges.map((e) => rotate(q, e)) }));
         break;
       }
       case 'mesh': {
