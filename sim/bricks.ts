@@ -254,13 +254,21 @@ export class BrickSystem {
     this.defaultGrid = g.name === undefined ? 'grid' : valid.nonEmptyString(g.name, 'opts.grid.name', 100);
     const origin = g.origin === undefined ? ([0, 0, 0] as Vec3) : valid.vec3(g.origin, 'opts.grid.origin');
     const yaw = g.yawDeg === undefined ? 0 : valid.angleDeg(g.yawDeg, 'opts.grid.yawDeg');
+    // The default grid becomes a world frame: 'world' is the reserved world frame's name.
+    if (this.defaultGrid === 'world') valid.invalid('opts.grid.name', "'world' is the reserved world frame", this.defaultGrid);
     world.registerParticipant(PARTICIPANT, {
       save: () => this.reg,
       load: (state) => {
         this.reg = structuredClone(state) as Registry;
       },
     });
-    this.defineGrid(this.defaultGrid, origin, yaw);
+    try {
+      this.defineGrid(this.defaultGrid, origin, yaw);
+    } catch (err) {
+      // A refused grid leaves no system behind: nothing may change on bad input.
+      world.unregisterParticipant(PARTICIPANT);
+      throw err;
+    }
   }
 
   // ---------------------------------------------------------------- grids
@@ -286,7 +294,11 @@ export class BrickSystem {
   /** World pose of a point given in grid cells (fractional allowed) and plates. */
   gridPoint(grid: string, x: number, z: number, layer: number): Vec3 {
     const g = this.grid(grid, 'grid');
-    return transformPoint(this.gridPose(g), [x * this.pitch, layer * this.plateHeight, z * this.pitch]);
+    const cells = valid.MAX_POSITION / this.pitch;
+    const cx = valid.finiteNumber(x, 'x', { min: -cells, max: cells });
+    const cz = valid.finiteNumber(z, 'z', { min: -cells, max: cells });
+    const cl = valid.finiteNumber(layer, 'layer', { min: -valid.MAX_POSITION / this.plateHeight, max: valid.MAX_POSITION / this.plateHeight });
+    return transformPoint(this.gridPose(g), [cx * this.pitch, cl * this.plateHeight, cz * this.pitch]);
   }
 
   // ---------------------------------------------------------------- parts
@@ -522,6 +534,16 @@ export class BrickSystem {
     const gravity = this.world.gravity;
     const force: Vec3 = o.mass !== undefined ? vscale(gravity, valid.finiteNumber(o.mass, 'opts.mass', { above: 0, max: 1e4 })) : valid.vec3(o.force, 'opts.force', 1e5);
     const seconds = o.seconds === undefined ? 1 : valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
+    const physicalOpts = {
+      body,
+      point,
+      force,
+      seconds,
+      ...(o.watch === undefined ? {} : { watch: o.watch as string[] }),
+      ...(o.linearTol === undefined ? {} : { linearTol: o.linearTol as number }),
+    };
+    // Everything the physical test will check is checked before any connection is let go.
+    this.world.validateLoadTest(physicalOpts);
     const loads: StaticsLoad[] = [{ body, point, force }];
     const analysis = this.solve(loads);
     const broken: BrickConnection[] = [];
@@ -535,14 +557,7 @@ export class BrickSystem {
       this.rebuildJoints();
       current = this.solve(loads);
     }
-    const physical = this.world.loadTest({
-      body,
-      point,
-      force,
-      seconds,
-      ...(o.watch === undefined ? {} : { watch: o.watch as string[] }),
-      ...(o.linearTol === undefined ? {} : { linearTol: o.linearTol as number }),
-    });
+    const physical = this.world.loadTest(physicalOpts);
     const message = broken.length
       ? `${physical.held ? 'Held, although' : 'Failed:'} the load pulled apart ${broken.map((c) => `'${c.upper}' from '${c.lower}'`).join(', ')}. ${physical.message}`
       : physical.message;

@@ -398,18 +398,26 @@ export function sweepPath(input: SweepInput): SweepOutcome {
   outcome.queries = queries;
   return outcome;
 
-  /** Bodies that the body at `p` overlaps deeper (by more than the tolerance) than at the start. */
+  /**
+   * Bodies that the body at `p` overlaps deeper (by more than the tolerance) than at the start,
+   * among those it overlapped at the start; depth per body is the deepest of its shape pairs.
+   */
   function deeperThanStart(p: Pose): string[] {
-    const out = new Set<string>();
-    for (const [key, depth] of startDepth) {
-      if (depth <= tolerance || depth === Infinity) continue;
-      const i = Math.floor(key / obstacles.length);
-      const ob = obstacles[key % obstacles.length];
-      const sp = composePose(p, shapes[i].local);
-      const c = contact(ob, geometry[i]!, sp.p, sp.q, 0);
-      if (c && -c.distance > depth + tolerance) out.add(ob.body);
+    const out: string[] = [];
+    for (const [body, startDepthOfBody] of overlapBodies) {
+      let deepestNow = 0;
+      shapes.forEach((sh, i) => {
+        if (!geometry[i]) return;
+        const sp = composePose(p, sh.local);
+        for (const ob of obstacles) {
+          if (ob.body !== body) continue;
+          const c = contact(ob, geometry[i]!, sp.p, sp.q, 0);
+          if (c) deepestNow = Math.max(deepestNow, -c.distance);
+        }
+      });
+      if (startDepthOfBody !== Infinity && deepestNow > startDepthOfBody + tolerance) out.push(body);
     }
-    return [...out].sort();
+    return out.sort();
   }
 
   /** A pose before `s` whose AABB is inside the workspace. */

@@ -995,17 +995,7 @@ export class World {
    * Advances world time; the world is left as the test ends (wrap it in snapshot/restore to undo).
    */
   loadTest(opts: LoadTestOptions): LoadTestResult {
-    this.alive();
-    const o = valid.plainObject(opts, 'opts');
-    const body = this.nameOf(o.body, 'opts.body');
-    const rec = this.record(body, 'opts.body');
-    const point = valid.vec3(o.point, 'opts.point');
-    if ((o.mass === undefined) === (o.force === undefined)) valid.invalid('opts.mass', 'give exactly one of mass and force', o.mass);
-    const force = o.mass !== undefined ? vscale(this.g, valid.finiteNumber(o.mass, 'opts.mass', { above: 0, max: 1e4 })) : valid.vec3(o.force, 'opts.force', MAX_FORCE);
-    const seconds = valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
-    const linearTol = o.linearTol === undefined ? 0.002 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
-    const watch = o.watch === undefined ? this.dynamicBodies() : valid.arrayOf(o.watch, 'opts.watch', 0, 10000).map((b, i) => this.nameOf(b, `opts.watch[${i}]`));
-    if (rec.kind !== 'dynamic') valid.invalid('opts.body', `'${body}' is ${rec.kind}; a load on it cannot move anything`, body);
+    const { body, rec, point, force, seconds, linearTol, watch } = this.loadTestPlan(opts);
     const before = new Map(watch.map((n) => [n, this.corners(n)]));
     const load: ActiveLoad = { handle: rec.handle, localPoint: inverseTransformPoint(this.getPose(body), point), force };
     this.loads.push(load);
@@ -1034,6 +1024,29 @@ export class World {
     return { held, maxDisplacement, moved: moved.map((m) => m.name), message };
   }
 
+  /**
+   * Validates load-test options exactly as {@link World.loadTest} does, without running anything:
+   * for callers (the brick system) that must refuse bad input before they change state.
+   */
+  validateLoadTest(opts: LoadTestOptions): void {
+    this.loadTestPlan(opts);
+  }
+
+  private loadTestPlan(opts: LoadTestOptions): { body: string; rec: BodyRecord; point: Vec3; force: Vec3; seconds: number; linearTol: number; watch: string[] } {
+    this.alive();
+    const o = valid.plainObject(opts, 'opts');
+    const body = this.nameOf(o.body, 'opts.body');
+    const rec = this.record(body, 'opts.body');
+    const point = valid.vec3(o.point, 'opts.point');
+    if ((o.mass === undefined) === (o.force === undefined)) valid.invalid('opts.mass', 'give exactly one of mass and force', o.mass);
+    const force = o.mass !== undefined ? vscale(this.g, valid.finiteNumber(o.mass, 'opts.mass', { above: 0, max: 1e4 })) : valid.vec3(o.force, 'opts.force', MAX_FORCE);
+    const seconds = valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
+    const linearTol = o.linearTol === undefined ? 0.002 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
+    const watch = o.watch === undefined ? this.dynamicBodies() : valid.arrayOf(o.watch, 'opts.watch', 0, 10000).map((b, i) => this.nameOf(b, `opts.watch[${i}]`));
+    if (rec.kind !== 'dynamic') valid.invalid('opts.body', `'${body}' is ${rec.kind}; a load on it cannot move anything`, body);
+    return { body, rec, point, force, seconds, linearTol, watch };
+  }
+
   // ---------------------------------------------------------------- snapshots and rollback
 
   /**
@@ -1044,7 +1057,15 @@ export class World {
     this.alive();
     const k = valid.nonEmptyString(key, 'key', 100);
     if (this.extensions.has(k)) valid.invalid('key', `a participant named '${k}' is already registered`, k);
+    const p = participant as Partial<SnapshotParticipant> | null;
+    if (!p || typeof p !== 'object' || typeof p.save !== 'function' || typeof p.load !== 'function') valid.invalid('participant', 'expected { save(), load(state) }', participant);
     this.extensions.set(k, participant);
+  }
+
+  /** Removes a registered participant (undoing a registration whose owner then failed to set up). */
+  unregisterParticipant(key: string): void {
+    this.alive();
+    if (typeof key !== 'string' || !this.extensions.delete(key)) throw new SpaceActError('invalid-argument', `key: there is no participant named ${JSON.stringify(String(key))}`, { key: String(key) });
   }
 
   /** An exact copy of the state: bodies, velocities, joints, clock, frames, kinds, colours, meta, extensions. Takes no time. */
@@ -1096,6 +1117,7 @@ export class World {
    * snapshot and return the violation; on any other error restore and rethrow.
    */
   attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; violation: Violation; violatingScene: SceneBody[] } {
+    if (typeof fn !== 'function') valid.invalid('fn', 'expected a function', fn);
     const snap = this.snapshot();
     try {
       const value = fn();
@@ -1297,7 +1319,10 @@ export class World {
         if (!compiled.query) return;
         const geometry = { collider: other.e.colliders[other.i], spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i] };
         const at = self.e.poses[self.i];
-        const c = verifiedContact(geometry, { query: compiled.query, spec: compiled.spec, radius: specRadius(compiled.spec) }, at.p, at.q, reach, VERIFY_BAND * this.contactTolerance * k);
+        // Convex pairs are checked in f64 at any distance within reach (a distance query is not on
+        // the sweeps' hot path); mesh pairs near contact only (their triangles are scanned).
+        const band = geometry.spec.type === 'mesh' ? VERIFY_BAND * this.contactTolerance * k : Math.max(reach, VERIFY_BAND * this.contactTolerance * k);
+        const c = verifiedContact(geometry, { query: compiled.query, spec: compiled.spec, radius: specRadius(compiled.spec) }, at.p, at.q, reach, band);
         if (!c) return;
         // An overlap Rapier could not measure: its depth from shrunk shapes.
         const d = (c.distance === -Infinity ? overlapDepth(geometry.collider, compiled, self.e.colliders[self.i]) : c.distance) / k;
