@@ -40,6 +40,13 @@ export interface VerifiedContact {
   point?: Vec3;
 }
 
+const radiusCache = new WeakMap<ShapeSpec, number>();
+function colliderRadius(g: ColliderGeometry): number {
+  let r = radiusCache.get(g.spec);
+  if (r === undefined) radiusCache.set(g.spec, (r = specRadius(g.spec)));
+  return r;
+}
+
 /** Depth reported for an overlap too thin for Rapier to measure (it called the pair apart). */
 const OVERLAP_UNMEASURED = 1e-12;
 
@@ -130,7 +137,14 @@ export function verifiedContact(g: ColliderGeometry, shape: QueryGeometry, pos: 
     // Overlapping in f64: Rapier's depth where it measured one, else an overlap too thin for it.
     return { distance: c.distance < 0 ? c.distance : -OVERLAP_UNMEASURED, normal: [c.normal1.x, c.normal1.y, c.normal1.z], point };
   }
-  if (!g.collider.intersectsShape(shape.query, p, r)) return null;
+  if (!g.collider.intersectsShape(shape.query, p, r)) {
+    // Rapier also answers null for some pairs a few micrometres apart (a box and a cylinder):
+    // where the bounding spheres say the pair could be within reach, ask f64 GJK.
+    const gap = Math.hypot(pos[0] - g.pose.p[0], pos[1] - g.pose.p[1], pos[2] - g.pose.p[2]) - shape.radius - colliderRadius(g);
+    if (gap > reach) return null;
+    const exact = exactDistance(g, shape, pos, rot, reach);
+    return exact && exact.distance <= reach ? exact : null;
+  }
   const exact = exactDistance(g, shape, pos, rot, reach + band);
   if (exact && exact.distance > 0) return exact.distance <= reach ? exact : null;
   return { distance: -Infinity, point: [...pos] };

@@ -20,7 +20,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import { canonicalJson } from './canonical-json.ts';
 import { SpaceActError, ViolationError } from './errors.ts';
 import { applyMaterial, resolveMaterial } from './materials.ts';
-import { clonePose, composePose, inverseTransformPoint, qangle, qaxisAngle, qconj, qrotate, relativePose, transformPoint, vdist, vscale } from './math.ts';
+import { clonePose, composePose, inverseTransformPoint, qangle, qaxisAngle, qconj, qmul, qrotate, relativePose, transformPoint, vdist, vdot, vscale, vsub } from './math.ts';
 import { boxCorners, colliderDesc, compileShape, erodedQuery, localAabb, rebaseShape, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
 import { compileScaled, QUERY_SCALE, QuerySpace, scalePose } from './query-space.ts';
 import { sweepPath, VERIFY_BAND, type SweepObstacle } from './sweep.ts';
@@ -136,15 +136,47 @@ export interface GroupSweepResult {
 }
 
 /** A joint between two named bodies. Anchor and axis are given in world coordinates now. */
+/**
+ * A joint motor: drives a revolute joint's angle (degrees) or a prismatic joint's displacement
+ * (metres) along its axis, both measured from the joint's creation pose.
+ * - `velocity` only: runs at that speed (deg/s or m/s), pushing with gain `damping`.
+ * - `position` (optionally with `velocity`): a spring towards that position with `stiffness`
+ *   and `damping`.
+ * Rapier's acceleration-based motor model is used (gains act per unit mass, so the same motor
+ * drives a light and a heavy body alike); `maxForce` (N or N·m) caps what it may exert.
+ */
+export interface JointMotor {
+  velocity?: number;
+  position?: number;
+  /** Default 0 for a velocity motor, 1000 for a position motor. */
+  stiffness?: number;
+  /** Default 100 for a velocity motor, 50 for a position motor. */
+  damping?: number;
+  /** Default unlimited. */
+  maxForce?: number;
+}
+
 export interface JointSpec {
   name: string;
-  type: 'fixed' | 'revolute' | 'spherical';
+  /**
+   * `prismatic`: the bodies slide along `axis` without turning; they must have the same
+   * orientation when the joint is made (Rapier's prismatic joint locks the relative rotation of
+   * one local frame).
+   */
+  type: 'fixed' | 'revolute' | 'spherical' | 'prismatic';
   bodyA: string;
   bodyB: string;
   /** World point where the bodies are pinned together. */
   anchor: Vec3;
-  /** World axis of a revolute joint. */
+  /** World axis of a revolute or prismatic joint (turning right-handed about it, sliding along it). */
   axis?: Vec3;
+  /**
+   * `[min, max]` of a revolute joint's angle (degrees) or a prismatic joint's displacement
+   * (metres) from the creation pose; impulse joints only.
+   */
+  limits?: [number, number];
+  /** A motor on a revolute or prismatic impulse joint; see {@link JointMotor}. */
+  motor?: JointMotor;
   /** Whether the two bodies still collide with each other (default true; bricks use false). */
   contacts?: boolean;
   /**
@@ -249,6 +281,11 @@ interface FrameRecord {
 interface JointRecord {
   readonly spec: JointSpec;
   readonly handle: number;
+  /** The axis in bodyA's frame and the bodies' relative pose at creation (for {@link World.jointPosition}). */
+  readonly localAxis?: Vec3;
+  readonly rest?: Pose;
+  readonly localAnchorA?: Vec3;
+  readonly localAnchorB?: Vec3;
 }
 
 interface SnapshotData extends WorldSnapshot {
@@ -305,6 +342,30 @@ function overlapDepth(collider: RAPIER.Collider, shape: CompiledShape, at: RAPIE
     if (c) return Math.min(c.distance - delta, -Number.MIN_VALUE);
   }
   return -Infinity;
+}
+
+/** A validated copy of a joint motor (units of the joint type: degrees or metres). */
+function validMotor(value: unknown, path: string, type: 'revolute' | 'prismatic'): JointMotor {
+  const m = valid.plainObject(value, path);
+  const big = type === 'revolute' ? 36000 : valid.MAX_SPEED;
+  const out: JointMotor = {};
+  if (m.velocity !== undefined) out.velocity = valid.finiteNumber(m.velocity, `${path}.velocity`, { min: -big, max: big });
+  if (m.position !== undefined) out.position = valid.finiteNumber(m.position, `${path}.position`, { min: type === 'revolute' ? -360 : -valid.MAX_POSITION, max: type === 'revolute' ? 360 : valid.MAX_POSITION });
+  if (out.velocity === undefined && out.position === undefined) valid.invalid(path, 'give a velocity, a position or both', value);
+  if (m.stiffness !== undefined) out.stiffness = valid.finiteNumber(m.stiffness, `${path}.stiffness`, { min: 0, max: 1e9 });
+  if (m.damping !== undefined) out.damping = valid.finiteNumber(m.damping, `${path}.damping`, { min: 0, max: 1e9 });
+  if (m.maxForce !== undefined) out.maxForce = valid.finiteNumber(m.maxForce, `${path}.maxForce`, { above: 0, max: 1e9 });
+  return out;
+}
+
+/** Configures a Rapier unit joint's motor; `k` converts the joint's units (degrees) to Rapier's (radians). */
+function applyMotor(joint: RAPIER.UnitImpulseJoint, m: JointMotor, k: number): void {
+  joint.configureMotorModel(RAPIER.MotorModel.AccelerationBased);
+  const positional = m.position !== undefined;
+  const stiffness = m.stiffness ?? (positional ? 1000 : 0);
+  const damping = m.damping ?? (positional ? 50 : 100);
+  joint.configureMotor((m.position ?? 0) * k, (m.velocity ?? 0) * k, stiffness, damping);
+  joint.setMotorMaxForce(m.maxForce ?? Number.MAX_VALUE);
 }
 
 /** The simulated world. Create with {@link World.create}; release with {@link World.free}. */
@@ -658,22 +719,41 @@ export class World {
     const s = valid.plainObject(spec, 'joint');
     const name = valid.nonEmptyString(s.name, 'joint.name', 200);
     if (this.joints.has(name)) valid.invalid('joint.name', `a joint named '${name}' already exists`, name);
-    const type = valid.oneOf(s.type, 'joint.type', ['fixed', 'revolute', 'spherical'] as const);
+    const type = valid.oneOf(s.type, 'joint.type', ['fixed', 'revolute', 'spherical', 'prismatic'] as const);
     const a = this.record(s.bodyA as string, 'joint.bodyA');
     const b = this.record(s.bodyB as string, 'joint.bodyB');
     if (s.bodyA === s.bodyB) valid.invalid('joint.bodyB', 'a joint needs two different bodies', s.bodyB);
     const anchor = valid.vec3(s.anchor, 'joint.anchor');
-    const axis = type === 'revolute' ? valid.direction(s.axis, 'joint.axis') : undefined;
+    const axial = type === 'revolute' || type === 'prismatic';
+    const axis = axial ? valid.direction(s.axis, 'joint.axis') : undefined;
     const pa = this.getPose(s.bodyA as string);
     const pb = this.getPose(s.bodyB as string);
+    if (type === 'prismatic' && qangle(pa.q, pb.q) > 1e-6) valid.invalid('joint.bodyB', `a prismatic joint needs '${String(s.bodyA)}' and '${String(s.bodyB)}' to have the same orientation now`, s.bodyB);
+    const contacts = s.contacts === undefined ? true : valid.booleanValue(s.contacts, 'joint.contacts');
+    const multibody = s.multibody === undefined ? false : valid.booleanValue(s.multibody, 'joint.multibody');
+    let limits: [number, number] | undefined;
+    if (s.limits !== undefined) {
+      if (!axial) valid.invalid('joint.limits', `a ${type} joint has no limits; only revolute and prismatic joints do`, s.limits);
+      if (multibody) valid.invalid('joint.limits', 'limits are supported on impulse joints only (multibody: false)', s.limits);
+      const l = valid.arrayOf(s.limits, 'joint.limits', 2, 2);
+      const bound = type === 'revolute' ? 360 : valid.MAX_POSITION;
+      limits = [valid.finiteNumber(l[0], 'joint.limits[0]', { min: -bound, max: bound }), valid.finiteNumber(l[1], 'joint.limits[1]', { min: -bound, max: bound })];
+      if (!(limits[0] <= 0 && limits[1] >= 0)) valid.invalid('joint.limits', 'the creation pose (0) must lie within [min, max]', s.limits);
+    }
+    let motor: JointMotor | undefined;
+    if (s.motor !== undefined) {
+      if (!axial) valid.invalid('joint.motor', `a ${type} joint has no motor; only revolute and prismatic joints do`, s.motor);
+      if (multibody) valid.invalid('joint.motor', 'motors are supported on impulse joints only (multibody: false)', s.motor);
+      motor = validMotor(s.motor, 'joint.motor', type as 'revolute' | 'prismatic');
+    }
+    const localAxisA = axis ? qrotate(qconj(pa.q), axis) : undefined;
     const a1 = rv(inverseTransformPoint(pa, anchor));
     const a2 = rv(inverseTransformPoint(pb, anchor));
     let data: RAPIER.JointData;
     if (type === 'fixed') data = RAPIER.JointData.fixed(a1, rq(qconj(pa.q)), a2, rq(qconj(pb.q)));
     else if (type === 'spherical') data = RAPIER.JointData.spherical(a1, a2);
-    else data = RAPIER.JointData.revoluteWithAxes(a1, a2, rv(qrotate(qconj(pa.q), axis!)), rv(qrotate(qconj(pb.q), axis!)));
-    const contacts = s.contacts === undefined ? true : valid.booleanValue(s.contacts, 'joint.contacts');
-    const multibody = s.multibody === undefined ? false : valid.booleanValue(s.multibody, 'joint.multibody');
+    else if (type === 'prismatic') data = RAPIER.JointData.prismatic(a1, a2, rv(localAxisA!));
+    else data = RAPIER.JointData.revoluteWithAxes(a1, a2, rv(localAxisA!), rv(qrotate(qconj(pb.q), axis!)));
     if (multibody) {
       // Rapier aborts (and corrupts its state) on an invalid multibody insertion: check first.
       const bodyB = s.bodyB as string;
@@ -685,14 +765,77 @@ export class World {
     const rbB = this.raw.getRigidBody(b.handle);
     const joint = multibody ? this.raw.createMultibodyJoint(data, rbA, rbB, true) : this.raw.createImpulseJoint(data, rbA, rbB, true);
     if (!contacts) joint.setContactsEnabled(false);
-    const clean: JointSpec = { name, type, bodyA: s.bodyA as string, bodyB: s.bodyB as string, anchor, ...(axis ? { axis } : {}), ...(contacts ? {} : { contacts }), ...(multibody ? { multibody } : {}) };
-    this.joints.set(name, { spec: clean, handle: joint.handle });
+    if (axial && !multibody) {
+      const unit = joint as RAPIER.UnitImpulseJoint;
+      const k = type === 'revolute' ? Math.PI / 180 : 1;
+      if (limits) unit.setLimits(limits[0] * k, limits[1] * k);
+      if (motor) applyMotor(unit, motor, k);
+    }
+    const clean: JointSpec = {
+      name,
+      type,
+      bodyA: s.bodyA as string,
+      bodyB: s.bodyB as string,
+      anchor,
+      ...(axis ? { axis } : {}),
+      ...(limits ? { limits } : {}),
+      ...(motor ? { motor } : {}),
+      ...(contacts ? {} : { contacts }),
+      ...(multibody ? { multibody } : {}),
+    };
+    const extra = axial ? { localAxis: localAxisA, rest: relativePose(pa, pb), localAnchorA: inverseTransformPoint(pa, anchor), localAnchorB: inverseTransformPoint(pb, anchor) } : {};
+    this.joints.set(name, { spec: clean, handle: joint.handle, ...extra });
+  }
+
+  /**
+   * Sets (or with null removes) the motor of a revolute or prismatic impulse joint; see
+   * {@link JointMotor}. The bodies are woken.
+   */
+  setJointMotor(name: string, motor: JointMotor | null): void {
+    this.alive();
+    const j = this.joint(name);
+    if (j.spec.type !== 'revolute' && j.spec.type !== 'prismatic') valid.invalid('name', `'${name}' is a ${j.spec.type} joint; only revolute and prismatic joints have motors`, name);
+    if (j.spec.multibody) valid.invalid('name', `'${name}' is a multibody joint; motors are supported on impulse joints only`, name);
+    const m = motor === null ? null : validMotor(motor, 'motor', j.spec.type);
+    const unit = this.raw.getImpulseJoint(j.handle) as RAPIER.UnitImpulseJoint;
+    const k = j.spec.type === 'revolute' ? Math.PI / 180 : 1;
+    applyMotor(unit, m ?? { velocity: 0, damping: 0, stiffness: 0 }, k);
+    const { motor: _old, ...rest } = j.spec;
+    void _old;
+    this.joints.set(name, { ...j, spec: m ? { ...rest, motor: m } : rest });
+    this.raw.getRigidBody(this.bodies.get(j.spec.bodyA)!.handle).wakeUp();
+    this.raw.getRigidBody(this.bodies.get(j.spec.bodyB)!.handle).wakeUp();
+  }
+
+  /**
+   * A revolute joint's angle (degrees, right-handed about its axis) or a prismatic joint's
+   * displacement (metres along its axis) from its creation pose, measured from the bodies' poses.
+   */
+  jointPosition(name: string): number {
+    this.alive();
+    const j = this.joint(name);
+    if (!j.localAxis || !j.rest || !j.localAnchorA || !j.localAnchorB) valid.invalid('name', `'${name}' is a ${j.spec.type} joint; only revolute and prismatic joints have a position`, name);
+    const pa = this.getPose(j.spec.bodyA);
+    const pb = this.getPose(j.spec.bodyB);
+    const axis = qrotate(pa.q, j.localAxis);
+    if (j.spec.type === 'prismatic') {
+      const d = vsub(transformPoint(pb, j.localAnchorB), transformPoint(pa, j.localAnchorA));
+      return vdot(d, axis);
+    }
+    // Relative rotation now against the rest relative rotation, as a twist about the axis.
+    const now = relativePose(pa, pb).q;
+    const delta = qmul(now, qconj(j.rest.q));
+    const la = j.localAxis;
+    const twist = 2 * Math.atan2(delta[0] * la[0] + delta[1] * la[1] + delta[2] * la[2], delta[3]);
+    let deg = (twist * 180) / Math.PI;
+    if (deg > 180) deg -= 360;
+    if (deg <= -180) deg += 360;
+    return deg;
   }
 
   /** Removes a joint; the bodies are woken so they can move apart. */
   removeJoint(name: string): void {
-    const j = this.joints.get(name);
-    if (!j) throw new SpaceActError('invalid-argument', `name: there is no joint named '${String(name)}'`, { name });
+    const j = this.joint(name);
     if (j.spec.multibody) this.raw.removeMultibodyJoint(this.raw.getMultibodyJoint(j.handle), true);
     else this.raw.removeImpulseJoint(this.raw.getImpulseJoint(j.handle), true);
     this.joints.delete(name);
@@ -1319,9 +1462,9 @@ export class World {
         if (!compiled.query) return;
         const geometry = { collider: other.e.colliders[other.i], spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i] };
         const at = self.e.poses[self.i];
-        // Convex pairs are checked in f64 at any distance within reach (a distance query is not on
-        // the sweeps' hot path); mesh pairs near contact only (their triangles are scanned).
-        const band = geometry.spec.type === 'mesh' ? VERIFY_BAND * this.contactTolerance * k : Math.max(reach, VERIFY_BAND * this.contactTolerance * k);
+        // Checked in f64 at any distance within reach: a distance query is not on the sweeps' hot
+        // path, and Rapier's far answers are off by about 1e-3 of the distance.
+        const band = Math.max(reach, VERIFY_BAND * this.contactTolerance * k);
         const c = verifiedContact(geometry, { query: compiled.query, spec: compiled.spec, radius: specRadius(compiled.spec) }, at.p, at.q, reach, band);
         if (!c) return;
         // An overlap Rapier could not measure: its depth from shrunk shapes.
@@ -1349,6 +1492,12 @@ export class World {
     const frame = valid.pose(m.frame, 'motion.frame');
     const waypoints = valid.arrayOf(m.waypoints, 'motion.waypoints', 1, 1000).map((w, i) => valid.pose(w, `motion.waypoints[${i}]`));
     return { frame, waypoints };
+  }
+
+  private joint(name: string): JointRecord {
+    const j = typeof name === 'string' ? this.joints.get(name) : undefined;
+    if (!j) throw new SpaceActError('invalid-argument', `name: there is no joint named '${String(name)}'`, { name: String(name) });
+    return j;
   }
 
   private multibodyParent(body: string): string | undefined {

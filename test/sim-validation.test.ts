@@ -79,6 +79,8 @@ const WORLD_CASES: Record<string, Case> = {
   fromWorld: { args: () => ['f1', { p: [0, 1, 0], q: [...I] }], ids: ['0'] },
   addJoint: { args: () => [{ name: 'j2', type: 'revolute', bodyA: 'table', bodyB: 'crate', anchor: [0, 0.1, 0], axis: [0, 0, 1] }], ids: ['0.bodyA', '0.bodyB'] },
   removeJoint: { args: () => ['j1'], ids: ['0'] },
+  setJointMotor: { args: () => ['hinge', { velocity: 10, damping: 5, maxForce: 1 }], ids: ['0'], sizes: ['1.maxForce'] },
+  jointPosition: { args: () => ['hinge'], ids: ['0'] },
   jointSpec: { args: () => ['j1'], ids: ['0'] },
   sweep: { args: () => ['crate', { p: [0.3, 0.5, 0], q: [...I] }, { exclude: ['table'], maxSegmentAngleDeg: 5 }], ids: ['0', '2.exclude.0'] },
   moveSwept: { args: () => ['crate', { p: [0.3, 0.5, 0], q: [...I] }, { exclude: ['table'], maxSegmentAngleDeg: 5 }], ids: ['0', '2.exclude.0'] },
@@ -132,6 +134,7 @@ describe('sim: every public entry point refuses bad input and changes nothing', 
     world.addBody(box('lid', 'kinematic', [0.4, 0.3, 0.4], [0.02, 0.005, 0.02]));
     world.defineFrame('f1', { p: [0, 1, 0], q: [0, 0, 0, 1] });
     world.addJoint({ name: 'j1', type: 'fixed', bodyA: 'table', bodyB: 'lid', anchor: [0.4, 0.3, 0.4] });
+    world.addJoint({ name: 'hinge', type: 'revolute', bodyA: 'table', bodyB: 'crate', anchor: [0.4, 0.2, 0.4], axis: [0, 0, 1], limits: [-10, 10] });
     world.addTopologyPredicate('p1', () => null);
   });
   afterEach(() => world.free());
