@@ -253,6 +253,42 @@ export interface LoadTestResult {
   message: string;
 }
 
+/**
+ * Options of {@link World.rampLoadTest}: a force at `point` on `body` (moving with the body) that
+ * grows linearly from zero to `force` over `seconds` — a lateral push ramp, or a payload ramp
+ * with a downward force.
+ */
+export interface RampLoadOptions {
+  body: string;
+  /** World point (now) where the load acts. */
+  point: Vec3;
+  /** The force at the end of the ramp, newtons. */
+  force: Vec3;
+  /** Length of the ramp, simulated seconds. */
+  seconds: number;
+  /** Bodies whose motion decides when the structure gives way; default the loaded body. */
+  watch?: string[];
+  /**
+   * Displacement of a watched body's bounding-box corner from the start that counts as giving
+   * way, metres; default 0.0003 (0.1 mm mistook contact creep for tipping, 1 mm lagged the
+   * onset by 3 % of the load on a 10 s ramp).
+   */
+  linearTol?: number;
+}
+
+/** Outcome of {@link World.rampLoadTest}. */
+export interface RampLoadResult {
+  /** Whether a watched body gave way before the ramp ended. */
+  gaveWay: boolean;
+  /** Magnitude of the load (N) in the step where it gave way; null if it held to the end. */
+  failureForce: number | null;
+  /** Simulated seconds from the start of the ramp to the failure (or to the end). */
+  seconds: number;
+  /** Watched bodies that moved more than the tolerance, largest first. */
+  moved: string[];
+  message: string;
+}
+
 /** An opaque, exact copy of the world state; see {@link World.snapshot}. */
 export interface WorldSnapshot {
   readonly worldId: number;
@@ -1168,6 +1204,60 @@ export class World {
   }
 
   /**
+   * Ramps a load from zero to `force` over `seconds` and reports the load at which a watched
+   * body first moved more than `linearTol` (a bounding-box corner, from where it was when the
+   * ramp began): the tipping or breaking load of a structure, found the way a person pushing
+   * harder and harder would. A slow ramp measures a static threshold: a lateral push at height
+   * `e` on a block of weight `W` whose tipping edge is `c` from its centre of mass (horizontally)
+   * gives way at `W·c/e` (measured 1.2 % high for a ramp to 2 W·c/e over 20 s). Advances world time until
+   * the failure or the end of the ramp; the world is left as the test ends.
+   */
+  rampLoadTest(opts: RampLoadOptions): RampLoadResult {
+    this.alive();
+    const o = valid.plainObject(opts, 'opts');
+    const body = this.nameOf(o.body, 'opts.body');
+    const rec = this.record(body, 'opts.body');
+    const point = valid.vec3(o.point, 'opts.point');
+    const force = valid.vec3(o.force, 'opts.force', MAX_FORCE);
+    const magnitude = Math.hypot(force[0], force[1], force[2]);
+    if (!(magnitude > 0)) valid.invalid('opts.force', 'the ramp needs a non-zero final force', o.force);
+    const seconds = valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
+    const linearTol = o.linearTol === undefined ? 0.0003 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
+    const watch = o.watch === undefined ? [body] : valid.arrayOf(o.watch, 'opts.watch', 1, 10000).map((b, i) => this.nameOf(b, `opts.watch[${i}]`));
+    if (rec.kind !== 'dynamic') valid.invalid('opts.body', `'${body}' is ${rec.kind}; a load on it cannot move anything`, body);
+    if (this.stepping) throw new SpaceActError('invalid-state', 'rampLoadTest() cannot be called from a step listener');
+    const before = new Map(watch.map((n) => [n, this.corners(n)]));
+    const load: ActiveLoad = { handle: rec.handle, localPoint: inverseTransformPoint(this.getPose(body), point), force: [0, 0, 0] };
+    const steps = Math.max(1, Math.round(seconds / this.timestep));
+    const displacement = (n: string): number => {
+      const c1 = this.corners(n);
+      return Math.max(...before.get(n)!.map((c, i) => vdist(c, c1[i])));
+    };
+    let failedAt: number | null = null;
+    this.loads.push(load);
+    try {
+      for (let i = 1; i <= steps && failedAt === null; i++) {
+        // The force during step i: the ramp's value at the end of that step.
+        load.force = vscale(force, i / steps);
+        this.advance(this.timestep);
+        if (watch.some((n) => displacement(n) > linearTol)) failedAt = i;
+      }
+    } finally {
+      this.loads = this.loads.filter((l) => l !== load);
+      const rb = this.raw.getRigidBody(rec.handle);
+      rb.resetForces(true);
+      rb.resetTorques(true);
+    }
+    const moved = watch.map((n) => ({ n, d: displacement(n) })).filter((m) => m.d > linearTol).sort((a, b) => b.d - a.d || (a.n < b.n ? -1 : 1));
+    const failureForce = failedAt === null ? null : (magnitude * failedAt) / steps;
+    const elapsed = ((failedAt ?? steps) * this.timestep);
+    const message = failureForce === null
+      ? `Held: a load on '${body}' ramped to ${magnitude.toFixed(2)} N over ${seconds} s moved nothing more than ${(linearTol * 1000).toFixed(1)} mm.`
+      : `Gave way at ${failureForce.toFixed(2)} N (after ${elapsed.toFixed(2)} s of the ramp): ${moved.slice(0, 5).map((m) => `'${m.n}' moved ${(m.d * 1000).toFixed(1)} mm`).join(', ')}.`;
+    return { gaveWay: failureForce !== null, failureForce, seconds: elapsed, moved: moved.map((m) => m.n), message };
+  }
+
+  /**
    * Validates load-test options exactly as {@link World.loadTest} does, without running anything:
    * for callers (the brick system) that must refuse bad input before they change state.
    */
@@ -1415,13 +1505,17 @@ export class World {
   }
 
   private applyLoads(): void {
+    // addForceAtPoint accumulates a torque too: both accumulators are reset every step, once per
+    // loaded body, so that several loads on one body (payloads) add up.
+    for (const handle of new Set(this.loads.map((l) => l.handle))) {
+      const rb = this.raw.getRigidBody(handle);
+      rb.resetForces(false);
+      rb.resetTorques(false);
+    }
     for (const l of this.loads) {
       const rb = this.raw.getRigidBody(l.handle);
       const r = rb.rotation();
       const p = transformPoint({ p: tv(rb.translation()), q: [r.x, r.y, r.z, r.w] }, l.localPoint);
-      // addForceAtPoint accumulates a torque too: both accumulators are reset every step.
-      rb.resetForces(false);
-      rb.resetTorques(false);
       rb.addForceAtPoint(rv(l.force), rv(p), true);
     }
   }

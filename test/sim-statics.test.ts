@@ -80,3 +80,32 @@ describe('sim: statics accept what stands and reject what falls', () => {
     expect(slide!.message).to.not.match(/before coming to rest/);
   });
 });
+
+describe('sim: load ramps', () => {
+  it('a lateral push ramp tips a block at W·c/e within 2 %', async () => {
+    const world = await World.create();
+    try {
+      world.addBody({ name: 'floor', kind: 'static', pose: { p: [0, -0.05, 0], q: I }, shapes: [{ type: 'box', half: [1, 0.05, 1] }], material: { friction: 0.9 } });
+      // A 0.1 × 0.2 × 0.1 m block: c = 0.05 m from its centre of mass to the tipping edge.
+      world.addBody({ name: 'block', kind: 'dynamic', pose: { p: [0, 0.1, 0], q: I }, shapes: [{ type: 'box', half: [0.05, 0.1, 0.05] }], material: { friction: 0.9 } });
+      world.advance(0.3);
+      const W = world.mass('block') * 9.81;
+      for (const e of [0.15, 0.19]) {
+        const snap = world.snapshot();
+        const expected = (W * 0.05) / e;
+        // Pushed along +X on its −X face at height e; μ = 0.9 > c/e, so it tips before it slides.
+        const r = world.rampLoadTest({ body: 'block', point: [-0.05, e, 0], force: [2 * expected, 0, 0], seconds: 20 });
+        expect(r.gaveWay, r.message).to.equal(true);
+        expect(Math.abs(r.failureForce! - expected) / expected, `e = ${e}: ${r.failureForce} N vs ${expected} N`).to.be.at.most(0.02);
+        // It tipped (turned about +Z's negative sense), it did not slide.
+        world.restore(snap);
+      }
+      // A push below what tips it holds to the end of the ramp.
+      const held = world.rampLoadTest({ body: 'block', point: [-0.05, 0.15, 0], force: [0.8 * (W * 0.05) / 0.15, 0, 0], seconds: 2 });
+      expect(held.gaveWay).to.equal(false);
+      expect(held.failureForce).to.equal(null);
+    } finally {
+      world.free();
+    }
+  });
+});

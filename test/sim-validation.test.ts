@@ -91,6 +91,7 @@ const WORLD_CASES: Record<string, Case> = {
   removeTopologyPredicate: { args: () => ['p1'], ids: ['0'] },
   settle: { args: () => [{ seconds: 0.1, linearTol: 0.002, angularTolDeg: 1, settleTol: 0.02, settleAngleDeg: 5, bodies: ['crate'] }], ids: ['0.bodies.0'], sizes: ['0.linearTol', '0.settleTol', '0.angularTolDeg', '0.settleAngleDeg'] },
   loadTest: { args: () => [{ body: 'crate', point: [0, 0.1, 0], mass: 1, seconds: 0.1, watch: ['crate'], linearTol: 0.002 }], ids: ['0.body', '0.watch.0'], sizes: ['0.mass', '0.seconds', '0.linearTol'] },
+  rampLoadTest: { args: () => [{ body: 'crate', point: [0.4, 0.2, 0.4], force: [1, 0, 0], seconds: 0.05, watch: ['crate'], linearTol: 0.001 }], ids: ['0.body', '0.watch.0'], sizes: ['0.seconds', '0.linearTol'] },
   validateLoadTest: { args: () => [{ body: 'crate', point: [0, 0.1, 0], force: [0, -1, 0], seconds: 0.1 }], ids: ['0.body'], sizes: ['0.seconds'] },
   unregisterParticipant: { args: () => ['bricks'], ids: ['0'] },
   addStepListener: { args: () => [() => undefined] },

@@ -344,9 +344,9 @@ export function penetrationDepth(A: Piece, B: Piece): number {
     }
     for (const s of starts) if (norm(s) > 0) consider(s);
     // The support function has several local minima on the sphere (a cylinder's cap and its
-    // side): refine from the six best starts.
+    // side): refine from the three best starts.
     const ranked = starts.filter((u) => norm(u) > 0).map((u) => ({ u: dirOf(u), v: H(u) })).sort((x, y) => x.v - y.v);
-    for (const start of ranked.slice(0, 6)) {
+    for (const start of ranked.slice(0, 3)) {
       const found = refineFrom(start.u, start.v);
       if (found < best) best = found;
     }
@@ -358,7 +358,7 @@ export function penetrationDepth(A: Piece, B: Piece): number {
     let bestDir = dir;
     let best = value;
     let step = 0.3;
-    for (let iter = 0; step > 1e-9 && iter < 3000; iter++) {
+    for (let iter = 0; step > 1e-9 && iter < 800; iter++) {
       const t1 = norm(cross(bestDir, [1, 0, 0])) > 0.5 ? dirOf(cross(bestDir, [1, 0, 0])) : dirOf(cross(bestDir, [0, 1, 0]));
       const t2 = cross(bestDir, t1);
       let improved = false;

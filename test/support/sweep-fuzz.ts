@@ -227,9 +227,9 @@ export async function runSweepFuzz(opts: FuzzOptions): Promise<{ pairs: Record<s
         // Bisection on the sideways shift for the path that just touches.
         let lo = 0;
         let hi = reach + 0.001;
-        for (let k = 0; k < 13; k++) {
+        for (let k = 0; k < 11; k++) {
           const mid = (lo + hi) / 2;
-          const hit = firstContact(movingShapes, shift(from, mid), shift(to, mid), obstacle, 1, 1e-6, 4000).s !== null;
+          const hit = firstContact(movingShapes, shift(from, mid), shift(to, mid), obstacle, 1, 1e-5, 2000).s !== null;
           if (hit) lo = mid;
           else hi = mid;
         }
@@ -274,7 +274,7 @@ export async function runSweepFuzz(opts: FuzzOptions): Promise<{ pairs: Record<s
         }
         if (startDistance <= tol) continue; // a start in contact is the lenient-start contract, judged elsewhere
 
-        const oracle = firstContact(movingShapes, from, to, obstacle, 1, 1e-7, 20000);
+        const oracle = firstContact(movingShapes, from, to, obstacle, 1, 1e-6, 20000);
         if (oracle.undecided) fig.undecided++;
         if (oracle.s !== null) fig.hits++;
         if (oracle.s !== null) {
