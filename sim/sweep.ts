@@ -29,6 +29,21 @@
  * shape and obstacle: the body's other shapes meet that collider at full size). Lifting off them or sliding along them is
  * free; pressing into them by more than about `δ` is a contact like any other.
  *
+ * **Starting in overlap** (the contract). Obstacles the body penetrates at its start by more
+ * than the tolerance are reported in `startOverlap` with the deepest penetration. Against them
+ * the touching shape is shrunk by its penetration plus one tolerance, so moving out of the
+ * overlap or along it is possible, and whatever the sweep reports as free (the target, or the
+ * last free pose) is checked not to overlap any of them deeper than at the start plus the
+ * tolerance; if it would, the sweep stops at once (`toi` 0, last free pose = the start). An
+ * overlap Rapier cannot measure keeps the full shape: the move stops at once. A strict sweep
+ * (`strictInitialContacts`) stops at once on any start contact or overlap.
+ *
+ * **No Rapier answer is trusted alone** (`sim/verified-contact.ts`): a null from
+ * `contactShape` — "cannot tell", as under penetration — is settled by an intersection test and
+ * an f64 GJK distance; distances within {@link VERIFY_BAND} tolerances of contact are recomputed
+ * in f64; an advance that lands inside (a wrong normal overshot) backs off by bisection; the last
+ * free pose must show {@link FREE_CLEARANCE} tolerances of clearance.
+ *
  * Queries go through each obstacle collider directly (not Rapier's broad phase, which is only
  * refreshed by a simulation step), so they see poses set since the last step.
  */
