@@ -47,7 +47,6 @@
  * Queries go through each obstacle collider directly (not Rapier's broad phase, which is only
  * refreshed by a simulation step), so they see poses set since the last step.
  */
-import type RAPIER from '@dimforge/rapier3d-compat';
 import { composePose, interpolatePose, qangle, qmul, qrotate, qslerp, vadd, vdist, vlerp, vsub } from './math.ts';
 import { aabbInside, aabbOverlap, erodedSpec, inflateAabb, queryShapeOf, shapeAabb, unionAabb, type Aabb, type CompiledShape } from './shapes.ts';
 import type { Pose, Quat, Vec3, Violation } from './types.ts';
@@ -123,10 +122,6 @@ export const FREE_CLEARANCE = 0.1;
 export const VERIFY_BAND = 4;
 /** Upper bound on proxy checks per sweep; past it a hit is accepted where it stands (still conservative). */
 const CAST_BUDGET = 20000;
-
-function rv(v: Vec3): RAPIER.Vector {
-  return { x: v[0], y: v[1], z: v[2] };
-}
 
 /** Runs the sweep; see the module comment for the guarantees. */
 export function sweepPath(input: SweepInput): SweepOutcome {
