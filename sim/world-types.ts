@@ -108,7 +108,6 @@ export interface GroupSweepResult {
   violation?: Violation;
 }
 
-/** A joint between two named bodies. Anchor and axis are given in world coordinates now. */
 /**
  * A joint motor: drives a revolute joint's angle (degrees) or a prismatic joint's displacement
  * (metres) along its axis, both measured from the joint's creation pose.
@@ -129,6 +128,7 @@ export interface JointMotor {
   maxForce?: number;
 }
 
+/** A joint between two named bodies. Anchor and axis are given in world coordinates now. */
 export interface JointSpec {
   name: string;
   /**
