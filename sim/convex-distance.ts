@@ -18,15 +18,15 @@
 import { qrotate } from './math.ts';
 import type { Pose, ShapeSpec, Vec3 } from './types.ts';
 
-/** A convex shape placed in the world for {@link convexDistance}. */
-export interface PlacedConvex {
-  /** Farthest point of the core in direction `d`. */
-  support(d: Vec3): Vec3;
-  /** A point inside the core. */
-  centre: Vec3;
-  /** Radius around the core (a ball); 0 otherwise. */
-  margin: number;
-}
+/**
+ * A convex shape placed in the world for {@link convexDistance}: plain data (no closures, so
+ * placing one per query stays cheap), read by {@link support}.
+ */
+export type PlacedConvex =
+  | { kind: 'point'; centre: Vec3; margin: number }
+  | { kind: 'box'; centre: Vec3; margin: 0; axes: [Vec3, Vec3, Vec3]; half: Vec3 }
+  | { kind: 'cylinder'; centre: Vec3; margin: 0; axis: Vec3; radius: number; halfHeight: number }
+  | { kind: 'points'; centre: Vec3; margin: 0; points: Vec3[] };
 
 /** Result of {@link convexDistance}. */
 export interface ConvexDistance {
@@ -45,42 +45,11 @@ export function placeConvex(spec: ShapeSpec, pose: Pose): PlacedConvex | null {
   const c = pose.p;
   switch (spec.type) {
     case 'ball':
-      return { support: () => c, centre: c, margin: spec.radius };
-    case 'box': {
-      const ax = qrotate(pose.q, [1, 0, 0]);
-      const ay = qrotate(pose.q, [0, 1, 0]);
-      const az = qrotate(pose.q, [0, 0, 1]);
-      const [hx, hy, hz] = spec.half;
-      return {
-        support: (d) => {
-          const sx = d[0] * ax[0] + d[1] * ax[1] + d[2] * ax[2] >= 0 ? hx : -hx;
-          const sy = d[0] * ay[0] + d[1] * ay[1] + d[2] * ay[2] >= 0 ? hy : -hy;
-          const sz = d[0] * az[0] + d[1] * az[1] + d[2] * az[2] >= 0 ? hz : -hz;
-          return [c[0] + ax[0] * sx + ay[0] * sy + az[0] * sz, c[1] + ax[1] * sx + ay[1] * sy + az[1] * sz, c[2] + ax[2] * sx + ay[2] * sy + az[2] * sz];
-        },
-        centre: c,
-        margin: 0,
-      };
-    }
-    case 'cylinder': {
-      const axis = qrotate(pose.q, [0, 1, 0]);
-      const { radius, halfHeight } = spec;
-      return {
-        support: (d) => {
-          const along = d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2];
-          const rx = d[0] - axis[0] * along;
-          const ry = d[1] - axis[1] * along;
-          const rz = d[2] - axis[2] * along;
-          const rn = Math.hypot(rx, ry, rz);
-          const h = along >= 0 ? halfHeight : -halfHeight;
-          // Along the axis any cap point supports; the residue of `r` then has no direction.
-          const k = rn > 1e-9 * Math.hypot(d[0], d[1], d[2]) ? radius / rn : 0;
-          return [c[0] + axis[0] * h + rx * k, c[1] + axis[1] * h + ry * k, c[2] + axis[2] * h + rz * k];
-        },
-        centre: c,
-        margin: 0,
-      };
-    }
+      return { kind: 'point', centre: c, margin: spec.radius };
+    case 'box':
+      return { kind: 'box', centre: c, margin: 0, axes: [qrotate(pose.q, [1, 0, 0]), qrotate(pose.q, [0, 1, 0]), qrotate(pose.q, [0, 0, 1])], half: spec.half };
+    case 'cylinder':
+      return { kind: 'cylinder', centre: c, margin: 0, axis: qrotate(pose.q, [0, 1, 0]), radius: spec.radius, halfHeight: spec.halfHeight };
     case 'hull': {
       const pts = spec.points.map((p) => {
         const r = qrotate(pose.q, p);
@@ -101,8 +70,37 @@ export function placeTriangle(a: Vec3, b: Vec3, c: Vec3): PlacedConvex {
 function polytope(pts: Vec3[]): PlacedConvex {
   const centre: Vec3 = [0, 0, 0];
   for (const p of pts) for (let i = 0; i < 3; i++) centre[i] += p[i] / pts.length;
-  return {
-    support: (d) => {
+  return { kind: 'points', centre, margin: 0, points: pts };
+}
+
+/** Farthest point of a placed shape's core in direction `d` (need not be unit). */
+export function support(s: PlacedConvex, d: Vec3): Vec3 {
+  const c = s.centre;
+  switch (s.kind) {
+    case 'point':
+      return c;
+    case 'box': {
+      const [ax, ay, az] = s.axes;
+      const [hx, hy, hz] = s.half;
+      const sx = d[0] * ax[0] + d[1] * ax[1] + d[2] * ax[2] >= 0 ? hx : -hx;
+      const sy = d[0] * ay[0] + d[1] * ay[1] + d[2] * ay[2] >= 0 ? hy : -hy;
+      const sz = d[0] * az[0] + d[1] * az[1] + d[2] * az[2] >= 0 ? hz : -hz;
+      return [c[0] + ax[0] * sx + ay[0] * sy + az[0] * sz, c[1] + ax[1] * sx + ay[1] * sy + az[1] * sz, c[2] + ax[2] * sx + ay[2] * sy + az[2] * sz];
+    }
+    case 'cylinder': {
+      const axis = s.axis;
+      const along = d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2];
+      const rx = d[0] - axis[0] * along;
+      const ry = d[1] - axis[1] * along;
+      const rz = d[2] - axis[2] * along;
+      const rn = Math.hypot(rx, ry, rz);
+      const h = along >= 0 ? s.halfHeight : -s.halfHeight;
+      // Along the axis any cap point supports; the residue of `r` then has no direction.
+      const k = rn > 1e-9 * Math.hypot(d[0], d[1], d[2]) ? s.radius / rn : 0;
+      return [c[0] + axis[0] * h + rx * k, c[1] + axis[1] * h + ry * k, c[2] + axis[2] * h + rz * k];
+    }
+    case 'points': {
+      const pts = s.points;
       let best = pts[0];
       let bestDot = best[0] * d[0] + best[1] * d[1] + best[2] * d[2];
       for (let i = 1; i < pts.length; i++) {
@@ -114,10 +112,8 @@ function polytope(pts: Vec3[]): PlacedConvex {
         }
       }
       return best;
-    },
-    centre,
-    margin: 0,
-  };
+    }
+  }
 }
 
 /** A vertex of the Minkowski difference with the support points that made it. */
@@ -222,23 +218,26 @@ function combine(weights: number[], keep: Vertex[], pick: 'w' | 'a' | 'b' = 'w')
   return out;
 }
 
+/** The vertex of A − B farthest in direction −d. */
+function vertex(A: PlacedConvex, B: PlacedConvex, d: Vec3): Vertex {
+  const a = support(A, [-d[0], -d[1], -d[2]]);
+  const b = support(B, d);
+  return { w: sub(a, b), a, b };
+}
+
 /** Distance between two convex shapes (0 if they intersect), with the closest points when apart. */
 export function convexDistance(A: PlacedConvex, B: PlacedConvex): ConvexDistance {
-  const vertex = (d: Vec3): Vertex => {
-    const a = A.support([-d[0], -d[1], -d[2]]);
-    const b = B.support(d);
-    return { w: sub(a, b), a, b };
-  };
+
   let dir = sub(B.centre, A.centre);
   if (dir[0] === 0 && dir[1] === 0 && dir[2] === 0) dir = [1, 0, 0];
-  let simplex: Vertex[] = [vertex(dir)];
+  let simplex: Vertex[] = [vertex(A, B, dir)];
   let weights = [1];
   let v = simplex[0].w;
   const margin = A.margin + B.margin;
   for (let iter = 0; iter < 200; iter++) {
     const vv = dot(v, v);
     if (vv <= 1e-28) return { distance: 0 };
-    const next = vertex(v);
+    const next = vertex(A, B, v);
     // Converged: the support point in −v tightens the bound by a negligible amount.
     if (vv - dot(v, next.w) <= 1e-12 * vv || simplex.some((s) => s.w[0] === next.w[0] && s.w[1] === next.w[1] && s.w[2] === next.w[2])) break;
     const r = closest([...simplex, next]);

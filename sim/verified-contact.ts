@@ -12,7 +12,7 @@
  */
 import type RAPIER from '@dimforge/rapier3d-compat';
 import { convexDistance, placeConvex, placeTriangle, type PlacedConvex } from './convex-distance.ts';
-import { transformPoint } from './math.ts';
+import { qrotate, transformPoint } from './math.ts';
 import type { Pose, Quat, ShapeSpec, Vec3 } from './types.ts';
 
 /** A convex query shape with its geometry (in its own frame). */
@@ -28,6 +28,39 @@ export interface ColliderGeometry {
   collider: RAPIER.Collider;
   spec: ShapeSpec;
   pose: Pose;
+  /** Its world AABB, when known (a cheap filter). */
+  aabb?: { min: Vec3; max: Vec3 };
+}
+
+/** World AABB of a convex spec (its own `pose` ignored) at (`pos`, `rot`). */
+function specAabb(spec: ShapeSpec, pos: Vec3, rot: Quat): { min: Vec3; max: Vec3 } {
+  const ext: Vec3 = [0, 0, 0];
+  if (spec.type === 'ball') ext[0] = ext[1] = ext[2] = spec.radius;
+  else if (spec.type === 'box' || spec.type === 'cylinder') {
+    const axes = [qrotate(rot, [1, 0, 0]), qrotate(rot, [0, 1, 0]), qrotate(rot, [0, 0, 1])];
+    for (let i = 0; i < 3; i++) {
+      if (spec.type === 'box') ext[i] = Math.abs(axes[0][i]) * spec.half[0] + Math.abs(axes[1][i]) * spec.half[1] + Math.abs(axes[2][i]) * spec.half[2];
+      else ext[i] = Math.abs(axes[1][i]) * spec.halfHeight + spec.radius * Math.sqrt(Math.max(0, 1 - axes[1][i] * axes[1][i]));
+    }
+  } else {
+    const pts = spec.type === 'hull' ? spec.points : spec.vertices;
+    const min: Vec3 = [Infinity, Infinity, Infinity];
+    const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+    for (const p of pts) {
+      const w = qrotate(rot, p);
+      for (let i = 0; i < 3; i++) {
+        min[i] = Math.min(min[i], pos[i] + w[i]);
+        max[i] = Math.max(max[i], pos[i] + w[i]);
+      }
+    }
+    return { min, max };
+  }
+  return { min: [pos[0] - ext[0], pos[1] - ext[1], pos[2] - ext[2]], max: [pos[0] + ext[0], pos[1] + ext[1], pos[2] + ext[2]] };
+}
+
+function boxesWithin(a: { min: Vec3; max: Vec3 }, b: { min: Vec3; max: Vec3 }, margin: number): boolean {
+  for (let i = 0; i < 3; i++) if (a.min[i] > b.max[i] + margin || b.min[i] > a.max[i] + margin) return false;
+  return true;
 }
 
 /** Answer of {@link verifiedContact}. */
@@ -137,11 +170,16 @@ export function verifiedContact(g: ColliderGeometry, shape: QueryGeometry, pos: 
     // Overlapping in f64: Rapier's depth where it measured one, else an overlap too thin for it.
     return { distance: c.distance < 0 ? c.distance : -OVERLAP_UNMEASURED, normal: [c.normal1.x, c.normal1.y, c.normal1.z], point };
   }
+  // Null: farther than reach + band, or "cannot tell". Pairs whose bounding spheres or boxes are
+  // farther apart than the band can be neither overlapping nor near: Rapier is trusted there
+  // (checking them all tripled the cost of a sweep that ends in contact).
+  const near = Math.min(reach, band);
+  const gap = Math.hypot(pos[0] - g.pose.p[0], pos[1] - g.pose.p[1], pos[2] - g.pose.p[2]) - shape.radius - colliderRadius(g);
+  if (gap > near) return null;
+  if (g.aabb && !boxesWithin(specAabb(shape.spec, pos, rot), g.aabb, near)) return null;
   if (!g.collider.intersectsShape(shape.query, p, r)) {
-    // Rapier also answers null for some pairs a few micrometres apart (a box and a cylinder):
-    // where the bounding spheres say the pair could be within reach, ask f64 GJK.
-    const gap = Math.hypot(pos[0] - g.pose.p[0], pos[1] - g.pose.p[1], pos[2] - g.pose.p[2]) - shape.radius - colliderRadius(g);
-    if (gap > reach) return null;
+    // Rapier also answers null for some pairs a few micrometres apart (a box and a cylinder).
+
     const exact = exactDistance(g, shape, pos, rot, reach);
     return exact && exact.distance <= reach ? exact : null;
   }

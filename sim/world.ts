@@ -1207,7 +1207,7 @@ export class World {
         // checked in f64 near contact and "cannot tell" counts as overlap (sim/verified-contact.ts).
         const [other, self, compiled] = sa.query ? [{ e: eb, i: j }, { e: ea, i }, sa] : [{ e: ea, i }, { e: eb, i: j }, sb];
         if (!compiled.query) return;
-        const geometry = { collider: other.e.colliders[other.i], spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i] };
+        const geometry = { collider: other.e.colliders[other.i], spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i], aabb: other.e.aabbs[other.i] };
         const at = self.e.poses[self.i];
         // Checked in f64 at any distance within reach: a distance query is not on the sweeps' hot
         // path, and Rapier's far answers are off by about 1e-3 of the distance.
