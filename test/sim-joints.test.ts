@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { qaxisAngle } from '../sim/math.ts';
 import { pinGear as gear } from '../sim/gears.ts';
 import type { Vec3 } from '../sim/types.ts';

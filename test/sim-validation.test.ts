@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { BrickSystem, BRICK_WORLD_OPTIONS } from '../sim/bricks.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { BodySpec, Vec3 } from '../sim/types.ts';
 import { World } from '../sim/world.ts';
 
