@@ -34,6 +34,8 @@ export interface LogEnd {
   score: Score;
   referenceActions: number;
   finishedAt: string;
+  /** The observation of the final state (written beside the log), for replays; absent in older logs. */
+  finalImages?: Array<{ kind: ObservationImage['kind']; caption: string; file: string }>;
 }
 
 /** A digest of an instance's JSON, so a log can prove which instance it ran. */
@@ -110,8 +112,16 @@ export class EpisodeLog {
     appendFileSync(this.file, JSON.stringify(line) + '\n');
   }
 
-  /** Appends the end line. */
-  finish(end: Omit<LogEnd, 'type'>): void {
-    appendFileSync(this.file, JSON.stringify({ type: 'end', ...end }) + '\n');
+  /** Appends the end line, writing the final state's images first (as `final-<i>-<kind>.png`). */
+  finish(end: Omit<LogEnd, 'type' | 'finalImages'>, finalImages: ObservationImage[] = []): void {
+    const line: LogEnd = { type: 'end', ...end };
+    if (finalImages.length) {
+      line.finalImages = finalImages.map((img, i) => {
+        const name = `final-${i}-${img.kind}.png`;
+        writeFileSync(join(this.dir, name), img.png);
+        return { kind: img.kind, caption: img.caption, file: name };
+      });
+    }
+    appendFileSync(this.file, JSON.stringify(line) + '\n');
   }
 }

@@ -37,6 +37,12 @@ export interface EpisodeOptions {
   replay?: TurnRecord[];
   /** Polled between turns; true ends the episode as `stopped` (e.g. a cost limit). */
   shouldStop?(): boolean;
+  /**
+   * Called once when the episode has ended (not when stopped), with the observation of the
+   * final state (a rollback view when the last turn was rolled back), so a replay can show
+   * the end; no images when the episode renders none.
+   */
+  onEnd?(images: ObservationImage[]): void | Promise<void>;
 }
 
 function addUsage(a: Usage, b: Usage | undefined): Usage {
@@ -121,6 +127,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         break;
       }
       const timeBefore = env.world.time;
+      const progressBefore = env.progress();
       const results = executeTurn(env, Array.isArray(reply.actions) ? reply.actions : [], actionCap, instance.budgets.actions !== undefined ? instance.budgets.actions - actions : Infinity);
       for (const r of results) {
         if (r.status === 'invalid') invalidCalls += 1;
@@ -132,6 +139,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       }
       if (!mode.nonote) note = reply.note;
       const record = turnRecord(turn, timeBefore, env.world.time, images, reply, results, env.stateHash());
+      record.progress = { before: progressBefore, after: env.solved() ? 1 : env.progress() };
       if (replayed && replayed.stateHash !== record.stateHash) {
         throw new SpaceActError(
           'invalid-state',
@@ -173,6 +181,9 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       usage,
     };
     if (abandonReason) outcome.abandonReason = abandonReason;
+    if (endReason !== 'stopped' && opts.onEnd) {
+      await opts.onEnd(wantImages ? await env.observe(opts.renderer!, { split: !mode.nosplit }) : []);
+    }
     return outcome;
   } finally {
     env.free();

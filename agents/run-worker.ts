@@ -23,6 +23,7 @@ async function runOne(index: number, id: string): Promise<void> {
   const cfg = init!;
   if (!renderer && !cfg.mode.blind && cfg.render !== 'never') renderer = new Renderer();
   const factory = agentFactory(cfg.agent.name);
+  send({ type: 'start', id });
   try {
     const entry = await runLoggedEpisode(
       id,
@@ -33,7 +34,7 @@ async function runOne(index: number, id: string): Promise<void> {
         render: cfg.render,
         historyImages: cfg.historyImages,
         shouldStop: () => stop,
-        onTurn: (r) => send({ type: 'turn', cost: r.reply.usage?.cost ?? 0 }),
+        onTurn: (r) => send({ type: 'turn', cost: r.reply.usage?.cost ?? 0, id, turn: r.turn, ...(r.reply.usage ? { usage: r.reply.usage } : {}) }),
       },
       renderer,
     );

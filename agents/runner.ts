@@ -12,7 +12,7 @@ import { EpisodeLog, instanceDigest, LOG_FORMAT, type LogHeader } from './episod
 import { runEpisode } from './loop.ts';
 import { modeName, type Mode } from './modes.ts';
 import { scoreEpisode, type Score } from './scoring.ts';
-import type { Agent, EpisodeOutcome, TurnRecord } from './types.ts';
+import type { Agent, EpisodeOutcome, ObservationImage, TurnRecord, Usage } from './types.ts';
 import { runParallel } from './worker-pool.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
 import { roundTo } from '../core/determinism.ts';
@@ -63,6 +63,12 @@ export interface RunSummary {
   unfinished: string[];
   /** Present when the run stopped early. */
   stopped?: RunStop;
+  /**
+   * Present when this invocation continued an earlier run of the same output folder:
+   * `finished` episodes were reused as they were, `continued` unfinished ones went on from
+   * their logged turns.
+   */
+  resumed?: { finished: number; continued: number };
 }
 
 /** An agent named in the registry with plain-data options (what worker processes rebuild it from). */
@@ -86,8 +92,15 @@ export interface RunOptions {
   concurrency?: number;
   /** Dollars: once the cost recorded in this output folder reaches it, the run stops after the turn in flight. */
   costLimit?: number;
-  /** Called after each episode, in instance order (progress display). */
-  onEpisode?(entry: SummaryEntry, done: number, total: number): void;
+  /**
+   * Called after each episode, in instance order (progress display). `reused`: the episode
+   * was finished by an earlier run of the same output folder.
+   */
+  onEpisode?(entry: SummaryEntry, done: number, total: number, info: { reused: boolean }): void;
+  /** Called when an episode starts (in any worker). */
+  onEpisodeStart?(instance: string): void;
+  /** Called after each new turn of any episode is logged (the live progress line). */
+  onTurn?(instance: string, turn: { turn: number; reply: { usage?: Usage } }): void;
   /** Polled between turns and episodes; true stops the run cleanly. */
   shouldStop?(): boolean;
 }
@@ -187,6 +200,7 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
     } else {
       log.start(header);
     }
+    let finalImages: ObservationImage[] = [];
     const outcome = await runEpisode({
       family,
       instance,
@@ -200,11 +214,14 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
         log.appendTurn(record, images);
         opts.onTurn?.(record);
       },
+      onEnd: (images) => {
+        finalImages = images;
+      },
       ...(opts.shouldStop ? { shouldStop: opts.shouldStop } : {}),
     });
     if (outcome.endReason === 'stopped') return null;
     const score = scoreEpisode({ ...outcome, referenceActions, scoring: instance.scoring });
-    log.finish({ outcome, score, referenceActions, finishedAt: new Date().toISOString() });
+    log.finish({ outcome, score, referenceActions, finishedAt: new Date().toISOString() }, finalImages);
     return summaryEntry(outcome, score, referenceActions);
   } finally {
     await agent.close?.();
@@ -221,7 +238,7 @@ export function recordedCost(out: string, ids: string[]): number {
   return spent;
 }
 
-function makeSummary(base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished'>, ids: string[], entries: Array<SummaryEntry | undefined>, stopped?: RunStop): RunSummary {
+function makeSummary(base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished' | 'stopped'>, ids: string[], entries: Array<SummaryEntry | undefined>, stopped?: RunStop): RunSummary {
   const episodes = entries.filter((e): e is SummaryEntry => e !== undefined);
   const totals: RunSummary['totals'] = {
     episodes: episodes.length,
@@ -257,7 +274,7 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   mkdirSync(opts.out, { recursive: true });
   const probe = makeAgent();
   await probe.close?.();
-  const base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished'> = {
+  const base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished' | 'stopped'> = {
     package: { name: 'spaceact', version: packageVersion() },
     agent: { name: probe.name, settings: probe.settings },
     mode: modeName(opts.mode),
@@ -265,6 +282,11 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   const meter = opts.costLimit !== undefined ? new CostMeter(opts.costLimit, recordedCost(opts.out, ids)) : null;
   const stopNow = (): boolean => (meter?.reached ?? false) || (opts.shouldStop?.() ?? false);
   const entries: Array<SummaryEntry | undefined> = new Array(ids.length).fill(undefined);
+  // What an earlier run of this folder left: finished episodes are reused, unfinished ones continued.
+  const earlier = ids.map((id) => new EpisodeLog(opts.out, id).read());
+  const reused = earlier.map((r) => r.end !== null);
+  const resumed = { finished: reused.filter(Boolean).length, continued: earlier.filter((r) => r.end === null && r.turns.length > 0).length };
+  if (resumed.finished || resumed.continued) base.resumed = resumed;
   const stopInfo = (): RunStop | undefined => {
     if (meter?.reached) {
       return {
@@ -284,7 +306,7 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
     // Progress lines come out in instance order, as in a serial run.
     while (reported < ids.length && entries[reported]) {
       reported += 1;
-      opts.onEpisode?.(entries[reported - 1]!, reported, ids.length);
+      opts.onEpisode?.(entries[reported - 1]!, reported, ids.length, { reused: reused[reported - 1] });
     }
   };
   const episodeOpts = {
@@ -301,6 +323,8 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
       init: { agent: opts.agent!, ...episodeOpts },
       shouldStop: stopNow,
       onTurnCost: (cost) => meter?.add(cost),
+      onEpisodeStart: (id) => opts.onEpisodeStart?.(id),
+      onTurn: (id, turn) => opts.onTurn?.(id, turn),
       onEpisode: record,
     });
   } else {
@@ -309,11 +333,15 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
     try {
       for (let i = 0; i < ids.length; i++) {
         if (stopNow()) break;
+        opts.onEpisodeStart?.(ids[i]);
         const entry = await runLoggedEpisode(ids[i], {
           ...episodeOpts,
           makeAgent,
           shouldStop: stopNow,
-          onTurn: (r) => meter?.add(r.reply.usage?.cost ?? 0),
+          onTurn: (r) => {
+            meter?.add(r.reply.usage?.cost ?? 0);
+            opts.onTurn?.(ids[i], r);
+          },
         }, renderer);
         if (!entry) break;
         record(i, entry);

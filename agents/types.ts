@@ -154,6 +154,11 @@ export interface TurnRecord {
   };
   results: CallResult[];
   stateHash: string;
+  /**
+   * The family's progress measure before and after the turn (for analysis: loops and stalls
+   * are turns without progress). Logged, never shown to the agent; absent in older logs.
+   */
+  progress?: { before: number; after: number };
 }
 
 /** The outcome of one episode, before scoring. */

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../core/errors.ts';
 import type { Mode } from './modes.ts';
 import type { AgentSpec, SummaryEntry } from './runner.ts';
+import type { Usage } from './types.ts';
 
 /** What every worker is told once: enough to rebuild the agent and run episodes. */
 export interface WorkerInit {
@@ -23,7 +24,8 @@ export type ToWorker =
 
 /** Messages from a worker to the parent. */
 export type FromWorker =
-  | { type: 'turn'; cost: number }
+  | { type: 'start'; id: string }
+  | { type: 'turn'; cost: number; id: string; turn: number; usage?: Usage }
   | { type: 'done'; index: number; entry: SummaryEntry | null }
   | { type: 'failed'; index: number; error: { code?: ErrorCode; message: string; details?: Record<string, unknown> } };
 
@@ -35,6 +37,10 @@ export interface ParallelOptions {
   /** Polled before each episode is handed out and after each turn; true stops the run. */
   shouldStop(): boolean;
   onTurnCost(cost: number): void;
+  /** An episode started in a worker. */
+  onEpisodeStart?(id: string): void;
+  /** A new turn was logged in a worker (for the progress line). */
+  onTurn?(id: string, turn: { turn: number; reply: { usage?: Usage } }): void;
   /** A finished episode (called in completion order; the caller orders the summary). */
   onEpisode(index: number, entry: SummaryEntry): void;
 }
@@ -77,8 +83,11 @@ export async function runParallel(opts: ParallelOptions): Promise<void> {
         child.send({ type: 'run', index: current, id: opts.ids[current] } satisfies ToWorker);
       };
       child.on('message', (msg: FromWorker) => {
-        if (msg.type === 'turn') {
+        if (msg.type === 'start') {
+          opts.onEpisodeStart?.(msg.id);
+        } else if (msg.type === 'turn') {
           opts.onTurnCost(msg.cost);
+          opts.onTurn?.(msg.id, { turn: msg.turn, reply: msg.usage ? { usage: msg.usage } : {} });
           if (opts.shouldStop()) broadcastStop();
         } else if (msg.type === 'done') {
           if (msg.entry) opts.onEpisode(msg.index, msg.entry);

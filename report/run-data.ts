@@ -77,6 +77,7 @@ export function loadSummary(dir: string): RunSummary {
     totals: s.totals ?? totalsOf(s.episodes),
     unfinished,
     ...(s.stopped ? { stopped: s.stopped } : {}),
+    ...(s.resumed && Number.isInteger(s.resumed.finished) && Number.isInteger(s.resumed.continued) ? { resumed: { finished: s.resumed.finished, continued: s.resumed.continued } } : {}),
   };
 }
 

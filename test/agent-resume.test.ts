@@ -97,8 +97,11 @@ describe('model agent runs from the command line: kill -9, resume, and no key on
     const rerun = await cli(base('killed')).done;
     expect(rerun.code, rerun.stderr).to.equal(0);
     outputs.push(rerun.stdout, rerun.stderr);
-    const resumedSummary = JSON.parse(readFileSync(join(tmp, 'killed', 'summary.json'), 'utf8'));
+    const { resumed, ...resumedSummary } = JSON.parse(readFileSync(join(tmp, 'killed', 'summary.json'), 'utf8'));
     expect(resumedSummary).to.deep.equal(wholeSummary);
+    // The summary says what the rerun took over: the finished episode and the one cut short.
+    expect(resumed).to.deep.equal({ finished: 1, continued: 1 });
+    expect(rerun.stdout).to.include('resumed: 1 finished episode(s) reused, 1 unfinished one(s) continued');
     // The finished episode was not asked again; the unfinished one only from where the log ended
     // (plus, at most, the turn that was in flight).
     expect(server.requests.length - n2).to.be.within(l3Turns - logged, l3Turns - logged + 1);

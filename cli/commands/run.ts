@@ -107,7 +107,7 @@ export function register(program: Command): void {
       if (costLimit !== undefined && agentName === 'openai' && probe.settings.price === undefined) {
         throw new SpaceActError('invalid-argument', `--cost-limit needs a price for model ${String(options.model)}: give --prices with an entry for it`);
       }
-      const progress = new RunProgress(ids.length);
+      const progress = new RunProgress(ids.length, { concurrency });
       let summary: Awaited<ReturnType<typeof runInstances>>;
       try {
         summary = await runInstances({
@@ -119,9 +119,11 @@ export function register(program: Command): void {
           historyImages,
           concurrency,
           ...(costLimit !== undefined ? { costLimit } : {}),
-          onEpisode: (e) => {
+          onEpisodeStart: (id) => progress.episodeStarted(id),
+          onTurn: (id, turn) => progress.turnDone(turn, id),
+          onEpisode: (e, _done, _total, info) => {
             progress.log(line(e));
-            progress.episodeDone(e);
+            progress.episodeDone(e, info);
           },
         });
       } finally {
@@ -132,6 +134,9 @@ export function register(program: Command): void {
       process.stdout.write(
         `${t.solved}/${t.episodes} solved; tokens in/out ${t.inputTokens}/${t.outputTokens}${cost}; summary in ${opts.out}/summary.json\n`,
       );
+      if (summary.resumed) {
+        process.stdout.write(`resumed: ${summary.resumed.finished} finished episode(s) reused, ${summary.resumed.continued} unfinished one(s) continued from their logs\n`);
+      }
       if (summary.stopped) {
         process.stdout.write(`stopped: ${summary.stopped.message}; ${summary.unfinished.length} episode(s) unfinished\n`);
       }
