@@ -38,7 +38,7 @@ const WEIGHT_DROP = 0.031;
 /** Radius of the red ball that marks the load point, m. */
 const HOOK_RADIUS = 0.006;
 /** Half width of the cord, m. */
-const CORD_HALF = 0.002;
+const CORD_HALF = 0.0024;
 /** Mat line spacing and every how many lines one is bold. */
 const LINE_STEP = 0.01;
 const BOLD_EVERY = 5;

@@ -4,7 +4,7 @@
  *
  * **Scene.** Two static piers 48 mm tall, topped with studs (`W` columns along the span × 3
  * rows, 8 mm pitch) with a gap of `G` pitches between them, stand somewhere on a measuring mat
- * (34 × 30 cm, a line every centimetre, red rulers along x and blue rulers along z, a black and
+ * (36 × 34 cm, a line every centimetre, red rulers along x and blue rulers along z, a black and
  * white target at the origin in its back-left corner). A weight hangs on a cord under the middle
  * of the gap; the red ball at the top of the cord marks the load point. At L7 the piers and their
  * stud grid are turned against the mat.
@@ -40,7 +40,7 @@ export const B1_DESCRIPTOR: FamilyDescriptor = {
   summary:
     'Span the gap between two studded piers with interlocking bricks from a supply so that a load hung at mid-span holds for 2 s (pass/fail). Tests metric grounding (the site is shown only in pictures: bricks are placed by world coordinates read off a measuring mat and snapped onto the studs within 3 mm), stud statics (cantilevers anchored on the piers, stepped out in two levels at L3+, tied across the middle), brick choice from a supply with alternatives and decoys, and at L7 piers turned against the world frame. A small action budget makes probing for the site with refused placements unaffordable.',
   tiers: {
-    L1: { levers: [], description: 'Gap of 5 or 7 pitches, piers 3–5 studs long; one level (3 bricks: two cantilevers and a tie); load 1.3× what one pier could hold (0.6–1.7 kg); supply of types up to 6 studs with a spare of each, one alternative and one decoy; 7 actions.' },
+    L1: { levers: [], description: 'Gap of 5 or 7 pitches, piers 3–5 studs long; one level (3 bricks: two cantilevers and a tie); load 1.3× what one pier could hold (0.45–1.7 kg); supply of types up to 6 studs with a spare of each, one alternative and one decoy; 7 actions.' },
     L3: { levers: [], description: 'Gap of 9 or 11 pitches; two levels of cantilevers each side (5 bricks); load 45–75 % of the reference\'s capacity, beyond every one-level bridge in the supply and at least the heaviest L1 load (1.7 kg); types up to 6 studs, two alternatives and a decoy; 9 actions.' },
     L5: { levers: [], description: 'Gap of 13 or 15 pitches; two levels of two-wide bricks (5 bricks): the load, 60–75 % of the reference\'s capacity, breaks the same bridge one stud wide and every one-level bridge; types up to 8 studs, two alternatives and two decoys; 9 actions.' },
     L7: { levers: ['+rot'], description: 'L5 with the piers and their stud grid turned by ±30–60° about the vertical against the world frame the bricks are placed in (mat, rulers and origin stay world-aligned).' },
