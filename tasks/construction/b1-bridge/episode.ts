@@ -257,7 +257,7 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
             rule: 'off the stud grid',
             bodies: [name],
             target: { point: snapped as Vec3 },
-            message: `'${name}' is not on the stud grid: its centre is more than ${mm(SNAP_TOLERANCE)} from the nearest stud position (marked in the picture) along the studs' rows or columns.`,
+            message: `'${name}' is not on the stud grid: its studs are more than ${mm(SNAP_TOLERANCE)} off the studs under it along the grid's rows or columns (the centre of the nearest position where they line up is marked in the picture).`,
           });
         }
         bricks.place({ name, size: [t.length, t.width], plate: t.plate, cell, rot, color: t.color });

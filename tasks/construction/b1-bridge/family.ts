@@ -42,7 +42,7 @@ export const B1_DESCRIPTOR: FamilyDescriptor = {
   tiers: {
     L1: { levers: [], description: 'Gap of 5 or 7 pitches, piers 3–5 studs long; one level (3 bricks: two cantilevers and a tie); load 1.3× what one pier could hold (0.45–1.7 kg); supply of types up to 6 studs with a spare of each, one alternative and one decoy; 7 actions.' },
     L3: { levers: [], description: 'Gap of 9 or 11 pitches; two levels of cantilevers each side (5 bricks); load 45–75 % of the reference\'s capacity, beyond every one-level bridge in the supply and at least the heaviest L1 load (1.7 kg); types up to 6 studs, two alternatives and a decoy; 9 actions.' },
-    L5: { levers: [], description: 'Gap of 13 or 15 pitches; two levels of two-wide bricks (5 bricks): the load, 60–75 % of the reference\'s capacity, breaks the same bridge one stud wide and every one-level bridge; types up to 8 studs, two alternatives and two decoys; 9 actions.' },
+    L5: { levers: [], description: 'Gap of 13 or 15 pitches; two levels of two-wide bricks (5 bricks): the load, 60–75 % of the reference\'s capacity and at least 2.5 kg, breaks the same bridge one stud wide and every one-level bridge; types up to 8 studs, two alternatives and two decoys; 9 actions.' },
     L7: { levers: ['+rot'], description: 'L5 with the piers and their stud grid turned by ±30–60° about the vertical against the world frame the bricks are placed in (mat, rulers and origin stay world-aligned).' },
   },
 };

@@ -55,7 +55,7 @@ function placeTool(s: B1Scene): ToolSpec {
     kind: 'physical',
     description:
       'Take a brick of brick_type from the supply and lower it straight down. (x_m, z_m) is where the centre of its footprint should be, in metres in the world frame; yaw_deg is the direction of its length, in degrees from the +x direction turning toward +z (0: along x, 90: along z). ' +
-      `It stops on the highest thing under it and snaps onto the stud grid of what it lands on: its centre must be within ${mm(SNAP_TOLERANCE)} of a stud position along both directions of that grid and its length within ${YAW_TOLERANCE_DEG}° of one of them, or the placement is refused. It connects through its studs to everything directly under it.`,
+      `It stops on the highest thing under it and snaps onto the stud grid of what it lands on: its studs must line up with the studs under it to within ${mm(SNAP_TOLERANCE)} along both directions of that grid, and its length must be within ${YAW_TOLERANCE_DEG}° of one of them, or the placement is refused. It connects through its studs to everything directly under it.`,
     parameters: {
       type: 'object',
       properties: {

@@ -41,7 +41,7 @@ export const MAT: readonly [number, number] = [0.36, 0.34];
  * along x: the z rulers' labels sit on the mat beside its left and right edges).
  */
 export const SITE_MARGIN: readonly [number, number] = [0.045, 0.03];
-/** A placement snaps to the stud grid when its centre is within this distance of a stud position along both grid directions, m. */
+/** A placement snaps to the stud grid when its studs line up with the studs under it to within this distance along both grid directions, m. */
 export const SNAP_TOLERANCE = 0.003;
 /** …and its length is within this angle of a grid direction, degrees. */
 export const YAW_TOLERANCE_DEG = 10;
