@@ -45,10 +45,24 @@ export function hardestTier(family: TaskFamily): Tier {
 
 /** Generates the instance an id names, checking the family defines that tier. */
 export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
-  const p = parseInstanceId(id);
+  const p = checkInstanceId(id);
   const family = getFamily(p.family);
   if (!family.tiers[p.tier]) {
     throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
   }
   return { family, instance: family.generate(p.seed, p.tier) };
+}
+
+/**
+ * {@link parseInstanceId} checked against the registry: an id shaped right but with a tier its
+ * family does not define (`P6-L9-s100`, `P6-L2-s1`) is refused naming the family's tiers,
+ * rather than as "not an instance id".
+ */
+export function checkInstanceId(id: string): { family: string; tier: Tier; seed: number } {
+  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})-s([0-9]{1,9})$/.exec(id);
+  const known = m ? FAMILIES.find((f) => f.id === m[1].toUpperCase()) : undefined;
+  if (m && known && !known.tiers[m[2] as Tier]) {
+    throw new SpaceActError('unknown-instance', `${known.id} has no tier ${m[2]}; tiers: ${tiersOf(known).join(', ')}`, { instance: id });
+  }
+  return parseInstanceId(id);
 }

@@ -369,12 +369,12 @@ describe('B1 bridge', function () {
         const extra = env.execute(exact);
         expect(extra.status).to.equal('violation');
         expect(extra.violation?.kind).to.equal('rule');
-        expect(env.familyEnv.observationText!()).to.include(`${type} ×0`);
+        expect((await env.observation({ renderer: null, images: false })).extraText).to.include(`${type} ×0`);
         const under = env.execute({ tool: 'remove', args: { brick: 'b1' } });
         expect(under.status).to.equal('violation');
         const top = env.execute({ tool: 'remove', args: { brick: `b${n}` } });
         expect(top.status, top.message).to.equal('ok');
-        expect(env.familyEnv.observationText!()).to.include(`${type} ×1`);
+        expect((await env.observation({ renderer: null, images: false })).extraText).to.include(`${type} ×1`);
         expect(env.execute({ tool: 'remove', args: { brick: 'b99' } }).status).to.equal('invalid');
         const end = env.execute({ tool: 'commit', args: {} });
         expect(end.status).to.equal('ok');
