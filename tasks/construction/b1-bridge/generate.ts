@@ -89,12 +89,6 @@ const COMMIT_TOOL: ToolSpec = {
   parameters: { type: 'object', properties: {}, additionalProperties: false },
 };
 
-/** A brick type in words. */
-export function typeWords(type: string): string {
-  const t = brickType(type);
-  return `${t.plate ? 'plate' : 'brick'} ${t.width} stud${t.width > 1 ? 's' : ''} wide and ${t.length} long`;
-}
-
 function rulesText(s: B1Scene, actions: number): string {
   const turned = s.spanYawDeg !== 0;
   const lines = [

@@ -52,8 +52,9 @@ export function planStatics(scene: StaticsScene, plan: Placement[], loadKg: numb
 /**
  * The largest load (kg) the plan carries at the load cell, by bisection on {@link planStatics}
  * between `lo` and `hi` (returns `lo` when even that fails, `hi` when that holds). The result
- * is a load the plan was shown to carry; the feasible loads form an interval from 0 (the
- * statics are a convex programme), so every lighter load holds too.
+ * is a load the plan was shown to carry; for a plan that stands unloaded every lighter load
+ * holds too (the statics are a linear programme in which the load enters linearly, so its
+ * feasible loads form an interval).
  */
 export function planCapacityKg(scene: StaticsScene, plan: Placement[], lo = 0.05, hi = 8, iterations = 10): number {
   return capacityKg((kg) => planStatics(scene, plan, kg).holds, lo, hi, iterations);
