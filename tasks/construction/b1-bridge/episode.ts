@@ -109,8 +109,9 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
   // The mat and its lines are drawn only: bricks that miss the piers land on the floor under them.
   world.addBody({ name: 'mat', kind: 'static', collides: false, pose: { p: [s.mat[0] / 2, 0.0002, s.mat[1] / 2], q: identity }, shapes: [{ type: 'box', half: [s.mat[0] / 2, 0.0002, s.mat[1] / 2] }], color: COLORS.mat });
   const lines = matLines(s.mat);
-  world.addBody({ name: 'mat-lines', kind: 'static', collides: false, pose: { p: [0, 0.0005, 0], q: identity }, shapes: lines.minor, color: COLORS.minor });
-  world.addBody({ name: 'mat-lines-bold', kind: 'static', collides: false, pose: { p: [0, 0.00052, 0], q: identity }, shapes: lines.major, color: COLORS.major });
+  // One line is the body's shape, the others are drawn-only: no collider (not even a sensor) per line.
+  world.addBody({ name: 'mat-lines', kind: 'static', collides: false, pose: { p: [0, 0.0005, 0], q: identity }, shapes: lines.minor.slice(0, 1), visual: lines.minor.slice(1), color: COLORS.minor });
+  world.addBody({ name: 'mat-lines-bold', kind: 'static', collides: false, pose: { p: [0, 0.00052, 0], q: identity }, shapes: lines.major.slice(0, 1), visual: lines.major.slice(1), color: COLORS.major });
   // The origin target: black disc, white ring, black centre dot.
   const disc = (name: string, radius: number, y: number, color: string): void =>
     world.addBody({ name, kind: 'static', collides: false, pose: { p: [0, y, 0], q: identity }, shapes: [{ type: 'cylinder', radius, halfHeight: 0.0003 }], color });
