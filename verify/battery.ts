@@ -316,22 +316,23 @@ export function binomialTail(successes: number, n: number, bound: number): numbe
 export const QUICK_BATTERY_ALPHA = 0.01;
 
 /**
- * The quick battery the check-suite runs on every registered family × tier: few seeds, few
- * training seeds, and only the strategies whose episodes are short (null, constant answer,
- * first option, memorised plan, straight-line, and the family's own strategies and tells, each
- * episode at most 12 turns; the random baseline, blind probing and long episodes run in
- * `verify`). It cannot certify a rate, so it fails an
- * agent only when its successes are far over its bound (binomial tail below
+ * The quick battery the check-suite runs on every registered family, at its easiest and
+ * hardest tier: few seeds, few training seeds, and only the strategies whose episodes are
+ * short (constant answer, first option, memorised plan, straight-line, and the family's own
+ * strategies and tells, each episode at most 4 turns; the null policy has its own check, and
+ * the random baseline, blind probing and long episodes run in `verify`). It cannot certify a
+ * rate, so it fails an agent only when its successes are far over its bound (binomial tail below
  * {@link QUICK_BATTERY_ALPHA}): a constant answer that is always right, a fixed schedule that
  * always works.
  */
 export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials'>>> = Object.freeze({
   seeds: 6,
   training: 4,
-  skip: Object.freeze(['random', 'blind-probe']),
-  // A shortcut that works at all works quickly: a memorised plan or a fixed schedule that
-  // needs more than a dozen turns to solve is the full battery's to measure.
-  episodeTurns: 12,
+  // The null policy has its own check-suite test; random and probing episodes are long.
+  skip: Object.freeze(['null', 'random', 'blind-probe']),
+  // A constant answer, a fixed schedule or a short memorised plan shows within four turns;
+  // longer plans are the full battery's to measure.
+  episodeTurns: 4,
   // Two candidate plans (the most common script and the median one) on four training seeds.
   fitTrials: 8,
 });
@@ -341,7 +342,11 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
  * bound (or per tier that could not be judged); an empty list passes.
  */
 export async function quickBatteryProblems(family: TaskFamily, opts: Pick<BatteryOptions, 'tiers' | 'strategies'> = {}): Promise<string[]> {
-  const reports = await runBattery(family, { ...QUICK_BATTERY, ...opts });
+  // The easiest tier (where a memorised plan or a fixed schedule is likeliest to work) and the
+  // hardest (its lever); the middle tiers are the full battery's.
+  const all = tiersOf(family);
+  const tiers = opts.tiers ?? [...new Set([all[0], all[all.length - 1]])];
+  const reports = await runBattery(family, { ...QUICK_BATTERY, ...opts, tiers });
   const problems: string[] = [];
   for (const r of reports) {
     if (r.error) problems.push(`${r.family} ${r.tier}: the battery could not run: ${r.error}`);
