@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { GreedyAgent } from '../agents/greedy-agent.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
-import { blindProbe, constantAnswer, firstOption, memorisedPlan, straightLine } from '../agents/sightless/shared.ts';
+import { answerOptions, blindProbe, constantAnswer, firstOption, memorisedPlan, straightLine } from '../agents/sightless/shared.ts';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
 import { SpaceActError } from '../core/errors.ts';
@@ -192,6 +192,13 @@ describe('shortcut battery', function () {
     expect(byName['constant-answer'].bound).to.be.closeTo(0.35, 1e-9);
     expect(byName.null.successes).to.equal(0);
     expect(a.passed).to.equal(true);
+  });
+
+  it('reads listed options from an enum or from a oneOf of consts (so a guess is held to chance plus margin)', () => {
+    const tool = (choice: Record<string, unknown>): ToolSpec => ({ name: 'answer', kind: 'final', description: 'commit', parameters: { type: 'object', properties: { choice }, required: ['choice'] } });
+    expect(answerOptions(tool({ type: 'string', enum: ['A', 'B'] }))).to.deep.equal({ arg: 'choice', options: ['A', 'B'] });
+    expect(answerOptions(tool({ type: 'string', oneOf: [{ const: 'A', description: 'a' }, { const: 'B' }, { const: 'C' }] }))).to.deep.equal({ arg: 'choice', options: ['A', 'B', 'C'] });
+    expect(answerOptions(tool({ oneOf: [{ type: 'number', minimum: 0, maximum: 180 }] }))).to.equal(null);
   });
 
   it('a sightless agent is told only the text: no scene, no answer', async () => {
