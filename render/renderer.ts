@@ -1,9 +1,9 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
 import { composeRow, withCaption } from './compose.ts';
-import { DEFAULT_FOV, orthoHeightOf } from './page/camera.ts';
+import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
 import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 
 export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult } from './page/protocol.ts';

@@ -1,4 +1,4 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, KeyLight, Pose, Quat, RulerSpec, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import type { DimensionSpec } from './page/protocol.ts';

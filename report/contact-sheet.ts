@@ -5,9 +5,9 @@ import type { Renderer } from '../render/renderer.ts';
 import { checkViewRule } from '../render/view-rule.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { instanceFromId } from '../tasks/registry.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { ObservationImage, ToolSpec } from '../tasks/types.ts';
-import { escapeHtml } from './escape.ts';
+import { escapeHtml } from '../core/html-escape.ts';
 
 /** Most random calls tried per episode, and episodes per instance, while looking for a violation. */
 const MAX_CALLS = 40;

@@ -3,7 +3,7 @@ import type { KeyLight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { decodePng, type Pixels } from '../render/pixels.ts';
 import { Renderer } from '../render/renderer.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 const SIZE = 768;
 const ORTHO_HEIGHT = 0.8;

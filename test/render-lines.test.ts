@@ -3,7 +3,7 @@ import type { SceneBody, SceneDescription, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { decodePng, findPixels, type Pixels } from '../render/pixels.ts';
 import { Renderer } from '../render/renderer.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 const SIZE = 512;
 const ORTHO_HEIGHT = 0.3;

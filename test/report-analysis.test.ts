@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { analyzeRuns, formatAnalysis, METRIC_ROWS, turnRanges } from '../report/analysis/analyze.ts';
 import { buildLeaderboard } from '../report/analysis/leaderboard.ts';
 import { FAILURE_LABELS } from '../report/analysis/taxonomy.ts';
-import { wilson } from '../report/stats.ts';
+import { wilson } from '../core/statistics.ts';
 import {
   cam,
   CLEAN_SOLVE,

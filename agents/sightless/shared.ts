@@ -1,5 +1,5 @@
-import { canonicalJson } from '../../sim/canonical-json.ts';
-import { Rng } from '../../tasks/rng.ts';
+import { canonicalJson } from '../../core/canonical-json.ts';
+import { Rng } from '../../core/rng.ts';
 import type { SightlessStrategy, SightlessView, TrainingExample } from '../../tasks/sightless.ts';
 import type { JsonSchema, ToolCall, ToolSpec } from '../../tasks/types.ts';
 import { enumerateSchema, sampleCall } from '../schema-sampler.ts';

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { analyzeRuns, formatAnalysis } from '../../report/analysis/analyze.ts';
 
 /** `spaceact analyze DIR [DIR …] [--json] [--out FILE]`: behaviour metrics, failure labels, diagnostic deltas. */

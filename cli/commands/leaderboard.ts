@@ -5,7 +5,7 @@ import { categoryLabel } from '../../report/analysis/analyze.ts';
 import { leaderboardPage } from '../../report/analysis/html.ts';
 import { buildLeaderboard, type Leaderboard } from '../../report/analysis/leaderboard.ts';
 import { REPORT_CSP } from '../../report/html.ts';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 
 function pct(x: number | null): string {
   return x === null ? '–' : `${(100 * x).toFixed(1)}%`;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { getFamily } from '../../tasks/registry.ts';
 import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, runBattery, type BatteryReport } from '../../verify/battery.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, verifyInstances, type VerifyResult } from '../../verify/verify.ts';

@@ -5,7 +5,7 @@
  */
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
-import { cameraFrame } from './camera.ts';
+import { cameraFrame } from '../camera-frame.ts';
 import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
 import { LineDrawing } from './lines.ts';

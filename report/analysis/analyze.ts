@@ -3,8 +3,9 @@
  * or more run folders, as a structure (for `--json`, the report and `compare`) and as text.
  */
 import { resolve } from 'node:path';
-import { SpaceActError } from '../../sim/errors.ts';
-import { CATEGORY_NAMES, CATEGORY_ORDER, categoryOf, loadRun, type RunData } from '../run-data.ts';
+import { SpaceActError } from '../../core/errors.ts';
+import { CATEGORIES as CATEGORY_ORDER, CATEGORY_NAMES, categoryOf } from '../../core/catalog.ts';
+import { loadRun, type RunData } from '../run-data.ts';
 import { behaviourByGroup, behaviourMetrics, type BehaviourMetrics } from './behaviour.ts';
 import { diagnosticDeltas, type Deltas } from './deltas.ts';
 import { classifyFailure, countLabels, FAILURE_LABELS, type FailureLabel, type FailureVerdict } from './taxonomy.ts';

@@ -17,7 +17,7 @@
  * - **note updates per response**: the share of responses whose note differs from the last one.
  * - **violations per episode** (all kinds, and per kind) and **collisions per episode**.
  */
-import { categoryOf, CATEGORY_ORDER, compareFamilies } from '../run-data.ts';
+import { categoryOf, CATEGORIES as CATEGORY_ORDER, compareFamilies } from '../../core/catalog.ts';
 import type { EpisodeTrace } from './trace.ts';
 
 /** The behaviour figures of a group of episodes. Ratios are null when nothing was counted. */

@@ -10,7 +10,7 @@
  *   graded): the **score drop** L5 − L7, averaged per lever (the L7 tier's lever, e.g. `+rot`).
  */
 import { getFamily } from '../../tasks/registry.ts';
-import { compareFamilies } from '../run-data.ts';
+import { compareFamilies } from '../../core/catalog.ts';
 import type { EpisodeTrace } from './trace.ts';
 
 /** One mode of one agent against the same agent's default condition. */

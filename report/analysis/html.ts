@@ -4,7 +4,7 @@
  * escaping template.
  */
 import { barChart } from '../charts.ts';
-import { html, inlineElement, type Html } from '../escape.ts';
+import { html, inlineElement, type Html } from '../../core/html-escape.ts';
 import { categoryLabel, formatMetric, METRIC_ROWS, turnRanges, type Analysis } from './analyze.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import { FAILURE_LABELS, type FailureLabel } from './taxonomy.ts';

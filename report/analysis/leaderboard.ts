@@ -5,9 +5,10 @@
  * and tokens and cost per solved episode.
  */
 import type { SummaryEntry } from '../../agents/runner.ts';
-import { SpaceActError } from '../../sim/errors.ts';
-import { CATEGORY_ORDER, categoryOf, loadSummary } from '../run-data.ts';
-import { wilson, type Interval } from '../stats.ts';
+import { SpaceActError } from '../../core/errors.ts';
+import { CATEGORIES as CATEGORY_ORDER, categoryOf } from '../../core/catalog.ts';
+import { loadSummary } from '../run-data.ts';
+import { wilson, type Interval } from '../../core/statistics.ts';
 
 /** Success in one category (or overall). */
 export interface CategorySuccess {
