@@ -40,6 +40,8 @@ export interface BatteryAgentResult {
   meanScore: number | null;
   /** The success rate it must stay at or under. */
   bound: number;
+  /** Training seeds it was fitted on (fitted strategies and tells only). */
+  training?: number;
   passed: boolean;
   /** Up to five judged seeds it solved, to reproduce a failure. */
   solvedSeeds: number[];
@@ -51,7 +53,7 @@ export interface BatteryReport {
   tier: Tier;
   /** Judged seeds: `first` … `first + count − 1`. */
   seeds: { first: number; count: number };
-  /** Training seeds fitted strategies learned from. */
+  /** Training seeds fitted strategies learned from (a strategy that asked for more used a longer run from `first`: see its `training`). */
   training: { first: number; count: number };
   agents: BatteryAgentResult[];
   passed: boolean;
@@ -68,6 +70,11 @@ export interface BatteryOptions {
   seeds?: number;
   /** Training seeds per tier (default 8). */
   training?: number;
+  /**
+   * Give a strategy that asks for more training seeds (`SightlessStrategy.training`) that many
+   * (default true). The quick battery turns it off and keeps every strategy to `training`.
+   */
+  strategyTraining?: boolean;
   /** Tiers to judge (default every tier the family defines). */
   tiers?: Tier[];
   /** Turn budget of each random episode (default 20). */
@@ -144,7 +151,7 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
       seconds: 0,
     };
     try {
-      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []) });
+      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []), strategyTraining: opts.strategyTraining ?? true });
       report.passed = report.agents.every((a) => a.passed);
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err);
@@ -161,20 +168,19 @@ async function judgeTier(
   family: TaskFamily,
   tier: Tier,
   report: BatteryReport,
-  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string> },
+  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string>; strategyTraining: boolean },
 ): Promise<void> {
   const judged: Instance[] = [];
   for (let s = 0; s < o.seeds; s++) judged.push(family.generate(s, tier));
-  let training: TrainingExample[] | null = null;
-  const trainingSet = async (): Promise<TrainingExample[]> => {
-    if (!training) {
-      training = [];
-      for (let i = 0; i < o.trainingCount; i++) {
-        const instance = family.generate(TRAINING_SEED_BASE + i, tier);
-        training.push({ instance, reference: await referenceSolution(family, instance) });
-      }
+  // Training examples are made once and shared: a strategy that asks for more gets a longer
+  // prefix of the same seeds.
+  const training: TrainingExample[] = [];
+  const trainingSet = async (count = o.trainingCount): Promise<TrainingExample[]> => {
+    while (training.length < count) {
+      const instance = family.generate(TRAINING_SEED_BASE + training.length, tier);
+      training.push({ instance, reference: await referenceSolution(family, instance) });
     }
-    return training;
+    return training.slice(0, count);
   };
   const fitTools: FitTools = {
     async trial(instance, calls) {
@@ -191,6 +197,7 @@ async function judgeTier(
     description: string,
     boundOf: (instance: Instance) => number,
     episode: (instance: Instance, seed: number) => Promise<EpisodeOutcome>,
+    training?: number,
   ): Promise<void> => {
     let successes = 0;
     let scoreSum = 0;
@@ -228,6 +235,7 @@ async function judgeTier(
       bound,
       passed: rate <= bound + 1e-12,
       solvedSeeds,
+      ...(training !== undefined ? { training } : {}),
     });
   };
 
@@ -245,9 +253,15 @@ async function judgeTier(
       report.notApplicable.push(s.name);
       return;
     }
-    const fitted = s.fit ? await s.fit(await trainingSet(), fitTools) : undefined;
-    await record(s.name, source, s.description, (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound), (instance, seed) =>
-      play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns)),
+    const count = o.strategyTraining ? Math.max(o.trainingCount, s.training ?? 0) : o.trainingCount;
+    const fitted = s.fit ? await s.fit(await trainingSet(count), fitTools) : undefined;
+    await record(
+      s.name,
+      source,
+      s.description,
+      (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound),
+      (instance, seed) => play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns)),
+      s.fit ? count : undefined,
     );
   };
   for (const s of o.strategies) await runStrategy(s, 'shared');
@@ -257,11 +271,18 @@ async function judgeTier(
   async function runTell(t: ShortcutTell): Promise<void> {
     if (o.skip.has(t.name)) return;
     const fitted = t.fit ? t.fit(await trainingSet()) : undefined;
-    await record(t.name, 'tell', t.description, () => t.bound, (instance, seed) => {
-      const calls = t.calls(instance, fitted);
-      const per = instance.budgets.actionsPerTurn;
-      return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1);
-    });
+    await record(
+      t.name,
+      'tell',
+      t.description,
+      () => t.bound,
+      (instance, seed) => {
+        const calls = t.calls(instance, fitted);
+        const per = instance.budgets.actionsPerTurn;
+        return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1);
+      },
+      t.fit ? o.trainingCount : undefined,
+    );
   }
 }
 
@@ -295,10 +316,11 @@ export const QUICK_BATTERY_ALPHA = 0.01;
  * {@link QUICK_BATTERY_ALPHA}): a constant answer that is always right, a fixed schedule that
  * always works.
  */
-export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip'>>> = Object.freeze({
+export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'strategyTraining'>>> = Object.freeze({
   seeds: 6,
   training: 4,
   skip: Object.freeze(['random', 'blind-probe']),
+  strategyTraining: false,
 });
 
 /**

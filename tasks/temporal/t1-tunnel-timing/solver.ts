@@ -159,6 +159,16 @@ async function play(scene: T1Scene, fires: Array<{ gate: GateName; step: number 
 }
 
 /**
+ * Every gate's phase window, from the free run and the scan alone (no confirmation runs): what
+ * the solver measures, at a fraction of {@link solveT1}'s cost. The fixed-schedule strategy of
+ * the shortcut battery fits itself on these.
+ */
+export async function phaseWindows(instance: Instance<T1Scene>): Promise<PhaseWindow[]> {
+  const { path } = await freeRun(instance.scene);
+  return scanWindows(instance.scene, path);
+}
+
+/**
  * Finds and confirms every gate's phase window. Throws `invalid-instance` when the instance
  * breaks a requirement (no window, firing at once works, a window edge does not hold).
  */
