@@ -136,8 +136,46 @@ function addTrackBlock(world: World, name: string, s: T1Scene, z: number, from: 
     for (const [x, y] of profile) for (const dz of [-BLOCK_HALF_Z, BLOCK_HALF_Z]) points.push([round9(x), round9(y), round9(z + dz)]);
     floor.push({ type: 'hull', points });
     if (end < to) floor.push(box([(to - s.kinkX) / 2, (yEnd - GROUND_Y) / 2, BLOCK_HALF_Z], [(s.kinkX + to) / 2, (yEnd + GROUND_Y) / 2, z]));
+    // The colliders' seams would be drawn as lines across the track and give the undisclosed
+    // slope away; the block is drawn instead as one mesh of its true profile, whose bends (under
+    // 1°) draw no outline.
+    world.addBody({ name, kind: 'static', pose: ORIGIN, shapes: floor, color: COLORS.block, material: { friction: 0.6 }, visible: false });
+    const top: Array<[number, number]> = [
+      [from, 0],
+      [s.kinkX, 0],
+      [end, yEnd],
+      [to, yEnd],
+    ];
+    world.addBody({ name: `${name}-surface`, kind: 'static', pose: ORIGIN, shapes: [prism(top.filter((p, i) => i === 0 || p[0] > top[i - 1][0]), GROUND_Y, z, BLOCK_HALF_Z)], color: COLORS.block, collides: false });
+    return;
   }
   world.addBody({ name, kind: 'static', pose: ORIGIN, shapes: floor, color: COLORS.block, material: { friction: 0.6 } });
+}
+
+/**
+ * A block as a triangle mesh: the polygon under `top` (points left to right) down to `bottom`,
+ * extruded `halfZ` either side of `z`. Faces wind outwards.
+ */
+function prism(top: Array<[number, number]>, bottom: number, z: number, halfZ: number): ShapeSpec {
+  const vertices: Vec3[] = [];
+  // Per profile point: front top, back top, front bottom, back bottom.
+  for (const [x, y] of top) vertices.push([round9(x), round9(y), round9(z + halfZ)], [round9(x), round9(y), round9(z - halfZ)], [round9(x), round9(bottom), round9(z + halfZ)], [round9(x), round9(bottom), round9(z - halfZ)]);
+  const F = (i: number): number => 4 * i;
+  const B = (i: number): number => 4 * i + 1;
+  const FB = (i: number): number => 4 * i + 2;
+  const BB = (i: number): number => 4 * i + 3;
+  const indices: [number, number, number][] = [];
+  for (let i = 0; i + 1 < top.length; i++) {
+    const j = i + 1;
+    indices.push([F(i), F(j), B(j)], [F(i), B(j), B(i)]); // top, +y
+    indices.push([FB(i), FB(j), F(j)], [FB(i), F(j), F(i)]); // front, +z
+    indices.push([BB(i), B(j), BB(j)], [BB(i), B(i), B(j)]); // back, −z
+    indices.push([FB(i), BB(j), FB(j)], [FB(i), BB(i), BB(j)]); // bottom, −y
+  }
+  const n = top.length - 1;
+  indices.push([FB(0), F(0), B(0)], [FB(0), B(0), BB(0)]); // left end, −x
+  indices.push([FB(n), B(n), F(n)], [FB(n), BB(n), B(n)]); // right end, +x
+  return { type: 'mesh', vertices, indices };
 }
 
 function addPit(world: World, name: string, x0: number, top: number, z: number, color: string): void {
@@ -181,12 +219,17 @@ function addTunnel(world: World, name: string, s: T1Scene, from: number, to: num
   world.addBody({ name, kind: 'static', pose: ORIGIN, shapes, color: COLORS.tunnel });
 }
 
-function addRails(world: World, name: string, s: T1Scene, ranges: Array<[number, number]>, z: number, level: boolean): void {
-  const ls: T1Scene = level ? { ...s, kinkX: null, slopeToX: null, slopeDeg: 0 } : s;
+/** How far rails reach down into the block, metres: below the lowest floor of a hidden slope (about 1.5 mm). */
+const RAIL_FOOT = 0.003;
+
+function addRails(world: World, name: string, s: T1Scene, ranges: Array<[number, number]>, z: number): void {
+  // Rails run level (the ball never touches them): rails bent with a hidden slope would show
+  // their joints. They reach into the block, so no gap opens where the floor has dropped.
+  const level: T1Scene = { ...s, kinkX: null, slopeToX: null, slopeDeg: 0 };
   const shapes: ShapeSpec[] = [];
   for (const [a, b] of ranges) {
     if (b - a < 1e-3) continue;
-    for (const side of [-1, 1]) shapes.push(...alongFloor(ls, a, b, 0, RAIL_HEIGHT, z + side * (CHANNEL_HALF + RAIL_THICK / 2), RAIL_THICK / 2));
+    for (const side of [-1, 1]) shapes.push(...alongFloor(level, a, b, -RAIL_FOOT, RAIL_HEIGHT, z + side * (CHANNEL_HALF + RAIL_THICK / 2), RAIL_THICK / 2));
   }
   world.addBody({ name, kind: 'static', pose: ORIGIN, shapes, color: COLORS.rail });
 }
@@ -238,7 +281,7 @@ export function buildTrack(world: World, s: T1Scene): void {
   addTrackBlock(world, 'track', s, 0, back, s.toX, false);
   const first = s.gates[0].x - GATE_THICKNESS / 2 - GATE_CLEARANCE;
   const last = Math.max(s.tunnelToX, ...s.gates.map((g) => g.x + GATE_THICKNESS / 2 + GATE_CLEARANCE));
-  addRails(world, 'rails', s, [[back, first], [last, s.toX]], 0, false);
+  addRails(world, 'rails', s, [[back, first], [last, s.toX]], 0);
   addTunnel(world, 'tunnel', s, s.tunnelFromX, s.tunnelToX, 0, false);
   addBackWall(world, 'back-wall', back, 0);
   addPit(world, 'pit', s.toX, floorY(s, s.toX), 0, COLORS.pit);
@@ -264,7 +307,7 @@ export function buildTrack(world: World, s: T1Scene): void {
   if (s.decoy) {
     const d = s.decoy;
     addTrackBlock(world, 'decoy-track', s, DECOY_Z, d.fromX, d.toX, true);
-    addRails(world, 'decoy-rails', s, [[d.fromX, d.tunnelFromX], [d.tunnelToX, d.toX]], DECOY_Z, true);
+    addRails(world, 'decoy-rails', s, [[d.fromX, d.tunnelFromX], [d.tunnelToX, d.toX]], DECOY_Z);
     addTunnel(world, 'decoy-tunnel', s, d.tunnelFromX, d.tunnelToX, DECOY_Z, true);
     addBackWall(world, 'decoy-back-wall', d.fromX, DECOY_Z);
     addPit(world, 'decoy-pit', d.toX, 0, DECOY_Z, COLORS.decoyPit);
