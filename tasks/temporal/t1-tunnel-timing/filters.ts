@@ -8,7 +8,7 @@
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { Instance, InstanceFilter, ToolCall } from '../../types.ts';
 import { phaseWindows } from './solver.ts';
-import { analyticArrival, analyticWindow, BALL_RADIUS, fmt, GATE_THICKNESS, naiveWindow, WAIT_MAX_S, WAIT_MIN_S, type GateName, type T1Scene } from './scene.ts';
+import { analyticArrival, analyticWindow, BALL_RADIUS, fmt, GATE_THICKNESS, naiveWindow, WAIT_MIN_S, type GateName, type T1Scene } from './scene.ts';
 
 /** Narrowest analytic window an instance may have, seconds (the measured one is about 50 ms wider). */
 const MIN_WINDOW_S = 0.05;
@@ -73,6 +73,10 @@ const SCHEDULE_TRAINING = 60;
 const STEPS_PER_S = 240;
 /** Steps of the shortest wait. */
 const MIN_WAIT_STEPS = Math.ceil(WAIT_MIN_S * STEPS_PER_S);
+
+/** After the last firing the schedule waits this long, this many times (10 s in all: the ball is in the pit long before). */
+const FINAL_WAIT_S = 2.5;
+const FINAL_WAITS = 4;
 
 /** A firing schedule: for each gate, in firing order, the step after the first picture at which to fire it. */
 export interface FixedSchedule {
@@ -191,7 +195,9 @@ export const bestFixedSchedule: SightlessStrategy<FixedSchedule | undefined> = {
       }
       script.push({ tool: 'open_gate', args: named ? { gate: f.gate } : {} });
     }
-    script.push({ tool: 'wait', args: { seconds: WAIT_MAX_S } });
+    // Then let the ball run in short waits: the episode ends at the first one after which the
+    // ball has touched a gate or lies in the pit, without simulating the rest.
+    for (let k = 0; k < FINAL_WAITS; k++) script.push({ tool: 'wait', args: { seconds: FINAL_WAIT_S } });
     let sent = 0;
     for (const turn of ctx.history) for (const r of turn) if (r.status !== 'not-run') sent++;
     const rest = script.slice(sent, sent + ctx.actionCap);
