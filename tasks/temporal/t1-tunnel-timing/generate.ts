@@ -203,7 +203,7 @@ function planText(s: T1Scene): string {
     const front = analyticArrival(s, g.x - GATE_THICKNESS / 2 - BALL_RADIUS).t - PREROLL_S;
     const call = s.gates.length === 2 ? `open_gate(gate="${g.name}")` : 'open_gate()';
     const where = ballXAt(s, fire + PREROLL_S);
-    const seen = where < s.tunnelFromX - BALL_RADIUS ? ` — when the ball's centre is at about ${onRuler(where)} cm on the ruler` : ' (the ball is hidden in the tunnel then: time it from its speed)';
+    const seen = where < s.tunnelFromX - BALL_RADIUS ? ` — when the ball's centre is at about ${onRuler(where)} cm on the ruler` : ' — the ball is hidden in the tunnel then: time it from its speed';
     parts.push(
       `Fire the ${g.name} gate about ${fmt(fire)} s after the first picture${seen} (its window runs from about ${fmt(w.lo)} to ${fmt(w.hi)} s; the ball's front reaches the gate at about ${fmt(front)} s): wait ${at > 0 ? 'a further ' : ''}${fmt(fire - at)} s, then ${call}.`,
     );
