@@ -31,7 +31,7 @@ export const T1_DESCRIPTOR: FamilyDescriptor = {
     L5: {
       levers: [],
       description:
-        'Ball at 0.17–0.21 m/s reaching the entrance 1.0–4.4 s after the first picture; gates at both ends of an opaque tunnel 0.20–0.30 m long, each open 0.35 s, once (windows 0.13–0.18 s); a decoy track: the exit gate must be timed for a ball the agent cannot see.',
+        'Ball at 0.17–0.21 m/s reaching the entrance 1.0–4.4 s after the first picture; gates at both ends of an opaque tunnel 0.20–0.30 m long, each open 0.35 s, once (windows 0.11–0.18 s); a decoy track: the exit gate must be timed for a ball the agent cannot see.',
     },
     L7: {
       levers: ['+hidden-slope'],
