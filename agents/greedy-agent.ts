@@ -1,7 +1,8 @@
 import { toolCallProblems } from '../tasks/instance-schema.ts';
 import { Rng } from '../core/rng.ts';
 import type { JsonSchema, ToolCall, ToolSpec } from '../tasks/types.ts';
-import { numberOption, type AgentOptions } from './agent-options.ts';
+import { numberOption } from '../core/options.ts';
+import type { AgentOptions } from './types.ts';
 import { enumerateSchema, sampleCall } from './schema-sampler.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
 

@@ -10,6 +10,7 @@ export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult } from './
 import { checkCamera, checkDimensions, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';
 import { maskPng, unpackBits } from './silhouette.ts';
+import { strobeLabels } from './strobe.ts';
 
 /** Highlight and caption of a violation's rollback image (rollback-text.ts). */
 export { rollbackCaption, rollbackHighlight, rollbackTitle } from './rollback-text.ts';
@@ -19,8 +20,6 @@ export { silhouetteIoU } from './silhouette.ts';
 
 /** Default image size in pixels (square). */
 export const DEFAULT_SIZE = 768;
-/** Spacing of strobe frames in world time, seconds (used by the default labels). */
-export const STROBE_SPACING = 0.25;
 
 /** Options of {@link Renderer.render}. */
 export interface RenderOptions {
@@ -94,14 +93,6 @@ function lostBrowser(err: unknown): boolean {
     ['TargetCloseError', 'ConnectionClosedError'].includes(e.name ?? '') ||
     /closed|detached|destroyed|crash|disconnected|not opened|ECONNRESET|EPIPE/i.test(e.message ?? '')
   );
-}
-
-/** Labels "t − 1.00 s" … "t = now" for frames `spacing` seconds apart, the last one now. */
-export function strobeLabels(count: number, spacing = STROBE_SPACING): string[] {
-  return Array.from({ length: count }, (_, i) => {
-    const back = (count - 1 - i) * spacing;
-    return back === 0 ? 't = now' : `t \u2212 ${back.toFixed(2)} s`;
-  });
 }
 
 /**

@@ -7,21 +7,9 @@ import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
 import { toolCallProblems } from './instance-schema.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
+import { STROBE_FRAMES, STROBE_SPACING_S, strobeLabel } from '../render/strobe.ts';
+import { instanceView, type InstanceView } from './instance-view.ts';
 import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec } from './types.ts';
-
-/** Seconds of world time between strobe frames. */
-export const STROBE_INTERVAL = 0.25;
-/** Frames in a strobe observation. */
-export const STROBE_FRAMES = 5;
-
-/**
- * The label of a strobe frame `age` seconds old taken at world time `time`: "now · t = 1.60 s"
- * or "0.25 s ago · t = 1.35 s" (ages under half a millisecond count as now).
- */
-export function strobeLabel(age: number, time: number): string {
-  const when = `t = ${time.toFixed(2)} s`;
-  return age < 5e-4 ? `now \u00b7 ${when}` : `${age.toFixed(2)} s ago \u00b7 ${when}`;
-}
 
 /** What happened to one tool call. */
 export interface CallResult {
@@ -52,6 +40,20 @@ interface PoseSample {
   poses: Record<string, Pose>;
 }
 
+/** What the environment shows at the start of a turn (the loop adds the turn count, history and note). */
+export interface EnvObservation {
+  /** The images, or none when they were not asked for (blind mode, an agent that never looks). */
+  images: ObservationImage[];
+  /** World time now, seconds. */
+  worldTime: number;
+  /** The reference plan in words (`plan` and `state` modes). */
+  plan?: string;
+  /** Exact layout and payload poses (`state` mode). */
+  state?: string;
+  /** A short read-out the family allows every agent (e.g. the supply left). */
+  extraText?: string;
+}
+
 /** How the episode ended, when it has: solved, committed, or failed for good. */
 export type EndReason = 'solved' | 'commit' | 'failed' | null;
 
@@ -67,14 +69,16 @@ export class TaskEnv {
   readonly instance: Instance;
   readonly family: TaskFamily;
   readonly world: World;
-  readonly familyEnv: FamilyEnv;
+  private readonly familyEnv: FamilyEnv;
   /** The tools the agent may call in this episode (camera tools removed when the camera is locked). */
   readonly tools: ToolSpec[];
+  /** What an agent is told about the instance: never the scene, the answer or the plan. */
+  readonly view: InstanceView;
   camera: CameraSpec;
   /** Set once the episode has terminated. */
   endReason: EndReason = null;
-  /** The last violation's rollback view, until the next successful observation consumes it. */
-  lastRollback: RollbackView | null = null;
+  /** The last violation's rollback view, until the next observation consumes it. */
+  private lastRollback: RollbackView | null = null;
   /** Poses of moving bodies at every step of the last strobe span (about one second). */
   private strobe: PoseSample[] = [];
   private movingBodies: string[] = [];
@@ -87,6 +91,12 @@ export class TaskEnv {
     this.familyEnv = familyEnv;
     this.camera = structuredClone(instance.camera.initial);
     this.tools = lockCamera ? instance.tools.filter((t) => t.kind !== 'perception') : instance.tools;
+    this.view = instanceView(instance, this.tools);
+  }
+
+  /** World time now, seconds. */
+  get time(): number {
+    return this.world.time;
   }
 
   /**
@@ -119,7 +129,7 @@ export class TaskEnv {
   private startStrobe(): void {
     const w = this.world;
     this.movingBodies = w.bodyNames().filter((n) => w.bodySpec(n).kind !== 'static');
-    const span = STROBE_INTERVAL * (STROBE_FRAMES - 1);
+    const span = STROBE_SPACING_S * (STROBE_FRAMES - 1);
     const record = (): void => {
       const poses: Record<string, Pose> = {};
       for (const n of this.movingBodies) if (w.hasBody(n)) poses[n] = w.getPose(n);
@@ -158,7 +168,7 @@ export class TaskEnv {
     const labels: string[] = [];
     const times: number[] = [];
     for (let k = STROBE_FRAMES - 1; k >= 0; k--) {
-      const t = now - k * STROBE_INTERVAL;
+      const t = now - k * STROBE_SPACING_S;
       let best = this.strobe[this.strobe.length - 1];
       for (const s of this.strobe) if (Math.abs(s.time - t) < Math.abs(best.time - t)) best = s;
       scenes.push(this.scene(base.map((b) => (best.poses[b.name] ? { ...b, pose: best.poses[b.name] } : b))));
@@ -180,7 +190,7 @@ export class TaskEnv {
     const layout = this.instance.camera.strobeLayout ?? 'row';
     const { strip } = await renderer.strobe(scenes, this.camera, labels, { ...this.frameSize(renderer), layout });
     const order = layout === 'column' ? 'stacked oldest at the top' : 'oldest on the left';
-    return { kind: 'strobe', png: strip, caption: `Five frames ${STROBE_INTERVAL} s of world time apart from one viewpoint, ${order}; the last one shows the world now.` };
+    return { kind: 'strobe', png: strip, caption: `Five frames ${STROBE_SPACING_S} s of world time apart from one viewpoint, ${order}; the last one shows the world now.` };
   }
 
   /**
@@ -204,6 +214,23 @@ export class TaskEnv {
       images.push({ kind: 'view', png: await renderer.render(this.scene(), this.camera, this.frameSize(renderer)), caption: 'Current view.' });
     }
     return images;
+  }
+
+  /**
+   * Everything the environment shows at the start of a turn: the images (when asked for), world
+   * time, the plan and exact state where the diagnostic mode reveals them, and the family's
+   * read-out. A rollback view is shown once: after this call it is gone, drawn or not.
+   */
+  async observation(opts: { renderer: Renderer | null; images: boolean; split?: boolean; plan?: boolean; state?: boolean }): Promise<EnvObservation> {
+    if (opts.images && !opts.renderer) throw new SpaceActError('invalid-argument', 'an observation with images needs a renderer');
+    const images = opts.images ? await this.observe(opts.renderer!, { split: opts.split !== false }) : [];
+    this.lastRollback = null;
+    const out: EnvObservation = { images, worldTime: this.world.time };
+    if (opts.plan) out.plan = this.instance.reveal.plan;
+    if (opts.state) out.state = this.familyEnv.stateText();
+    const extra = this.familyEnv.observationText?.();
+    if (extra) out.extraText = extra;
+    return out;
   }
 
   /** A digest of the physical state (world poses, velocities, time and family state). */

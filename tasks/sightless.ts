@@ -1,15 +1,16 @@
+import { instanceView, type InstanceView } from './instance-view.ts';
 import type { Instance, ReferenceSolution, ToolCall } from './types.ts';
 
 /**
- * What a sightless strategy is told about an instance: the text a model reads (rules, tools,
- * budgets, the id), never the scene, the answer or the reference.
+ * What a sightless strategy is told about an instance: exactly what every agent is told (the
+ * public instance view: rules, tools, budgets, the id), never the scene, the answer or the
+ * reference.
  */
-export type SightlessView = Pick<Instance, 'id' | 'family' | 'tier' | 'title' | 'rules' | 'tools' | 'budgets' | 'levers' | 'scoring' | 'dynamic'>;
+export type SightlessView = InstanceView;
 
 /** The sightless view of an instance (a copy; nothing of the scene). */
 export function sightlessView(instance: Instance): SightlessView {
-  const { id, family, tier, title, rules, tools, budgets, levers, scoring, dynamic } = structuredClone(instance);
-  return { id, family, tier, title, rules, tools, budgets, levers, scoring, dynamic };
+  return instanceView(instance);
 }
 
 /** The text outcome of one earlier call, as a model would read it. */

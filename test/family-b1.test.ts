@@ -178,7 +178,7 @@ describe('B1 bridge', function () {
           expect(r.status, r.message).to.equal('ok');
           expect(r.message).to.include(`'b${i + 1}'`);
         }
-        expect(env.familyEnv.observationText!()).to.include(`${short} ×0`);
+        expect((await env.observation({ renderer: null, images: false })).extraText).to.include(`${short} ×0`);
         const extra = env.execute({ tool: 'place', args: { brick_type: short, col: 0, row: 1, rot_deg: 0 } });
         expect(extra.status).to.equal('violation');
         expect(extra.violation?.kind).to.equal('rule');
@@ -190,7 +190,7 @@ describe('B1 bridge', function () {
         const top = env.execute({ tool: 'remove', args: { brick: `b${n}` } });
         expect(top.status, top.message).to.equal('ok');
         expect(env.world.hasBody(`b${n}`)).to.equal(false);
-        expect(env.familyEnv.observationText!()).to.include(`${short} ×1`);
+        expect((await env.observation({ renderer: null, images: false })).extraText).to.include(`${short} ×1`);
         const ghost = env.execute({ tool: 'remove', args: { brick: 'b99' } });
         expect(ghost.status).to.equal('invalid');
         expect(env.progress()).to.be.within(0, 0.7);

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { Renderer } from '../render/renderer.ts';
-import { strobeLabel, TaskEnv } from '../tasks/env.ts';
+import { strobeLabel } from '../render/strobe.ts';
+import { TaskEnv } from '../tasks/env.ts';
 import { t1TunnelTiming } from '../tasks/temporal/t1-tunnel-timing/family.ts';
 import { bestSchedule } from '../tasks/temporal/t1-tunnel-timing/filters.ts';
 import { analyticArrival, analyticWindow, BALL_RADIUS, GATE_THICKNESS, naiveWindow, PREROLL_S, TIER_PARAMS, type T1Scene } from '../tasks/temporal/t1-tunnel-timing/scene.ts';

@@ -1,4 +1,4 @@
-import { sightlessView, type SightlessResult, type SightlessStrategy, type SightlessView } from '../../tasks/sightless.ts';
+import type { SightlessResult, SightlessStrategy, SightlessView } from '../../tasks/sightless.ts';
 import type { ToolCall } from '../../tasks/types.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from '../types.ts';
 
@@ -26,7 +26,7 @@ export class SightlessAgent implements Agent {
   }
 
   start(ctx: EpisodeStart): void {
-    this.view = sightlessView(ctx.instance);
+    this.view = structuredClone(ctx.instance);
     this.done = false;
   }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { numberOption } from '../../agents/agent-options.ts';
+import { numberOption } from '../../core/options.ts';
 import { compareBehaviour, formatBehaviourComparison } from '../../report/analysis/compare-behaviour.ts';
 import { compareRuns, formatComparison } from '../../report/compare.ts';
 

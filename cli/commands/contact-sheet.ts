@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { Renderer } from '../../render/renderer.ts';
 import { writeContactSheet } from '../../report/contact-sheet.ts';
 import { instanceFromId } from '../../tasks/registry.ts';
-import { familyInstances, suiteInstances } from '../../tasks/suites.ts';
+import { selectInstances, suiteInstances } from '../../tasks/suites.ts';
 
 /**
  * `spaceact contact-sheet --out DIR [--instance IDS | --family IDS]`: every released instance's
@@ -17,12 +17,9 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'folder for index.html and the images')
     .option('--instance <ids>', 'instance ids separated by commas (default: every released instance)')
     .option('--family <ids>', 'family ids separated by commas: their released instances')
-    .action(async (opts: { out: string; instance?: string; family?: string }) => {
-      const ids = opts.instance
-        ? opts.instance.split(',').map((s) => s.trim()).filter(Boolean)
-        : opts.family
-          ? familyInstances(opts.family)
-          : suiteInstances('all');
+    .option('--suite <name>', 'a suite: main, all, or one a family offers')
+    .action(async (opts: { out: string; instance?: string; family?: string; suite?: string }) => {
+      const ids = selectInstances(opts, () => suiteInstances('all'));
       // Unknown ids fail here, before any picture is drawn.
       for (const id of ids) instanceFromId(id);
       const renderer = new Renderer();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { SpaceActError } from '../../core/errors.ts';
+import { numberOption } from '../../core/options.ts';
 import { getFamily } from '../../tasks/registry.ts';
 import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, runBattery, type BatteryReport } from '../../verify/battery.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, verifyInstances, type VerifyResult } from '../../verify/verify.ts';
@@ -63,23 +64,21 @@ export function register(program: Command): void {
     )
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--instance <ids>', 'instance id(s), comma-separated')
+    .option('--suite <name>', 'a suite: main, all, or one a family offers (e.g. rota, rotation, polycomp)')
     .option('--json', 'print one JSON object: {instances: [per-instance results], battery: [per family × tier reports]}')
     .option('--random-seeds <n>', 'random-baseline episodes per instance (0 skips it)', String(DEFAULT_RANDOM_SEEDS))
     .option('--random-turns <n>', 'turn budget of each random-baseline episode', String(DEFAULT_RANDOM_TURNS))
     .option(
       '--battery-seeds <n>',
-      `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance)`,
+      `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
-    .action(async (opts: { family?: string; instance?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string }) => {
-      const seeds = Number(opts.randomSeeds);
-      const turns = Number(opts.randomTurns);
-      if (!/^\d+$/.test(opts.randomSeeds) || seeds > 1000) throw new SpaceActError('invalid-argument', '--random-seeds must be a whole number from 0 to 1000');
-      if (!/^\d+$/.test(opts.randomTurns) || turns < 1 || turns > 1000) throw new SpaceActError('invalid-argument', '--random-turns must be a whole number from 1 to 1000');
-      const batterySeeds = opts.batterySeeds === undefined ? (opts.instance !== undefined ? 0 : DEFAULT_BATTERY_SEEDS) : Number(opts.batterySeeds);
-      const batteryTraining = Number(opts.batteryTraining);
-      if ((opts.batterySeeds !== undefined && !/^\d+$/.test(opts.batterySeeds)) || batterySeeds > 100000) throw new SpaceActError('invalid-argument', '--battery-seeds must be a whole number from 0 to 100000');
-      if (!/^\d+$/.test(opts.batteryTraining) || batteryTraining < 1 || batteryTraining > 1000) throw new SpaceActError('invalid-argument', '--battery-training must be a whole number from 1 to 1000');
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string }) => {
+      const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: 1000, integer: true })!;
+      const turns = numberOption(opts, 'randomTurns', { min: 1, max: 1000, integer: true })!;
+      const explicitBattery = opts.batterySeeds !== undefined;
+      const batterySeeds = explicitBattery ? numberOption(opts, 'batterySeeds', { min: 0, max: 100000, integer: true })! : opts.instance !== undefined || opts.suite !== undefined ? 0 : DEFAULT_BATTERY_SEEDS;
+      const batteryTraining = numberOption(opts, 'batteryTraining', { min: 1, max: 1000, integer: true })!;
       const ids = selectVerifyInstances(opts);
       const familiesToJudge = batterySeeds > 0 ? batteryFamilies(opts.family !== undefined ? opts.family.split(',').map((f) => f.trim()).filter(Boolean) : ids).map((f) => getFamily(f)) : [];
       const out = process.stdout;

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { SpaceActError } from '../../core/errors.ts';
-import { CATEGORIES as CATEGORY_ORDER, CATEGORY_NAMES, categoryOf } from '../../core/catalog.ts';
+import { CATEGORY_NAMES, CATEGORIES as CATEGORY_ORDER, categoryOf } from '../../core/catalog.ts';
 import { loadRun, type RunData } from '../run-data.ts';
 import { behaviourByGroup, behaviourMetrics, type BehaviourMetrics } from './behaviour.ts';
 import { diagnosticDeltas, type Deltas } from './deltas.ts';
