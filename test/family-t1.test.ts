@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { Renderer } from '../render/renderer.ts';
+import { checkViewRule } from '../render/view-rule.ts';
 import { strobeLabel } from '../render/strobe.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { t1TunnelTiming } from '../tasks/temporal/t1-tunnel-timing/family.ts';
@@ -339,6 +340,9 @@ describe('T1 tunnel timing', function () {
           expect(ball.pixels).to.be.greaterThan(300);
           const named = [BALL, 'tunnel', 'pit-walls', ...inst.scene.gates.map((g) => `gate-${g.name}`), ...(inst.scene.decoy ? ['decoy-ball', 'decoy-tunnel'] : [])];
           for (const n of named) expect(body(n).cut, `${inst.id} ${n} cut by the frame`).to.equal(false);
+          // The shared view rule: every part the rules name shows, large enough; the ruler readable.
+          const verdict = checkViewRule(m, { bodies: named.map((name) => ({ name })), rulers: [0] });
+          expect(verdict.failures.map((f) => `${f.kind} ${f.subject}`), inst.id).to.deep.equal([]);
           const shown = m.labels.filter((l) => l.state === 'shown');
           expect(m.labels.filter((l) => l.state !== 'shown' && l.state !== 'thinned').map((l) => `${l.text}: ${l.state}`)).to.deep.equal([]);
           // Every 10 cm label of the ruler is shown (none thinned away).
