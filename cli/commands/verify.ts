@@ -32,11 +32,11 @@ function pct(x: number): string {
 
 /** The battery's lines for one family × tier: one per agent, failures marked. */
 function batteryLines(r: BatteryReport): string[] {
-  const head = `${r.family}-${r.tier}: ${r.passed ? 'passed' : 'FAILED'} over seeds ${r.seeds.first}–${r.seeds.first + r.seeds.count - 1} (${r.seconds.toFixed(1)} s)`;
+  const head = `${r.family}-${r.tier}: ${r.passed ? 'passed' : 'FAILED'} over ${r.seeds.length} seeds (${r.seconds.toFixed(1)} s)`;
   if (r.error) return [head, `    ✗ ${r.error}`];
   const lines = [head];
   for (const a of r.agents) {
-    const fitted = a.training !== undefined && a.training !== r.training.count ? `, fitted on ${a.training} seeds` : '';
+    const fitted = a.training !== undefined ? `, fitted on ${a.training} seeds` : '';
     const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted;
     lines.push(
       `    ${a.passed ? ' ' : '✗'} ${a.name.padEnd(20)} ${`${a.successes}/${a.episodes}`.padStart(7)} = ${pct(a.rate).padStart(4)} (bound ${pct(a.bound)})${score}${a.passed ? '' : ` — solved seeds ${a.solvedSeeds.join(', ')}`}`,
