@@ -22,7 +22,7 @@ export const T1_DESCRIPTOR: FamilyDescriptor = {
   tiers: {
     L1: {
       levers: [],
-      description: 'Slow ball (0.15–0.19 m/s) reaching the gate 1.0–5.8 s after the first picture; one gate, open 0.46 s; the window to fire it is 0.17–0.26 s wide (3–5 cm of the ball\'s travel).',
+      description: 'Slow ball (0.15–0.19 m/s) reaching the gate 1.0–5.8 s after the first picture; one gate, open 0.46 s; the window to fire it is 0.17–0.26 s wide (2.5–5 cm of the ball\'s travel).',
     },
     L3: {
       levers: [],
