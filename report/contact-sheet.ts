@@ -72,7 +72,7 @@ async function firstRollback(id: string, renderer: Renderer): Promise<{ image: O
 
 /** A one-line summary of the first view's framing measurement. */
 async function framingSummary(env: TaskEnv, renderer: Renderer): Promise<string> {
-  const m = await renderer.measure(env.scene(), env.camera);
+  const m = await renderer.measure(env.scene(), env.camera, env.frameSize(renderer));
   const states = new Map<string, number>();
   for (const l of m.labels) states.set(l.state, (states.get(l.state) ?? 0) + 1);
   const labels = m.labels.length ? [...states].map(([s, n]) => `${n} ${s}`).join(', ') : 'none';

@@ -51,6 +51,18 @@ export interface CameraConfig {
   distanceRange?: [number, number];
   /** How far (metres) the target may be panned from the initial target. Default the initial distance. */
   panRadius?: number;
+  /**
+   * Pixel size `[width, height]` of every picture the agent is shown (each strobe frame, each
+   * half of a rollback image). Default the renderer's square (768×768). A long, low scene (a
+   * track) takes a wide frame so that it fills the picture instead of a thin band across it.
+   */
+  frameSize?: [number, number];
+  /**
+   * How a strobe strip lays out its frames: `row` side by side, oldest on the left (default),
+   * or `column` stacked, oldest at the top — so that positions along a horizontal track line
+   * up from frame to frame and a step can be read straight down the strip.
+   */
+  strobeLayout?: 'row' | 'column';
 }
 
 /**

@@ -17,11 +17,8 @@ const OTHER_SEEDS = [101, 102, 103, 104, 105, 106, 107];
 
 /** The first observation as the agent would see it: one view, or the strobe strip of a moving world. */
 async function firstImage(renderer: Renderer, env: TaskEnv): Promise<Buffer> {
-  if (env.instance.dynamic) {
-    const { scenes, labels } = env.strobeScenes();
-    return (await renderer.strobe(scenes, env.camera, labels)).strip;
-  }
-  return renderer.render(env.scene(), env.camera);
+  if (env.instance.dynamic) return (await env.strobeStrip(renderer)).png;
+  return renderer.render(env.scene(), env.camera, env.frameSize(renderer));
 }
 
 /**

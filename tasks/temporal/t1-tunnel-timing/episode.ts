@@ -80,7 +80,7 @@ export function build(instance: Instance<T1Scene>, world: World): FamilyEnv {
         lines.push(`${g.name} gate: centre plane x = ${fmt(g.x, 4)} m, slab ${fmt(GATE_THICKNESS * 100, 1)} cm thick; ${gateStatus(world, s, g.name)}, lifted ${fmt(currentLift(world, s, g.name) * 100, 1)} cm.`);
       }
       lines.push(`Tunnel from x = ${fmt(s.tunnelFromX, 4)} to ${fmt(s.tunnelToX, 4)} m; the pit starts at x = ${fmt(s.toX, 4)} m.`);
-      if (s.kinkX !== null) lines.push(`The floor is level up to x = ${fmt(s.kinkX, 4)} m and runs downhill at ${fmt(s.slopeDeg, 3)}° beyond.`);
+      if (s.kinkX !== null) lines.push(`The floor is level up to x = ${fmt(s.kinkX, 4)} m, runs downhill at ${fmt(s.slopeDeg, 4)}° to x = ${fmt(s.slopeToX ?? s.toX, 4)} m, and is level again beyond.`);
       if (s.decoy) lines.push(`Blue decoy ball: centre x = ${fmt(world.getPose('decoy-ball').p[0], 4)} m (irrelevant).`);
       const f = failureText();
       if (f) lines.push(f);
