@@ -24,6 +24,11 @@ export interface ViewRequirements {
   hidden?: string[];
   /** Rulers (indexes into the scene's `rulers`) the rules mention: none of their labels may be hidden behind a body or cut by the frame. */
   rulers?: number[];
+  /**
+   * Rulers the tier hides on purpose (declared by the family): none of their labels may show,
+   * so a hidden scale never gives itself away through a label floating on what hides it.
+   */
+  hiddenRulers?: number[];
   /** Default minimum for `bodies`, pixels at 768×768. */
   minPixels?: number;
 }
@@ -38,7 +43,8 @@ export type ViewFailureKind =
   | 'label-occluded'
   | 'label-cut'
   | 'label-overlap'
-  | 'ruler-unreadable';
+  | 'ruler-unreadable'
+  | 'hidden-label-shown';
 
 /** One reason a view breaks the rule. */
 export interface ViewFailure {
@@ -66,7 +72,7 @@ const labelName = (l: LabelMeasure): string => `ruler ${l.ruler} label ${JSON.st
  * is not cut by the frame; no shown ruler label is cut by the frame or overlaps another shown
  * label; no label of a required ruler is hidden behind a body, cut by the frame or pushed out
  * by another ruler's label, and each required ruler shows at least two labels (a scale needs
- * two). Pure: the same measurement and requirements give the same failures, in a fixed order.
+ * two); no label of a ruler the tier hides on purpose is shown. Pure: the same measurement and requirements give the same failures, in a fixed order.
  */
 export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerdict {
   const failures: ViewFailure[] = [];
@@ -119,6 +125,11 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
     }
     const count = mine.filter((l) => l.state === 'shown').length;
     if (count < 2) fail('ruler-unreadable', `ruler ${r}`, `ruler ${r} shows ${count} label${count === 1 ? '' : 's'}; reading a scale needs two`, { shown: count });
+  }
+  for (const r of req.hiddenRulers ?? []) {
+    for (const l of shown.filter((x) => x.ruler === r)) {
+      fail('hidden-label-shown', labelName(l), `${labelName(l)} is shown, but the tier hides ruler ${r} on purpose`, { rect: l.rect });
+    }
   }
   return { ok: failures.length === 0, failures };
 }
