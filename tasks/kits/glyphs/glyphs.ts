@@ -1,6 +1,6 @@
 /**
- * Letters and digits painted in the scene, for rules that name things by letter or number
- * (trays A–D, pegs A/B/C, options A–H): a 5 × 7 dot font whose runs of dots in a row become thin flat boxes.
+ * Letters painted in the scene, for rules that name things by letter
+ * (trays A–D, pegs A/B/C, options A–H): a 5 × 7 dot font whose strokes become thin flat boxes.
  * A picture can then show the name the rules use, and the renderer draws it as any other body
  * (same depth, outlines and shadows), so a label is hidden by what stands in front of it.
  *
@@ -38,7 +38,8 @@ export function textSize(text: string, dot: number): { width: number; depth: num
 }
 
 /**
- * The ink of `text` as flat boxes (one per run of dots in a row), centred on the body origin in
+ * The ink of `text` as flat boxes (one per run of dots in a row, grown down over the rows that
+ * repeat it), centred on the body origin in
  * x and z, `dot` metres a dot and `ink` metres thick. Characters are one dot apart.
  */
 export function glyphBoxes(text: string, opts: { dot: number; ink: number }): ShapeSpec[] {
@@ -49,7 +50,18 @@ export function glyphBoxes(text: string, opts: { dot: number; ink: number }): Sh
   const out: ShapeSpec[] = [];
   chars.forEach((ch, k) => {
     const left = -width / 2 + k * (GLYPH_COLS + 1) * dot;
+    // Runs of ink in each row; a run repeated in the rows below grows into one taller box, so
+    // a stroke is one box and the renderer draws no seam across it.
+    const open = new Map<string, { top: number; rows: number }>();
+    const emit = (key: string, run: { top: number; rows: number }): void => {
+      const [c, e] = key.split(':').map(Number);
+      const x = left + ((c + e) / 2) * dot;
+      // Row 0 is the top of the character: towards −z, away from a viewer in front.
+      const z = (run.top + run.rows / 2 - GLYPH_ROWS / 2) * dot;
+      out.push({ type: 'box', half: [round9(((e - c) * dot) / 2), round9(ink / 2), round9((run.rows * dot) / 2)], pose: { p: [round9(x), round9(ink / 2), round9(z)], q: [0, 0, 0, 1] } });
+    };
     GLYPHS[ch].forEach((row, r) => {
+      const here = new Set<string>();
       let c = 0;
       while (c < row.length) {
         if (row[c] !== '#') {
@@ -58,13 +70,21 @@ export function glyphBoxes(text: string, opts: { dot: number; ink: number }): Sh
         }
         let e = c;
         while (e < row.length && row[e] === '#') e++;
-        const x = left + ((c + e) / 2) * dot;
-        // Row 0 is the top of the character: towards −z, away from a viewer in front.
-        const z = (r + 0.5 - GLYPH_ROWS / 2) * dot;
-        out.push({ type: 'box', half: [round9(((e - c) * dot) / 2), round9(ink / 2), round9(dot / 2)], pose: { p: [round9(x), round9(ink / 2), round9(z)], q: [0, 0, 0, 1] } });
+        here.add(`${c}:${e}`);
         c = e;
       }
+      for (const [key, run] of [...open]) {
+        if (here.has(key)) continue;
+        emit(key, run);
+        open.delete(key);
+      }
+      for (const key of here) {
+        const run = open.get(key);
+        if (run) run.rows++;
+        else open.set(key, { top: r, rows: 1 });
+      }
     });
+    for (const [key, run] of open) emit(key, run);
   });
   return out;
 }
