@@ -7,8 +7,7 @@
  * no label of a ruler the tier hides on purpose is shown. A family that declares nothing fails,
  * with a message that says what to declare, so no family can skip the rule.
  */
-import type { MeasureResult } from '../render/page/protocol.ts';
-import type { Renderer } from '../render/renderer.ts';
+import type { MeasureResult, Renderer } from '../render/renderer.ts';
 import { checkViewRule, type ViewVerdict } from '../render/view-rule.ts';
 import type { TaskEnv } from './env.ts';
 import type { ViewDeclaration } from './types.ts';

@@ -14,7 +14,7 @@ import { PLATE } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
 import type { FamilyEnv, Instance, TaskFamily, ViewDeclaration } from '../tasks/types.ts';
 import { checkFirstView, undeclaredMessage } from '../tasks/view-rule.ts';
 import { checkViewRule } from '../render/view-rule.ts';
-import type { BodyMeasure, MeasureResult } from '../render/page/protocol.ts';
+import type { BodyMeasure, MeasureResult } from '../render/renderer.ts';
 
 /** A 60 cm ruler on the floor in front of the parts, labels every 10 cm. */
 const RULER: RulerSpec = { from: [-0.3, 0.001, 0.15], to: [0.3, 0.001, 0.15] };
