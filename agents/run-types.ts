@@ -33,7 +33,12 @@ export interface SummaryEntry {
 
 /** Why a run stopped before every episode finished. */
 export interface RunStop {
-  reason: 'cost-limit' | 'requested';
+  /**
+   * `cost-limit`; `requested` (Ctrl-C, play stopped); `abandonments` (the circuit breaker:
+   * too many episodes in a row abandoned); `error` (a failure that stops every episode, such
+   * as a refused API key).
+   */
+  reason: 'cost-limit' | 'requested' | 'abandonments' | 'error';
   message: string;
   /** Dollars, for `cost-limit`. */
   limit?: number;

@@ -72,8 +72,15 @@ export interface RequestRecord {
   usage?: Usage;
   /** Why the endpoint stopped writing (`stop`, `length`, ...). */
   finishReason?: string;
-  /** Raw text of a refused reply (the accepted one is `AgentReply.raw`). */
+  /** Raw text of a refused reply (the accepted one is `AgentReply.raw`), clipped for the log. */
   raw?: string;
+  /** Length of the refused reply in characters, when `raw` was clipped. */
+  rawChars?: number;
+  /**
+   * Infrastructure faults met and retried before this request was answered (a timeout, a reset,
+   * a body that was not a chat completion...): the endpoint's, never the model's.
+   */
+  faults?: Array<{ kind: string; reason: string }>;
   /** What was wrong with the reply, when it was refused. */
   problems?: string[];
   /** The failure, when the request got no answer (scrubbed of the API key). */

@@ -4,7 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../core/errors.ts';
 import type { Mode } from './modes.ts';
 import type { RenderWhen } from './run-defaults.ts';
-import type { AgentSpec, SummaryEntry } from './run-types.ts';
+import type { AgentSpec } from './run-types.ts';
+import type { EpisodeResult } from './runner.ts';
 import type { Usage } from './types.ts';
 
 /** What every worker is told once: enough to rebuild the agent and run episodes. */
@@ -14,6 +15,7 @@ export interface WorkerInit {
   out: string;
   render: RenderWhen;
   historyImages: number;
+  keepAbandoned: boolean;
 }
 
 /** Messages from the parent to a worker. */
@@ -27,7 +29,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'start'; id: string }
   | { type: 'turn'; cost: number; id: string; turn: number; usage?: Usage }
-  | { type: 'done'; index: number; entry: SummaryEntry | null }
+  | { type: 'notice'; message: string }
+  | { type: 'done'; index: number; result: EpisodeResult | null }
   | { type: 'failed'; index: number; error: { code?: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Options of {@link runParallel}. */
@@ -43,7 +46,9 @@ export interface ParallelOptions {
   /** A new turn was logged in a worker (for the progress line). */
   onTurn?(id: string, turn: { turn: number; reply: { usage?: Usage } }): void;
   /** A finished episode (called in completion order; the caller orders the summary). */
-  onEpisode(index: number, entry: SummaryEntry): void;
+  onEpisode(index: number, result: EpisodeResult): void;
+  /** Something a worker repaired or dropped (see `RunOptions.onNotice`). */
+  onNotice?(message: string): void;
 }
 
 const WORKER_ENTRY = fileURLToPath(new URL('./run-worker.ts', import.meta.url));
@@ -90,8 +95,10 @@ export async function runParallel(opts: ParallelOptions): Promise<void> {
           opts.onTurnCost(msg.cost);
           opts.onTurn?.(msg.id, { turn: msg.turn, reply: msg.usage ? { usage: msg.usage } : {} });
           if (opts.shouldStop()) broadcastStop();
+        } else if (msg.type === 'notice') {
+          opts.onNotice?.(msg.message);
         } else if (msg.type === 'done') {
-          if (msg.entry) opts.onEpisode(msg.index, msg.entry);
+          if (msg.result) opts.onEpisode(msg.index, msg.result);
           handOut();
         } else if (msg.type === 'failed') {
           failure ??= new SpaceActError(msg.error.code ?? 'invalid-state', msg.error.message, msg.error.details ?? {});

@@ -158,6 +158,24 @@ export function compileShape(shape: ShapeSpec): CompiledShape {
 }
 
 /**
+ * The same compiled shape seen from another frame: `offset` is the pose of the shape's body in
+ * that frame (for group motion the frame is the group's, and each member's shapes are rebased
+ * into it). The query shape is shared; `local` and the bounding `radius` about the new origin are
+ * recomputed.
+ */
+export function rebaseShape(shape: CompiledShape, offset: Pose): CompiledShape {
+  const local = composePose(offset, shape.local);
+  const s = shape.spec;
+  let radius: number;
+  if (shape.points.length) radius = Math.max(...shape.points.map((p) => vlen(transformPoint(local, p))));
+  else {
+    const own = s.type === 'box' ? vlen(s.half) : s.type === 'ball' ? s.radius : s.type === 'cylinder' ? Math.hypot(s.halfHeight, s.radius) : 0;
+    radius = vlen(local.p) + own;
+  }
+  return { spec: shape.spec, local, query: shape.query, radius, points: shape.points };
+}
+
+/**
  * A query shape shrunk inwards by about `delta` (never below 10 % of its size): used to check
  * that a body sliding along, or lifting off, something it already touches does not press into it.
  * Hulls are scaled about their centroid so that the nearest face moves in by `delta`.

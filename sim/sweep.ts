@@ -24,8 +24,9 @@
  * decides the workspace check on the body's AABB; topology predicates are sampled along the path.
  *
  * **Starting in contact.** Colliders the body already touches at its start pose (within the
- * tolerance: a support it rests on, a neighbour it slides along) are checked against the body
- * shrunk by `δ = 5 × tolerance + initial penetration`. Lifting off them or sliding along them is
+ * tolerance: a support it rests on, a neighbour it slides along) are checked against the touching
+ * shape of the body shrunk by `δ = 5 × tolerance + its initial penetration` (per pair of moving
+ * shape and obstacle: the body's other shapes meet that collider at full size). Lifting off them or sliding along them is
  * free; pressing into them by more than about `δ` is a contact like any other.
  *
  * Queries go through each obstacle collider directly (not Rapier's broad phase, which is only
@@ -76,6 +77,8 @@ export interface SweepOutcome {
   toi: number;
   /** Bodies touched (collision) or named by the topology violation. */
   bodies: string[];
+  /** Indices (into `shapes`) of the moving shapes within reach of what they touched (collision only). */
+  movers?: number[];
   point?: Vec3;
   /** A pose on the path before `toi` that is verified free. */
   lastFree: Pose;
@@ -110,35 +113,41 @@ export function sweepPath(input: SweepInput): SweepOutcome {
 
   const poseAt = (s: number): Pose => interpolatePose(from, to, s);
 
-  // Colliders touched at the start are checked with a shrunk body (see the module comment).
-  const touching = new Set<SweepObstacle>();
-  let deepest = 0;
+  // Colliders touched at the start are checked with a shrunk body (see the module comment), per
+  // pair of moving shape and obstacle: a compound resting on a support with one shape still
+  // meets that support with its other shapes at full size.
+  const touching = new Set<number>();
+  const obstacleIndex = new Map(obstacles.map((ob, j) => [ob, j]));
+  const pairKey = (i: number, j: number): number => i * obstacles.length + j;
+  /** Deepest initial penetration of each moving shape into what it touches. */
+  const deepest = shapes.map(() => 0);
   if (!input.strictInitialContacts) {
-    for (const sh of shapes) {
+    for (const [i, sh] of shapes.entries()) {
       if (!sh.query) continue;
       const sp = composePose(from, sh.local);
       const box = inflateAabb(shapeAabb(sh, from), tolerance);
-      for (const ob of obstacles) {
+      for (const [j, ob] of obstacles.entries()) {
         if (!aabbOverlap(box, ob.aabb)) continue;
         queries++;
         const c = ob.collider.contactShape(sh.query, rv(sp.p), { x: sp.q[0], y: sp.q[1], z: sp.q[2], w: sp.q[3] }, tolerance);
         if (c && c.distance <= tolerance) {
-          touching.add(ob);
-          deepest = Math.max(deepest, -c.distance);
+          touching.add(pairKey(i, j));
+          deepest[i] = Math.max(deepest[i], -c.distance);
         }
       }
     }
   }
   // The margin of a few tolerances keeps a body sliding along a support from grazing the
   // threshold, where the refinement would need many tiny segments.
-  const eroded = touching.size ? shapes.map((sh) => erodedQuery(sh, INITIAL_CONTACT_MARGIN * tolerance + deepest)) : [];
-  const queryOf = (i: number, ob: SweepObstacle): RAPIER.Shape | null => (touching.has(ob) ? eroded[i] : shapes[i].query);
+  const eroded = touching.size ? shapes.map((sh, i) => erodedQuery(sh, INITIAL_CONTACT_MARGIN * tolerance + deepest[i])) : [];
+  const queryOf = (i: number, ob: SweepObstacle): RAPIER.Shape | null => (touching.size && touching.has(pairKey(i, obstacleIndex.get(ob)!)) ? eroded[i] : shapes[i].query);
 
   const bodyAabb = (p: Pose): Aabb => unionAabb(shapes.map((sh) => shapeAabb(sh, p)));
 
   /** Distance queries at an exact pose: bodies within `reach`, nearest point, and any overlap. */
-  const probe = (p: Pose, reach: number): { bodies: string[]; point?: Vec3; intersects: boolean } => {
+  const probe = (p: Pose, reach: number): { bodies: string[]; movers: number[]; point?: Vec3; intersects: boolean } => {
     const near = new Set<string>();
+    const movers = new Set<number>();
     let best = Infinity;
     let point: Vec3 | undefined;
     let intersects = false;
@@ -153,6 +162,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
         const c = ob.collider.contactShape(query, rv(sp.p), { x: sp.q[0], y: sp.q[1], z: sp.q[2], w: sp.q[3] }, reach);
         if (!c || c.distance > reach) continue;
         near.add(ob.body);
+        movers.add(i);
         if (c.distance <= 0) intersects = true;
         if (c.distance < best) {
           best = c.distance;
@@ -160,7 +170,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
         }
       }
     });
-    return { bodies: [...near].sort(), point, intersects };
+    return { bodies: [...near].sort(), movers: [...movers].sort((x, y) => x - y), point, intersects };
   };
 
   /** A pose before `s` verified free by an exact test (stepping back if rounding put it in contact). */
@@ -311,7 +321,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     let info = probe(at, tolerance);
     for (let reach = 4 * tolerance; !info.bodies.length && reach < 0.05; reach *= 4) info = probe(at, reach);
     const lastFree = freeBefore(collisionAt);
-    return { kind: 'collision', toi: collisionAt, bodies: info.bodies, point: info.point, lastFree, queries };
+    return { kind: 'collision', toi: collisionAt, bodies: info.bodies, movers: info.movers, point: info.point, lastFree, queries };
   }
   return { kind: 'free', toi: 1, bodies: [], lastFree: poseAt(1), queries };
 

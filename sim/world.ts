@@ -21,8 +21,8 @@ import { canonicalJson } from '../core/canonical-json.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { ViolationError } from './violation.ts';
 import { applyMaterial, resolveMaterial } from './materials.ts';
-import { clonePose, composePose, inverseTransformPoint, qangle, qconj, qrotate, relativePose, transformPoint, vdist, vscale } from './math.ts';
-import { boxCorners, colliderDesc, compileShape, localAabb, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
+import { clonePose, composePose, inverseTransformPoint, qangle, qaxisAngle, qconj, qrotate, relativePose, transformPoint, vdist, vscale } from './math.ts';
+import { boxCorners, colliderDesc, compileShape, localAabb, rebaseShape, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
 import { compileScaled, QUERY_SCALE, QuerySpace, scalePose } from './query-space.ts';
 import { sweepPath, type SweepObstacle } from './sweep.ts';
 import type { BodyKind, BodySpec, Material, Pose, SceneBody, Vec3, Violation } from './types.ts';
@@ -89,6 +89,44 @@ export interface SweepOptions {
    * free, pressing into it is a contact (see `sim/sweep.ts`).
    */
   strictInitialContacts?: boolean;
+}
+
+/**
+ * How a group of bodies moves as one rigid set ({@link World.sweepGroup}).
+ *
+ * - `rotate`: a turn by `angleDeg` (right-handed about `axis`, any sign, at most 720°) about the
+ *   axis through `pivot`. It is swept as a path of equal turns of at most 90° each about the
+ *   pivot (every member's points move on circles about the axis).
+ * - `path`: the group's own frame starts at `frame` (a world pose; pick its origin where the
+ *   turn should be centred) and passes through `waypoints`, its successive world poses. Between
+ *   two waypoints the frame's origin moves on a straight line while its orientation turns at a
+ *   constant rate about a fixed axis (slerp along the shorter arc), as in a single-body sweep;
+ *   every member keeps its pose relative to the frame.
+ */
+export type GroupMotion =
+  | { type: 'rotate'; pivot: Vec3; axis: Vec3; angleDeg: number }
+  | { type: 'path'; frame: Pose; waypoints: Pose[] };
+
+/** Result of a group sweep ({@link World.sweepGroup}, {@link World.moveGroupSwept}). */
+export interface GroupSweepResult {
+  /** Whether something stopped the group (contact, workspace exit or topology). */
+  hit: boolean;
+  /**
+   * Fraction 0..1 of the motion travelled before the stop; 1 if free. Each segment of the path
+   * (each waypoint, each ≤ 90° piece of a turn) counts for an equal share.
+   */
+  toi: number;
+  /** Bodies outside the group touched at the stop (collision) or named by the violation. */
+  bodies: string[];
+  /** Group members that touch them at the stop (collision only; sorted). */
+  movers: string[];
+  /** Contact point at the stop, if any. */
+  point?: Vec3;
+  /** Every member's pose at the last verified collision-free pose of the group (the targets if free). */
+  lastFreePoses: Record<string, Pose>;
+  /** Where every member ends if the motion is executed: the targets if free, else `lastFreePoses`. */
+  reached: Record<string, Pose>;
+  violation?: Violation;
 }
 
 /** A joint between two named bodies. Anchor and axis are given in world coordinates now. */
@@ -256,7 +294,8 @@ export class World {
   private loads: ActiveLoad[] = [];
   private staticObstacles = new Map<string, SweepObstacle[]>();
   private readonly queries = new QuerySpace();
-  private poseOverride: { name: string; pose: Pose } | null = null;
+  /** Poses seen by `getPose` while topology predicates run at a sample pose of a sweep. */
+  private poseOverride: Map<string, Pose> | null = null;
   private stepping = false;
   private freed = false;
 
@@ -421,7 +460,8 @@ export class World {
   /** Current world pose of a body. */
   getPose(name: string): Pose {
     const rec = this.record(name, 'name');
-    if (this.poseOverride && this.poseOverride.name === name) return clonePose(this.poseOverride.pose);
+    const override = this.poseOverride?.get(name);
+    if (override) return clonePose(override);
     const rb = this.raw.getRigidBody(rec.handle);
     const r = rb.rotation();
     return { p: tv(rb.translation()), q: [r.x, r.y, r.z, r.w] };
@@ -665,7 +705,7 @@ export class World {
       maxSegmentAngle: (maxDeg * Math.PI) / 180,
       workspace: ws ? { min: vscale(ws.min, k), max: vscale(ws.max, k) } : undefined,
       strictInitialContacts: strict,
-      topology: this.topology.size ? (pose) => this.topologyAt(name, scalePose(pose, 1 / k)) : undefined,
+      topology: this.topology.size ? (pose) => this.topologyAt(new Map([[name, scalePose(pose, 1 / k)]])) : undefined,
       topologyStep: { length: 0.005 * k, angle: (5 * Math.PI) / 180 },
     });
     if (outcome.point) outcome.point = vscale(outcome.point, 1 / k);
@@ -702,6 +742,109 @@ export class World {
   moveSwept(name: string, target: Pose, opts: SweepOptions = {}): SweepResult {
     const result = this.sweep(name, target, opts);
     this.placeBody(this.record(name, 'name'), name, result.reached);
+    if (result.violation) throw new ViolationError(result.violation);
+    return result;
+  }
+
+  /**
+   * Checks moving several bodies as one rigid set (a puzzle-cube layer turn, a maze cube turned
+   * with its ball inside) without changing anything. The group is swept like one compound body
+   * on the same core as {@link World.sweep} (`sim/sweep.ts`, the same guarantees: no pose before
+   * the stop touches anything, the stop is within the contact tolerance of the first contact):
+   * members never stop each other, every other body not in `exclude` does, as do leaving the
+   * workspace and a failing topology predicate (sampled with every member at its sample pose).
+   *
+   * Members may be of any kind and keep their poses relative to each other. **A dynamic body in
+   * the group is carried rigidly** as if fixed to the others (a maze ball turns with its cube)
+   * and ends at rest when the motion is executed; let it roll afterwards with
+   * {@link World.advance} or {@link World.settle}. A dynamic body *not* listed is an obstacle
+   * like any other, so a ball left out of a turning maze stops the turn when a wall reaches it.
+   * Joints between members and other bodies are not part of the check. Members with a triangle
+   * mesh cannot be swept. Time does not advance.
+   */
+  sweepGroup(bodies: string[], motion: GroupMotion, opts: SweepOptions = {}): GroupSweepResult {
+    this.alive();
+    const members = valid.arrayOf(bodies, 'bodies', 1, 10000).map((b, i) => this.nameOf(b, `bodies[${i}]`));
+    const seen = new Set<string>();
+    for (const [i, m] of members.entries()) {
+      if (seen.has(m)) valid.invalid(`bodies[${i}]`, `'${m}' is listed twice`, m);
+      seen.add(m);
+      if (this.bodies.get(m)!.shapes.some((sh) => !sh.query)) valid.invalid(`bodies[${i}]`, `'${m}' has a triangle mesh; only convex shapes can be swept`, m);
+    }
+    const { frame, waypoints } = this.groupPath(motion);
+    const o = valid.plainObject(opts, 'opts');
+    const exclude = new Set<string>(members);
+    if (o.exclude !== undefined) valid.arrayOf(o.exclude, 'opts.exclude', 0, 10000).forEach((e, i) => exclude.add(this.nameOf(e, `opts.exclude[${i}]`)));
+    const maxDeg = o.maxSegmentAngleDeg === undefined ? 5 : valid.finiteNumber(o.maxSegmentAngleDeg, 'opts.maxSegmentAngleDeg', { min: 0.1, max: 90 });
+    const strict = o.strictInitialContacts === undefined ? false : valid.booleanValue(o.strictInitialContacts, 'opts.strictInitialContacts');
+
+    const k = QUERY_SCALE;
+    // Each member's pose in the group frame; its shapes rebased into that frame (query space).
+    const relative = new Map(members.map((m) => [m, relativePose(frame, this.getPose(m))]));
+    const shapes: CompiledShape[] = [];
+    const owners: string[] = [];
+    for (const m of members) {
+      const rec = this.bodies.get(m)!;
+      if (rec.spec.collides === false) continue;
+      const offset = scalePose(relative.get(m)!, k);
+      for (const sh of rec.scaled) {
+        shapes.push(rebaseShape(sh, offset));
+        owners.push(m);
+      }
+    }
+    const posesAt = (framePose: Pose): Record<string, Pose> => Object.fromEntries(members.map((m) => [m, composePose(framePose, relative.get(m)!)]));
+    const obstacles = this.obstacles(exclude);
+    const ws = this.workspace;
+    const n = waypoints.length;
+    let start = frame;
+    for (let j = 0; j < n; j++) {
+      const outcome = sweepPath({
+        shapes,
+        from: scalePose(start, k),
+        to: scalePose(waypoints[j], k),
+        obstacles,
+        tolerance: this.contactTolerance * k,
+        maxSegmentAngle: (maxDeg * Math.PI) / 180,
+        workspace: ws ? { min: vscale(ws.min, k), max: vscale(ws.max, k) } : undefined,
+        strictInitialContacts: strict,
+        topology: this.topology.size ? (pose) => this.topologyAt(new Map(Object.entries(posesAt(scalePose(pose, 1 / k))))) : undefined,
+        topologyStep: { length: 0.005 * k, angle: (5 * Math.PI) / 180 },
+      });
+      if (outcome.kind === 'free') {
+        start = waypoints[j];
+        continue;
+      }
+      const toi = (j + outcome.toi) / n;
+      const point = outcome.point ? vscale(outcome.point, 1 / k) : undefined;
+      const lastFree = posesAt(scalePose(outcome.lastFree, 1 / k));
+      const movers = [...new Set((outcome.movers ?? []).map((i) => owners[i]))].sort();
+      const pct = Math.round(toi * 100);
+      const who = members.length <= 4 ? members.map((m) => `'${m}'`).join(', ') : `the group of ${members.length} bodies`;
+      let violation: Violation;
+      if (outcome.kind === 'collision') {
+        const others = outcome.bodies.length ? outcome.bodies.map((b) => `'${b}'`).join(', ') : 'another body';
+        violation = { kind: 'collision', bodies: [...(movers.length ? movers : members), ...outcome.bodies], point, toi, message: `Moving ${who} together: they would touch ${others} after ${pct}% of the motion; they stop just before the contact.` };
+      } else if (outcome.kind === 'workspace') {
+        violation = { kind: 'workspace', bodies: [...members], toi, message: `Moving ${who} together would leave the workspace after ${pct}% of the motion.` };
+      } else {
+        const v = outcome.topologyViolation!;
+        violation = { ...v, toi };
+      }
+      return { hit: true, toi, bodies: outcome.bodies, movers, ...(point ? { point } : {}), lastFreePoses: lastFree, reached: structuredClone(lastFree), violation };
+    }
+    const end = posesAt(waypoints[n - 1]);
+    return { hit: false, toi: 1, bodies: [], movers: [], lastFreePoses: end, reached: structuredClone(end) };
+  }
+
+  /**
+   * Moves several bodies as one rigid set along the swept motion ({@link World.sweepGroup}).
+   * Free: every member ends at its target. Otherwise every member is left at the group's last
+   * collision-free pose and a {@link ViolationError} is thrown (the caller's
+   * {@link World.attempt} restores the world). Takes no world time; moved bodies end at rest.
+   */
+  moveGroupSwept(bodies: string[], motion: GroupMotion, opts: SweepOptions = {}): GroupSweepResult {
+    const result = this.sweepGroup(bodies, motion, opts);
+    for (const [m, pose] of Object.entries(result.reached)) this.placeBody(this.bodies.get(m)!, m, pose);
     if (result.violation) throw new ViolationError(result.violation);
     return result;
   }
@@ -1102,6 +1245,25 @@ export class World {
     return best <= max ? best : Infinity;
   }
 
+  /** The group frame's start pose and waypoints of a validated {@link GroupMotion}. */
+  private groupPath(motion: GroupMotion): { frame: Pose; waypoints: Pose[] } {
+    const m = valid.plainObject(motion, 'motion');
+    const type = valid.oneOf(m.type, 'motion.type', ['rotate', 'path'] as const);
+    if (type === 'rotate') {
+      const pivot = valid.vec3(m.pivot, 'motion.pivot');
+      const axis = valid.direction(m.axis, 'motion.axis');
+      const deg = valid.finiteNumber(m.angleDeg, 'motion.angleDeg', { min: -720, max: 720 });
+      // Pieces of at most 90°: slerp takes the shorter arc, so one piece must stay below 180°.
+      const pieces = Math.max(1, Math.ceil(Math.abs(deg) / 90));
+      const rad = (deg * Math.PI) / 180;
+      const waypoints = Array.from({ length: pieces }, (_, i) => ({ p: [...pivot] as Vec3, q: qaxisAngle(axis, (rad * (i + 1)) / pieces) }));
+      return { frame: { p: pivot, q: [0, 0, 0, 1] }, waypoints };
+    }
+    const frame = valid.pose(m.frame, 'motion.frame');
+    const waypoints = valid.arrayOf(m.waypoints, 'motion.waypoints', 1, 1000).map((w, i) => valid.pose(w, `motion.waypoints[${i}]`));
+    return { frame, waypoints };
+  }
+
   private multibodyParent(body: string): string | undefined {
     for (const j of this.joints.values()) if (j.spec.multibody && j.spec.bodyB === body) return j.spec.bodyA;
     return undefined;
@@ -1113,8 +1275,8 @@ export class World {
     return at;
   }
 
-  private topologyAt(name: string, pose: Pose): Violation | null {
-    this.poseOverride = { name, pose };
+  private topologyAt(poses: Map<string, Pose>): Violation | null {
+    this.poseOverride = poses;
     try {
       return this.checkTopology();
     } finally {

@@ -126,6 +126,6 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     expect(rec).to.include({ instance: ID, verified: true, referenceActions: 7 });
     const typo = run(['--instance', 'P6-L2-s1']);
     expect(typo.status).to.equal(2);
-    expect(typo.stderr).to.match(/not an instance id/);
+    expect(typo.stderr).to.match(/P6 has no tier L2; tiers: L1, L3, L5, L7/);
   });
 });

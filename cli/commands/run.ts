@@ -7,7 +7,7 @@ import { parseMode } from '../../agents/modes.ts';
 import { RENDER_WHEN, RUN_DEFAULTS, type RenderWhen } from '../../agents/run-defaults.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
 import { SpaceActError } from '../../core/errors.ts';
-import { selectInstances } from '../../tasks/suites.ts';
+import { selectInstances, suiteNames } from '../../tasks/suites.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
 
@@ -53,7 +53,7 @@ export function register(program: Command): void {
     .requiredOption('--agent <name>', `agent: ${Object.keys(AGENTS).join(', ')}`)
     .option('--instance <ids>', 'instance id(s), comma-separated')
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
-    .option('--suite <name>', 'main (hardest tier of each family) or all (the released set)')
+    .option('--suite <name>', `${suiteNames().join(', ')} (main: hardest tier of each family; all: the released set; the others: the seed benchmarks' own sets)`)
     .requiredOption('--out <dir>', 'output folder (rerunning with the same folder resumes)')
     .option('--mode <mode>', 'diagnostic mode(s): plan, state, no-camera, blind, nonote, nosplit, cap1 (join with +)', 'default')
     .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)
@@ -69,7 +69,7 @@ export function register(program: Command): void {
     .option('--max-output-tokens <n>', 'openai: output-token limit per request')
     .option('--max-tokens-field <field>', 'openai: max_completion_tokens (default) or max_tokens for older endpoints')
     .option('--reasoning-effort <level>', 'openai: none, minimal, low, medium, high or xhigh (only for endpoints that take it)')
-    .option('--timeout <seconds>', 'openai: per-request timeout (default 300)')
+    .option('--timeout <seconds>', 'openai: per-request deadline, body included (default 300)')
     .option('--api-attempts <n>', 'openai: requests per answer before the episode is abandoned (default 6)')
     .option('--backoff-base <seconds>', 'openai: first retry delay, doubling (default 1)')
     .option('--backoff-cap <seconds>', 'openai: longest retry delay (default 30)')
@@ -77,6 +77,9 @@ export function register(program: Command): void {
     .option('--history-turns <k>', 'openai: earlier turns shown as text (default 8)')
     .option('--prices <file>', 'openai: JSON price table {model: {input_per_mtok, output_per_mtok}}')
     .option('--cache <dir>', 'openai: response cache folder')
+    .option('--repair', 'cut a damaged episode log after its last good line (saying what is dropped, keeping a copy) instead of stopping')
+    .option('--keep-abandoned', 'reuse abandoned episodes as they are instead of retrying them from the failed turn')
+    .option('--abandon-limit <n>', 'stop the run after n episodes in a row are abandoned (default 3; 0: never)', '3')
     .option('--no-report', 'do not write DIR/report.html at the end')
     .action(async (opts: Record<string, string | undefined>) => {
       const ids = selectInstances(opts);
@@ -87,6 +90,8 @@ export function register(program: Command): void {
       const historyImages = numberOption(opts, 'historyImages', { min: 0, max: 20, integer: true })!;
       const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
       const costLimit = numberOption(opts, 'costLimit', { min: 0 });
+      const abandonLimit = numberOption(opts, 'abandonLimit', { min: 0, max: 1_000_000, integer: true })!;
+      const flags = opts as { repair?: boolean; keepAbandoned?: boolean };
       const options = agentOptions(agentName, opts);
       // Build one agent now, so bad options fail before anything runs.
       const probe = factory(options);
@@ -108,6 +113,11 @@ export function register(program: Command): void {
           ...(costLimit !== undefined ? { costLimit } : {}),
           onEpisodeStart: (id) => progress.episodeStarted(id),
           onTurn: (id, turn) => progress.turnDone(turn, id),
+          repair: flags.repair === true,
+          keepAbandoned: flags.keepAbandoned === true,
+          abandonLimit,
+          // What was repaired or dropped is never silent.
+          onNotice: (m) => (progress.live ? progress.log(`spaceact: ${m}`) : process.stderr.write(`spaceact: ${m}\n`)),
           onEpisode: (e, _done, _total, info) => {
             progress.log(line(e));
             progress.episodeDone(e, info);
@@ -128,5 +138,10 @@ export function register(program: Command): void {
         process.stdout.write(`stopped: ${summary.stopped.message}; ${summary.unfinished.length} episode(s) unfinished\n`);
       }
       if ((opts as { report?: boolean }).report !== false) process.stdout.write(`report: ${await writeReport(opts.out!)}\n`);
+      if (summary.stopped?.reason === 'abandonments') {
+        // The circuit breaker: the run did not do its job, and scripts must see that.
+        process.stderr.write(`spaceact: ${summary.stopped.message}\n`);
+        process.exitCode = 3;
+      }
     });
 }
