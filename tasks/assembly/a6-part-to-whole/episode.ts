@@ -21,7 +21,7 @@ import { matToQuat } from '../../kits/polycube-pieces/rotations.ts';
 import { LETTERS } from './problem.ts';
 import { questionObservation, questionViewParts } from './question.ts';
 import { BOARD_CENTRE, BOARD_HALF, boardRotation, cellCentre, GHOST_INSET, ORIGIN_MARK_HALF, PLATE, PLATE_TOP, STRIP, TABLE, TRAY_LETTERS, TRAYS, type A6Scene, type PhysicalScene, type QuestionScene } from './scene.ts';
-import { glyphBoxes } from '../../kits/glyphs/glyphs.ts';
+import { glyphShapes } from '../../kits/glyphs.ts';
 
 /** What `world.meta.placed` holds for a piece on the board. */
 interface Placed extends PlacedPiece {
@@ -115,8 +115,9 @@ function buildStatics(world: World, s: PhysicalScene): void {
       name: `letter-${s.trays[i].letter}`,
       kind: 'static',
       collides: false,
-      pose: { p: [x, 0, TRAY_LETTERS.z], q: [0, 0, 0, 1] },
-      shapes: glyphBoxes(s.trays[i].letter, TRAY_LETTERS),
+      // The font's boxes are centred on y = 0: lift them so the ink lies on the table.
+      pose: { p: [x, TRAY_LETTERS.ink / 2, TRAY_LETTERS.z], q: [0, 0, 0, 1] },
+      shapes: glyphShapes(s.trays[i].letter, TRAY_LETTERS.height, TRAY_LETTERS.ink),
       color: LETTER_COLOR,
     });
   });

@@ -122,10 +122,10 @@ export const GHOST_INSET = 0.003;
 export const STRIP = 0.005;
 
 /**
- * The tray letters painted on the table in front of the trays: dot size, ink thickness and the
- * letters' centre line (z).
+ * The tray letters painted on the table in front of the trays (the shared glyph kit,
+ * `tasks/kits/glyphs.ts`): letter height, ink thickness and the letters' centre line (z).
  */
-export const TRAY_LETTERS = { dot: 0.0055, ink: 0.0004, z: 0.052 } as const;
+export const TRAY_LETTERS = { height: 0.0385, ink: 0.0004, z: 0.052 } as const;
 
 /** Half side of the black square that marks cell [0, 0, 0] on the board. */
 export const ORIGIN_MARK_HALF = 0.007;
