@@ -94,14 +94,15 @@ export function blockCentre(layout: TrayLayout, col: number, row: number, w: num
  * What the first view of a tray must show, for the view rule (`FamilyEnv.viewParts`, AUTHORING
  * step 4a): the floor, the walls, the compass letter N the rules name directions by, and each
  * named piece with its painted letter (minimum pixels at 768×768; a letter's thin strokes
- * cover few pixels even where it reads well). `hidden` pieces are left out with their letters.
+ * cover few pixels even where it reads well). A piece a tier hides on purpose goes, with its
+ * letter, into the declaration's `hidden`.
  */
-export function trayViewBodies(pieces: string[], hidden: readonly string[] = []): BodyRequirement[] {
+export function trayViewBodies(pieces: string[]): BodyRequirement[] {
   return [
     { name: TRAY_FLOOR, minPixels: 20000 },
     { name: 'tray-walls', minPixels: 8000 },
     { name: 'compass-N', minPixels: 120 },
-    ...pieces.filter((n) => !hidden.includes(n)).flatMap((n) => [
+    ...pieces.flatMap((n) => [
       { name: n, minPixels: 1500 },
       { name: labelOf(n), minPixels: 100 },
     ]),

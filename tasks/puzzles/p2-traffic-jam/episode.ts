@@ -106,7 +106,7 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
     // vehicle, less those the tall vehicle hides on purpose at L7 (hiddenBehindTall).
     viewParts: () => [
       {
-        bodies: [...trayViewBodies(s.vehicles.map((v) => vehicleBody(v.id)), hiddenBehindTall(s).map(vehicleBody)), { name: 'exit-gate', minPixels: 300 }],
+        bodies: [...trayViewBodies(s.vehicles.map((v) => vehicleBody(v.id))), { name: 'exit-gate', minPixels: 300 }],
         hidden: hiddenBehindTall(s).flatMap((id) => [vehicleBody(id), labelOf(vehicleBody(id))]),
       },
     ],
