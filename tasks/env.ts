@@ -9,7 +9,7 @@ import type { Renderer } from '../render/renderer.ts';
 import { rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
 import { STROBE_FRAMES, STROBE_SPACING_S, strobeLabel } from '../render/strobe.ts';
 import { instanceView, type InstanceView } from './instance-view.ts';
-import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec } from './types.ts';
+import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec, ViewDeclaration } from './types.ts';
 
 /** What happened to one tool call. */
 export interface CallResult {
@@ -214,6 +214,14 @@ export class TaskEnv {
       images.push({ kind: 'view', png: await renderer.render(this.scene(), this.camera, this.frameSize(renderer)), caption: 'Current view.' });
     }
     return images;
+  }
+
+  /**
+   * The family's view-rule declaration for the pictures it shows now (`FamilyEnv.viewParts`),
+   * or null when the family declares none. `tasks/view-rule.ts` measures and checks it.
+   */
+  viewDeclarations(): ViewDeclaration[] | null {
+    return this.familyEnv.viewParts?.({ camera: this.camera, scene: () => this.scene() }) ?? null;
   }
 
   /**

@@ -4,10 +4,11 @@
  */
 import { expect } from 'chai';
 import { Renderer } from '../render/renderer.ts';
-import type { TaskEnv } from '../tasks/env.ts';
+import { TaskEnv } from '../tasks/env.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { families, tiersOf } from '../tasks/registry.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
 
@@ -95,6 +96,16 @@ describe('check-suite (every registered family × tier)', function () {
             expect(first.outcome.solved).to.equal(true);
             expect(first.outcome.violations).to.equal(0);
             expect(first.outcome.actions).to.equal(first.referenceActions);
+          });
+
+          it('the first view shows every part the rules mention, rulers readable, nothing cut (view rule)', async () => {
+            const env = await TaskEnv.create(family, instance);
+            try {
+              const verdict = await checkFirstView(env, renderer);
+              expect(verdict.problems, verdict.problems.join('\n')).to.deep.equal([]);
+            } finally {
+              env.free();
+            }
           });
 
           it('the null policy does not solve it', async () => {
