@@ -1127,7 +1127,28 @@ export class World {
       rb.setAngvel(rv([0, 0, 0]), true);
     }
     this.raw.propagateModifiedBodyPositionsToColliders();
+    this.refreshContacts(rec);
     this.staticObstacles.delete(name);
+  }
+
+  /**
+   * Makes the next step recompute every contact pair of the body's colliders from scratch.
+   *
+   * Why: Rapier recycles a pair's contact points while the pair's relative pose has drifted less
+   * than its recycle distance since the last full update (5 cm at length unit 1 m: more than a
+   * whole centimetre-size part), and its solver contacts are anchored in each body's frame. A body
+   * teleported by up to 5 cm (a sliding block moved one 5 cm cell) so kept its old contacts with
+   * its new neighbours, and the solver read the old anchors at the new pose as a deep overlap and
+   * shoved the blocks apart by 16–37 mm. A change of solver groups is one Rapier never recycles
+   * across; setting them to another value and back changes nothing else.
+   */
+  private refreshContacts(rec: BodyRecord): void {
+    for (const h of rec.colliders) {
+      const c = this.raw.getCollider(h);
+      const groups = c.solverGroups();
+      c.setSolverGroups(groups ^ 1);
+      c.setSolverGroups(groups);
+    }
   }
 
   private dynamicBodies(): string[] {
