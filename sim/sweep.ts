@@ -7,8 +7,8 @@
  * that keeps the segment's middle orientation and translates linearly; every point of the real
  * shape stays within `w = 2·r·sin(θ/4)` of the proxy (r: the point's distance from the body
  * origin, θ: the segment's rotation). The first `t` at which the proxy comes within `w` of an
- * obstacle is found by conservative advancement on exact distance queries (Rapier's
- * `contactShape`): for convex shapes the distance is a convex function of the translation, so
+ * obstacle is found by conservative advancement on exact distance queries (f64 GJK,
+ * `sim/verified-contact.ts`): for convex shapes the distance is a convex function of the translation, so
  * its tangent (slope from the contact normal) is a safe step; for triangle meshes the slope bound
  * is the segment length. Before that `t` the body cannot touch anything; a hit may be early. It is
  * refined by recursion: the remainder of the segment is halved, which halves `w`, until
@@ -34,15 +34,14 @@
  * the touching shape is shrunk by its penetration plus one tolerance, so moving out of the
  * overlap or along it is possible, and whatever the sweep reports as free (the target, or the
  * last free pose) is checked not to overlap any of them deeper than at the start plus the
- * tolerance; if it would, the sweep stops at once (`toi` 0, last free pose = the start). An
- * overlap Rapier cannot measure keeps the full shape: the move stops at once. A strict sweep
- * (`strictInitialContacts`) stops at once on any start contact or overlap.
+ * tolerance; if it would, the sweep stops at once (`toi` 0, last free pose = the start). A
+ * strict sweep (`strictInitialContacts`) stops at once on any start contact or overlap.
  *
- * **No Rapier answer is trusted alone** (`sim/verified-contact.ts`): a null from
- * `contactShape` — "cannot tell", as under penetration — is settled by an intersection test and
- * an f64 GJK distance; distances within {@link VERIFY_BAND} tolerances of contact are recomputed
- * in f64; an advance that lands inside (a wrong normal overshot) backs off by bisection; the last
- * free pose must show {@link FREE_CLEARANCE} tolerances of clearance.
+ * **No Rapier query is used** (`sim/verified-contact.ts`): every distance is an f64 GJK answer
+ * with a certified lower bound, an overlap's depth is an f64 EPA answer (Rapier's f32
+ * `contactShape` misjudged grazing cylinders by over 0.15 mm and answered "cannot tell" under
+ * penetration, which let moves tunnel); an advance that lands inside backs off by bisection; the
+ * last free pose must show {@link FREE_CLEARANCE} tolerances of clearance.
  *
  * Queries go through each obstacle collider directly (not Rapier's broad phase, which is only
  * refreshed by a simulation step), so they see poses set since the last step.
