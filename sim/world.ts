@@ -1134,13 +1134,13 @@ export class World {
   /**
    * Makes the next step recompute every contact pair of the body's colliders from scratch.
    *
-   * Why: Rapier recycles a pair's contact points while the pair's relative pose has drifted less
-   * than its recycle distance since the last full update (5 cm at length unit 1 m: more than a
-   * whole centimetre-size part), and its solver contacts are anchored in each body's frame. A body
-   * teleported by up to 5 cm (a sliding block moved one 5 cm cell) so kept its old contacts with
-   * its new neighbours, and the solver read the old anchors at the new pose as a deep overlap and
-   * shoved the blocks apart by 16–37 mm. A change of solver groups is one Rapier never recycles
-   * across; setting them to another value and back changes nothing else.
+   * Why: Rapier (parry's `try_update_contacts`) recycles a pair's contact points when the
+   * pair's relative pose has changed little by its thresholds, and the points are anchored in
+   * each body's frame; it cannot tell a teleport from a step. A dynamic 2×1 block slid one 5 cm
+   * cell beside its former diagonal neighbour (6 mm apart) kept contacts from before the move,
+   * which the solver read as a deep overlap: it shoved the neighbour 16 mm (37 mm seen in a
+   * sliding-block tray). A change of solver groups is one Rapier never recycles across; setting
+   * them to another value and back changes nothing else (`test/sim-world.test.ts`).
    */
   private refreshContacts(rec: BodyRecord): void {
     for (const h of rec.colliders) {
