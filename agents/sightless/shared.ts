@@ -103,9 +103,11 @@ export const firstOption: SightlessStrategy = {
   maxTurns: 1,
   next(ctx) {
     if (ctx.turn > 1) return null;
-    const tool = answerTool(ctx.view)!;
-    const { arg, options } = answerOptions(tool)!;
-    return [{ tool: tool.name, args: { [arg]: structuredClone(options[0]) } }];
+    const tool = answerTool(ctx.view);
+    // A family may list options on some instances only (V6: letters, or an open angle).
+    const listed = tool ? answerOptions(tool) : null;
+    if (!tool || !listed) return null;
+    return [{ tool: tool.name, args: { [listed.arg]: structuredClone(listed.options[0]) } }];
   },
 };
 

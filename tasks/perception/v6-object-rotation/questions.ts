@@ -100,12 +100,14 @@ export function scheduled(tier: Tier, type: string, attribute: string, index: nu
  * The answer's position among `count` options for question `index` of its type: balanced like
  * {@link scheduled} (each cycle of `count` questions of one type at one tier uses every
  * position once, so the rotation suite is even), with one order shared by every type and tier
- * (per option count and cycle) and each tier reading it one place further on — so one seed's
- * questions at different tiers (a released set) land in different places, not all on one letter.
+ * (per option count and cycle), read one place further on per tier and per seed within a block
+ * of one question per type (`blockSlot`, the seed modulo the number of types) — so one seed's
+ * questions at different tiers (a released set) land in different places, and so do the
+ * consecutive seeds of one tier (which ask different types), not all on one letter.
  */
-export function answerSlot(tier: Tier, index: number, count: number): number {
+export function answerSlot(tier: Tier, index: number, count: number, blockSlot: number): number {
   const order = new Rng(`V6/answer-position/${count}/${Math.floor(index / count)}`).shuffle(Array.from({ length: count }, (_, i) => i));
-  return order[(index + TIER_INDEX[tier]) % count];
+  return order[(index + TIER_INDEX[tier] + blockSlot) % count];
 }
 
 /** The unsigned rotation between two turntable stops: θ = 5°·min(k, 72 − k), k = |i − j| mod 72. */
@@ -235,7 +237,7 @@ function circularGap(a: number, b: number): number {
 export function drawQuestion(ctx: QuestionContext, rng: Rng): DrawnQuestion {
   const { type, index } = questionSlot(ctx.seed, ctx.tier);
   const { tier, plan } = ctx;
-  const pos = (count: number): number => answerSlot(tier, index, count);
+  const pos = (count: number): number => answerSlot(tier, index, count, ctx.seed % QUESTION_TYPES.length);
   const cls = (count: number, attribute = 'class'): number => scheduled(tier, type, attribute, index, count);
   const nonZero = plan.angles.filter((a) => a > 0);
   switch (type) {
