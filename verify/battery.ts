@@ -76,6 +76,12 @@ export interface BatteryOptions {
   strategies?: readonly SightlessStrategy[];
   /** Leave out the baselines (null, random) and these strategies by name (the quick battery). */
   skip?: readonly string[];
+  /**
+   * Judge only these agents, by {@link batteryAgentKey} (default every one). Each agent's
+   * record depends on nothing but its own episodes, so a tier judged in parts and the parts'
+   * agents put back in the order of {@link batteryAgentKeys} equals the tier judged whole.
+   */
+  only?: readonly string[];
   /** Called after each family × tier. */
   onReport?(r: BatteryReport): void;
 }
@@ -93,6 +99,26 @@ function scriptStrategy(calls: ToolCall[]): SightlessStrategy {
       return rest.length ? structuredClone(rest) : null;
     },
   };
+}
+
+/** Names one battery agent across processes: its source and its name (`shared:first-option`). */
+export function batteryAgentKey(source: BatteryAgentResult['source'], name: string): string {
+  return `${source}:${name}`;
+}
+
+/**
+ * Every agent the battery may judge on a family, by {@link batteryAgentKey}, in the order a
+ * tier's report lists them (those that do not apply to a tier are left out there).
+ */
+export function batteryAgentKeys(family: TaskFamily, opts: Pick<BatteryOptions, 'strategies' | 'skip'> = {}): string[] {
+  const skip = new Set(opts.skip ?? []);
+  const keys = [
+    ...['null', 'random'].filter((n) => !skip.has(n)).map((n) => batteryAgentKey('baseline', n)),
+    ...(opts.strategies ?? SHARED_STRATEGIES).filter((s) => !skip.has(s.name)).map((s) => batteryAgentKey('shared', s.name)),
+    ...(family.sightless ?? []).filter((s) => !skip.has(s.name)).map((s) => batteryAgentKey('family', s.name)),
+    ...(family.tells ?? []).filter((t) => !skip.has(t.name)).map((t) => batteryAgentKey('tell', t.name)),
+  ];
+  return [...new Set(keys)];
 }
 
 /** Plays one agent on one instance through the real loop, without images. */
@@ -144,7 +170,14 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
       seconds: 0,
     };
     try {
-      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []) });
+      await judgeTier(family, tier, report, {
+        seeds,
+        trainingCount,
+        randomTurns,
+        strategies,
+        skip: new Set(opts.skip ?? []),
+        only: opts.only ? new Set(opts.only) : null,
+      });
       report.passed = report.agents.every((a) => a.passed);
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err);
@@ -161,8 +194,10 @@ async function judgeTier(
   family: TaskFamily,
   tier: Tier,
   report: BatteryReport,
-  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string> },
+  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string>; only: ReadonlySet<string> | null },
 ): Promise<void> {
+  const judges = (source: BatteryAgentResult['source'], name: string): boolean =>
+    !o.skip.has(name) && (!o.only || o.only.has(batteryAgentKey(source, name)));
   const judged: Instance[] = [];
   for (let s = 0; s < o.seeds; s++) judged.push(family.generate(s, tier));
   let training: TrainingExample[] | null = null;
@@ -231,16 +266,16 @@ async function judgeTier(
     });
   };
 
-  if (!o.skip.has('null')) await record('null', 'baseline', 'commits at once with default arguments, or does nothing', () => 0, (instance) =>
+  if (judges('baseline', 'null')) await record('null', 'baseline', 'commits at once with default arguments, or does nothing', () => 0, (instance) =>
     play(family, instance, new NullAgent(), instance.budgets.turns),
   );
-  if (!o.skip.has('random')) await record('random', 'baseline', `1–5 random valid calls per turn for ${o.randomTurns} turns`, (i) => randomBound(family, i), (instance, seed) =>
+  if (judges('baseline', 'random')) await record('random', 'baseline', `1–5 random valid calls per turn for ${o.randomTurns} turns`, (i) => randomBound(family, i), (instance, seed) =>
     play(family, instance, new RandomAgent(seed), Math.min(o.randomTurns, instance.budgets.turns)),
   );
 
   const view0 = sightlessView(judged[0]);
   const runStrategy = async (s: SightlessStrategy, source: 'shared' | 'family'): Promise<void> => {
-    if (o.skip.has(s.name)) return;
+    if (!judges(source, s.name)) return;
     if (s.applies && !s.applies(view0)) {
       report.notApplicable.push(s.name);
       return;
@@ -255,7 +290,7 @@ async function judgeTier(
   for (const t of family.tells ?? []) await runTell(t);
 
   async function runTell(t: ShortcutTell): Promise<void> {
-    if (o.skip.has(t.name)) return;
+    if (!judges('tell', t.name)) return;
     const fitted = t.fit ? t.fit(await trainingSet()) : undefined;
     await record(t.name, 'tell', t.description, () => t.bound, (instance, seed) => {
       const calls = t.calls(instance, fitted);
