@@ -150,6 +150,8 @@ export class Renderer {
   private queue: Promise<unknown> = Promise.resolve();
   /** Milliseconds of the last successful call into the page (launching the browser not counted). */
   private lastPageCallMs = 0;
+  /** Set by {@link close}: kept pictures are no longer served either. */
+  private closed = false;
 
   constructor(opts: RendererOptions = {}) {
     this.width = checkSize(opts.width ?? DEFAULT_SIZE, 'width');
@@ -199,6 +201,7 @@ export class Renderer {
    */
   private async picture(scene: SceneDescription, request: FrameRequest): Promise<{ png: Buffer; key: string }> {
     const started = performance.now();
+    if (this.closed) throw new SpaceActError('invalid-state', 'the renderer was closed; create a new Renderer');
     const key = FrameCache.key('picture', scene, request);
     this.counters.prepareMs += performance.now() - started;
     const kept = this.cache.get(key);
@@ -223,6 +226,7 @@ export class Renderer {
    * how they are put together; `compose` runs only when it is not kept.
    */
   private async composite(parts: unknown[], compose: () => Promise<Buffer>): Promise<Buffer> {
+    if (this.closed) throw new SpaceActError('invalid-state', 'the renderer was closed; create a new Renderer');
     const key = FrameCache.key('composite', ...parts);
     const kept = this.cache.get(key);
     if (kept) {
@@ -319,6 +323,8 @@ export class Renderer {
 
   /** Closes the browser. Safe to call more than once; the renderer cannot be used afterwards. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.cache.clear();
     await this.queue.catch(() => undefined);
     await this.host.close();
   }
