@@ -1,11 +1,13 @@
 /**
  * Verification benchmarks: how long `spaceact verify` takes per released instance and in all,
- * and the exact-cover packing count of the Soma cube against a plain backtracking count of
- * the same packings, measured in the same run.
+ * in this process and with two worker processes (`--concurrency 2`, as a ratio to one worker,
+ * measured in the same run; target ≤ 0.6), and the exact-cover packing count of the Soma cube
+ * against a plain backtracking count of the same packings.
  */
 import { suiteInstances } from '../tasks/suites.ts';
 import { countPackings, orientations, type Cell } from '../solvers/polycube.ts';
-import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstances } from '../verify/verify.ts';
+import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS } from '../verify/verify.ts';
+import { verifyAll } from '../verify/verify-all.ts';
 
 /** The seven Soma pieces. */
 const SOMA: Cell[][] = [
@@ -112,9 +114,14 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
   }
 
   const ids = suiteInstances('all');
-  const started = performance.now();
-  const results = await verifyInstances(ids);
+  let started = performance.now();
+  const results = (await verifyAll({ instances: ids, concurrency: 1 })).instances;
   const totalSeconds = Math.round((performance.now() - started) / 10) / 100;
+  started = performance.now();
+  const parallel = (await verifyAll({ instances: ids, concurrency: 2 })).instances;
+  const twoWorkerSeconds = Math.round((performance.now() - started) / 10) / 100;
+  const strip = (x: unknown): string => JSON.stringify(x, (k, v: unknown) => (k === 'seconds' ? undefined : v));
+  if (strip(parallel) !== strip(results)) throw new Error('verify with 2 workers gave other records than with 1');
   return {
     soma: {
       packings: dlx.value,
@@ -130,6 +137,8 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
       randomSeeds: DEFAULT_RANDOM_SEEDS,
       randomTurns: DEFAULT_RANDOM_TURNS,
       totalSeconds,
+      twoWorkerSeconds,
+      twoWorkersRatioToOne: Math.round((twoWorkerSeconds / totalSeconds) * 100) / 100,
       meanSecondsPerInstance: ids.length ? Math.round((totalSeconds / ids.length) * 100) / 100 : 0,
       perInstance: Object.fromEntries(results.map((r) => [r.instance, r.seconds])),
     },
