@@ -32,7 +32,8 @@ export type ToPoolWorker<Init, Job> =
 export type FromPoolWorker<Result, Event> =
   | { type: 'event'; index: number; event: Event }
   | { type: 'done'; index: number; result: Result }
-  | { type: 'failed'; index: number; error: JobError };
+  | { type: 'failed'; index: number; error: JobError }
+  | { type: 'usage'; cpuMs: number };
 
 /** Options of {@link runProcessPool}. */
 export interface ProcessPoolOptions<Init, Job, Result, Event = never> {
@@ -54,6 +55,15 @@ export interface ProcessPoolOptions<Init, Job, Result, Event = never> {
   describe?(index: number, job: Job): string;
 }
 
+/** What a pool's workers cost, for benchmarks. */
+export interface ProcessPoolStats {
+  /**
+   * CPU time (user + system, milliseconds) each worker process used over its whole life,
+   * starting up included; a worker that died without saying is left out.
+   */
+  workerCpuMs: number[];
+}
+
 /**
  * Forks a worker process running `entry` (TypeScript, through tsx, found from this package so
  * that the working directory does not matter), with an IPC channel using structured-clone
@@ -69,12 +79,13 @@ export function forkTsWorker(entry: string): ChildProcess {
  * workers come free. Resolves once every worker has exited; rejects with the first failure
  * (a job that failed, or a worker that exited before finishing its job).
  */
-export async function runProcessPool<Init, Job, Result, Event = never>(opts: ProcessPoolOptions<Init, Job, Result, Event>): Promise<void> {
+export async function runProcessPool<Init, Job, Result, Event = never>(opts: ProcessPoolOptions<Init, Job, Result, Event>): Promise<ProcessPoolStats> {
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new SpaceActError('invalid-argument', 'a process pool needs a whole number of workers, at least 1');
   let next = 0;
   let stopSent = false;
   let failure: SpaceActError | null = null;
   const children: ChildProcess[] = [];
+  const workerCpuMs: number[] = [];
   const stopped = (): boolean => opts.shouldStop?.() ?? false;
 
   const broadcastStop = (): void => {
@@ -97,7 +108,9 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
         child.send({ type: 'run', index: current, job: opts.jobs[current] } satisfies ToPoolWorker<Init, Job>);
       };
       child.on('message', (msg: FromPoolWorker<Result, Event>) => {
-        if (msg.type === 'event') {
+        if (msg.type === 'usage') {
+          workerCpuMs.push(msg.cpuMs);
+        } else if (msg.type === 'event') {
           opts.onEvent?.(msg.index, msg.event);
           if (stopped()) broadcastStop();
         } else if (msg.type === 'done') {
@@ -133,6 +146,7 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
   }
   if (failure) throw failure;
+  return { workerCpuMs };
 }
 
 /** What a job handler gets besides its job. */
@@ -175,6 +189,10 @@ export function serveJobs<Init, Job, Result, Event = never>(
   const shutdown = async (code: number): Promise<void> => {
     try {
       await hooks.close?.();
+      const { user, system } = process.cpuUsage();
+      const usage: FromPoolWorker<Result, Event> = { type: 'usage', cpuMs: (user + system) / 1000 };
+      // Sent before exiting, and waited for: an exit right after a send can drop the message.
+      if (process.connected) await new Promise<void>((resolve) => process.send!(usage, undefined, {}, () => resolve()));
     } finally {
       process.exit(code);
     }

@@ -38,6 +38,8 @@ export interface VerifyAllOptions extends VerifySettings {
   onResult?(r: VerifyResult, done: number, total: number): void;
   /** Each family × tier's battery report, in family then tier order, after every instance. */
   onBatteryReport?(r: BatteryReport): void;
+  /** With worker processes: the CPU seconds each used, start-up included (benchmarks). */
+  onWorkerCpu?(seconds: number[]): void;
 }
 
 /** The whole verdict: per instance, and per family × tier of the battery. */
@@ -141,7 +143,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       reported++;
     }
   };
-  await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
+  const stats = await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
     entry: WORKER_ENTRY,
     jobs: order.map((i) => jobs[i]),
     workers: concurrency,
@@ -152,5 +154,6 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     },
     describe: (_, job) => (job.kind === 'instance' ? job.id : `the ${job.family}-${job.tier} battery`),
   });
+  opts.onWorkerCpu?.(stats.workerCpuMs.map((ms) => ms / 1000));
   return { instances, battery };
 }
