@@ -2,7 +2,7 @@ import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
-import { composeRow, withCaption } from './compose.ts';
+import { composeColumn, composeRow, withCaption } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
 import { FrameCache } from './frame-cache.ts';
 import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
@@ -257,15 +257,18 @@ export class Renderer {
 
   /**
    * Strobe frames: each scene (normally five, 0.25 s of world time apart, oldest first) drawn
-   * from one camera, and a strip of them side by side under labels (default "t − 1.00 s" …
-   * "t = now").
+   * from one camera, and a strip of them under labels (default "t − 1.00 s" … "t = now"): side
+   * by side (`layout: 'row'`, the default) or stacked oldest at the top (`'column'`, for a wide
+   * frame of a long track, so that positions line up from frame to frame).
    */
   async strobe(
     frames: SceneDescription[],
     camera: CameraSpec,
     labels?: string[],
-    opts: { width?: number; height?: number } = {},
+    opts: { width?: number; height?: number; layout?: 'row' | 'column' } = {},
   ): Promise<{ frames: Buffer[]; strip: Buffer }> {
+    const layout = opts.layout ?? 'row';
+    if (layout !== 'row' && layout !== 'column') throw new SpaceActError('invalid-argument', `strobe layout must be "row" or "column", got ${JSON.stringify(layout)}`);
     if (!Array.isArray(frames) || frames.length === 0) {
       throw new SpaceActError('invalid-argument', 'strobe needs at least one scene');
     }
@@ -281,7 +284,8 @@ export class Renderer {
     // A world at rest gives the same frame five times: it is drawn once.
     for (const s of scenes) pictures.push(await this.picture(s, request));
     const images = pictures.map((p) => p.png);
-    const strip = await this.composite(['strobe', pictures.map((p) => p.key), texts], () => composeRow(images, { labels: texts, separator: 6 }));
+    const compose = layout === 'row' ? composeRow : composeColumn;
+    const strip = await this.composite(['strobe', layout, pictures.map((p) => p.key), texts], () => compose(images, { labels: texts, separator: 6 }));
     return { frames: images, strip };
   }
 

@@ -1,8 +1,9 @@
 /**
- * Shape specs → Rapier colliders and query shapes, plus the bounding geometry the swept checks
- * need (exact world AABBs and bounding radii about the body origin).
+ * Shape specs → Rapier colliders, plus what the swept checks and contact queries need about a
+ * shape (exact world AABBs, bounding radii about the body origin, shrunk copies).
  */
 import RAPIER from '@dimforge/rapier3d-compat';
+import { convexQuery, placeConvex } from './convex-distance.ts';
 import { clonePose, composePose, qrotate, transformPoint, vcross, vdot, vlen, vsub } from './math.ts';
 import type { BodyKind, Pose, ShapeSpec, Vec3 } from './types.ts';
 import { IDENTITY_QUAT } from './types.ts';
@@ -20,13 +21,13 @@ export interface Aabb {
   max: Vec3;
 }
 
-/** A shape prepared for queries: its pose in the body frame, a Rapier query shape and bounds. */
+/** A shape prepared for queries: its pose in the body frame and bounds. */
 export interface CompiledShape {
   spec: ShapeSpec;
   /** Pose of the shape in the body frame (identity when the spec has none). */
   local: Pose;
-  /** Rapier shape for casts and distance queries; `null` for triangle meshes. */
-  query: RAPIER.Shape | null;
+  /** False for triangle meshes (which can be hit but not swept). */
+  convex: boolean;
   /** Largest distance of any point of the shape from the body origin. */
   radius: number;
   /** Hull or mesh vertices in the shape's own frame (empty for primitives). */
@@ -128,24 +129,19 @@ export function colliderDesc(shape: ShapeSpec): RAPIER.ColliderDesc {
 /** Prepares a validated shape for queries. */
 export function compileShape(shape: ShapeSpec): CompiledShape {
   const local = shape.pose ? clonePose(shape.pose) : clonePose(IDENTITY_POSE);
-  let query: RAPIER.Shape | null = null;
   let points: Vec3[] = [];
   let own = 0; // radius of the shape about its own origin
   switch (shape.type) {
     case 'box':
-      query = new RAPIER.Cuboid(shape.half[0], shape.half[1], shape.half[2]);
       own = vlen(shape.half);
       break;
     case 'ball':
-      query = new RAPIER.Ball(shape.radius);
       own = shape.radius;
       break;
     case 'cylinder':
-      query = new RAPIER.Cylinder(shape.halfHeight, shape.radius);
       own = Math.hypot(shape.halfHeight, shape.radius);
       break;
     case 'hull':
-      query = new RAPIER.ConvexPolyhedron(flatten(shape.points), null);
       points = shape.points;
       break;
     case 'mesh':
@@ -154,13 +150,13 @@ export function compileShape(shape: ShapeSpec): CompiledShape {
   }
   let radius = vlen(local.p) + own;
   if (points.length) radius = Math.max(...points.map((p) => vlen(transformPoint(local, p))));
-  return { spec: shape, local, query, radius, points };
+  return { spec: shape, local, convex: shape.type !== 'mesh', radius, points };
 }
 
 /**
  * The same compiled shape seen from another frame: `offset` is the pose of the shape's body in
  * that frame (for group motion the frame is the group's, and each member's shapes are rebased
- * into it). The query shape is shared; `local` and the bounding `radius` about the new origin are
+ * into it). The spec is shared; `local` and the bounding `radius` about the new origin are
  * recomputed.
  */
 export function rebaseShape(shape: CompiledShape, offset: Pose): CompiledShape {
@@ -172,7 +168,7 @@ export function rebaseShape(shape: CompiledShape, offset: Pose): CompiledShape {
     const own = s.type === 'box' ? vlen(s.half) : s.type === 'ball' ? s.radius : s.type === 'cylinder' ? Math.hypot(s.halfHeight, s.radius) : 0;
     radius = vlen(local.p) + own;
   }
-  return { spec: shape.spec, local, query: shape.query, radius, points: shape.points };
+  return { spec: shape.spec, local, convex: shape.convex, radius, points: shape.points };
 }
 
 /**
@@ -195,36 +191,16 @@ export function erodedSpec(shape: CompiledShape, delta: number): ShapeSpec | nul
       const n = s.points.length;
       const c: Vec3 = [0, 0, 0];
       for (const p of s.points) for (let i = 0; i < 3; i++) c[i] += p[i] / n;
-      const proj = shape.query!.projectPoint({ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 }, { x: c[0], y: c[1], z: c[2] }, false);
-      const inradius = Math.hypot(proj.point.x - c[0], proj.point.y - c[1], proj.point.z - c[2]);
+      // The centroid's depth inside the hull: the distance to its nearest face.
+      const size = vlen(vsub(s.points[0], c)) || 1;
+      const depth = convexQuery({ kind: 'point', centre: c, margin: 0 }, placeConvex(s, IDENTITY_POSE)!, { reach: Infinity, accuracy: 1e-9 * size, depth: true });
+      const inradius = depth.status === 'overlap' ? -depth.upper : 0;
       const k = inradius > 0 ? Math.max(0.1, 1 - delta / inradius) : 1;
       return { type: 'hull', points: s.points.map((p) => [c[0] + (p[0] - c[0]) * k, c[1] + (p[1] - c[1]) * k, c[2] + (p[2] - c[2]) * k] as Vec3) };
     }
     case 'mesh':
       return null;
   }
-}
-
-/** The Rapier query shape of a convex spec (its `pose` ignored); null for a triangle mesh. */
-export function queryShapeOf(spec: ShapeSpec): RAPIER.Shape | null {
-  switch (spec.type) {
-    case 'box':
-      return new RAPIER.Cuboid(spec.half[0], spec.half[1], spec.half[2]);
-    case 'ball':
-      return new RAPIER.Ball(spec.radius);
-    case 'cylinder':
-      return new RAPIER.Cylinder(spec.halfHeight, spec.radius);
-    case 'hull':
-      return new RAPIER.ConvexPolyhedron(flatten(spec.points), null);
-    case 'mesh':
-      return null;
-  }
-}
-
-/** A query shape shrunk inwards by about `delta`; see {@link erodedSpec}. */
-export function erodedQuery(shape: CompiledShape, delta: number): RAPIER.Shape | null {
-  const spec = erodedSpec(shape, delta);
-  return spec ? queryShapeOf(spec) : null;
 }
 
 /** Exact world AABB of a compiled shape when its body is at `bodyPose`. */

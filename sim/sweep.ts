@@ -7,8 +7,8 @@
  * that keeps the segment's middle orientation and translates linearly; every point of the real
  * shape stays within `w = 2·r·sin(θ/4)` of the proxy (r: the point's distance from the body
  * origin, θ: the segment's rotation). The first `t` at which the proxy comes within `w` of an
- * obstacle is found by conservative advancement on exact distance queries (Rapier's
- * `contactShape`): for convex shapes the distance is a convex function of the translation, so
+ * obstacle is found by conservative advancement on exact distance queries (f64 GJK,
+ * `sim/verified-contact.ts`): for convex shapes the distance is a convex function of the translation, so
  * its tangent (slope from the contact normal) is a safe step; for triangle meshes the slope bound
  * is the segment length. Before that `t` the body cannot touch anything; a hit may be early. It is
  * refined by recursion: the remainder of the segment is halved, which halves `w`, until
@@ -34,21 +34,20 @@
  * the touching shape is shrunk by its penetration plus one tolerance, so moving out of the
  * overlap or along it is possible, and whatever the sweep reports as free (the target, or the
  * last free pose) is checked not to overlap any of them deeper than at the start plus the
- * tolerance; if it would, the sweep stops at once (`toi` 0, last free pose = the start). An
- * overlap Rapier cannot measure keeps the full shape: the move stops at once. A strict sweep
- * (`strictInitialContacts`) stops at once on any start contact or overlap.
+ * tolerance; if it would, the sweep stops at once (`toi` 0, last free pose = the start). A
+ * strict sweep (`strictInitialContacts`) stops at once on any start contact or overlap.
  *
- * **No Rapier answer is trusted alone** (`sim/verified-contact.ts`): a null from
- * `contactShape` — "cannot tell", as under penetration — is settled by an intersection test and
- * an f64 GJK distance; distances within {@link VERIFY_BAND} tolerances of contact are recomputed
- * in f64; an advance that lands inside (a wrong normal overshot) backs off by bisection; the last
- * free pose must show {@link FREE_CLEARANCE} tolerances of clearance.
+ * **No Rapier query is used** (`sim/verified-contact.ts`): every distance is an f64 GJK answer
+ * with a certified lower bound, an overlap's depth is an f64 EPA answer (Rapier's f32
+ * `contactShape` misjudged grazing cylinders by over 0.15 mm and answered "cannot tell" under
+ * penetration, which let moves tunnel); an advance that lands inside backs off by bisection; the
+ * last free pose must show {@link FREE_CLEARANCE} tolerances of clearance.
  *
  * Queries go through each obstacle collider directly (not Rapier's broad phase, which is only
  * refreshed by a simulation step), so they see poses set since the last step.
  */
 import { composePose, interpolatePose, qangle, qmul, qrotate, qslerp, vadd, vdist, vlerp, vsub } from './math.ts';
-import { aabbInside, aabbOverlap, erodedSpec, inflateAabb, queryShapeOf, shapeAabb, unionAabb, type Aabb, type CompiledShape } from './shapes.ts';
+import { aabbInside, aabbOverlap, erodedSpec, inflateAabb, shapeAabb, unionAabb, type Aabb, type CompiledShape } from './shapes.ts';
 import type { Pose, Quat, Vec3, Violation } from './types.ts';
 import { specRadius, verifiedContact, type ColliderGeometry, type QueryGeometry, type VerifiedContact } from './verified-contact.ts';
 
@@ -101,8 +100,8 @@ export interface SweepOutcome {
   /** Number of shape casts and distance queries spent (for benchmarks). */
   queries: number;
   /**
-   * Obstacles the body overlaps at its start by more than the tolerance, and the deepest such
-   * penetration (Infinity where Rapier could not measure it).
+   * Obstacles the body overlaps at its start (by more than {@link START_OVERLAP} tolerances),
+   * and the deepest such penetration.
    */
   startOverlap?: { bodies: string[]; depth: number };
 }
@@ -110,16 +109,23 @@ export interface SweepOutcome {
 /** Erosion of a body against what it touches at its start, in contact tolerances (plus the initial penetration). */
 export const INITIAL_CONTACT_MARGIN = 5;
 /**
- * Clearance, in contact tolerances, that a last free pose must show to every obstacle in the
- * query space: a margin over the distance queries' own error (micrometres for a cylinder near a
- * box corner), so that a pose reported free is free by an exact computation too.
+ * Clearance, in contact tolerances, that a last free pose must show to every obstacle (a
+ * certified lower bound of the distance): free by a visible margin, not by rounding.
  */
 export const FREE_CLEARANCE = 0.1;
 /**
- * Distance, in contact tolerances, within which Rapier's answer is recomputed in double
- * precision (its error near contact reaches tens of micrometres for cylinders).
+ * Penetration, in contact tolerances, above which a pair counts as overlapping at the start
+ * (the start-in-overlap contract); a pair closer than that, or apart by less than the tolerance,
+ * is a touching start (lenient: lifting off and sliding along are free).
  */
-export const VERIFY_BAND = 1.5;
+export const START_OVERLAP = 0.01;
+/** Absolute accuracy of distances and depths, in contact tolerances (0.1 µm at the default 0.1 mm). */
+const DISTANCE_ACCURACY = 1e-3;
+/**
+ * Relative accuracy of a separation: far pairs only need a lower bound good enough for the
+ * advancement step (the bound is certified, so a looser one only means a shorter step).
+ */
+const RELATIVE_ACCURACY = 1e-3;
 /** Upper bound on proxy checks per sweep; past it a hit is accepted where it stands (still conservative). */
 const CAST_BUDGET = 20000;
 
@@ -145,40 +151,47 @@ export function sweepPath(input: SweepInput): SweepOutcome {
   const poseAt = (s: number): Pose => interpolatePose(from, to, s);
 
   /**
-   * Contact query that treats "cannot tell" as contact: Rapier's `contactShape` also returns
-   * null when the shapes interpenetrate and its penetration solver gives up, so a null is
-   * followed by an intersection test. Returns null when the shapes are farther apart than
-   * `reach`; `distance` is -Infinity for an overlap of unknown depth.
+   * Certified contact query (`sim/verified-contact.ts`): null when the shapes are farther apart
+   * than `reach`; the penetration depth of an overlap only when `depth` is asked for. `hint`
+   * keeps the pair's last normal for GJK's next start.
    */
-  const contact = (ob: SweepObstacle, query: QueryGeometry, pos: Vec3, rot: Quat, reach: number): VerifiedContact | null => {
+  const contact = (ob: SweepObstacle, query: QueryGeometry, pos: Vec3, rot: Quat, reach: number, hint?: { normal?: Vec3 }, depth = false): VerifiedContact | null => {
     queries++;
-    return verifiedContact(ob, query, pos, rot, reach, VERIFY_BAND * tolerance);
+    return verifiedContact(ob, query, pos, rot, reach, { accuracy: DISTANCE_ACCURACY * tolerance, relative: RELATIVE_ACCURACY, depth, hint });
   };
-  const geometry = shapes.map((sh): QueryGeometry | null => (sh.query ? { query: sh.query, spec: sh.spec, radius: specRadius(sh.spec) } : null));
+  const geometry = shapes.map((sh): QueryGeometry | null => (sh.convex ? { spec: sh.spec, radius: specRadius(sh.spec) } : null));
 
   // What the body touches or overlaps at its start, per pair of moving shape and obstacle (a
   // compound resting on a support with one shape still meets that support with its other shapes
-  // at full size). Pairs within the tolerance (touching, or pressed in by at most the tolerance)
-  // are checked with the shape shrunk by a few tolerances more than its penetration: lifting off
-  // and sliding along are free. Deeper overlaps are shrunk by their depth plus one tolerance
-  // and the free pose reported is checked not to be deeper than the start (see the module
-  // comment); an overlap of unknown depth keeps the full shape, so the move stops at once.
+  // at full size). Touching pairs (apart by at most the tolerance, or pressed in by at most
+  // START_OVERLAP tolerances) are checked with the shape shrunk by a few tolerances more than
+  // its penetration: lifting off and sliding along are free. Overlapping pairs are shrunk by
+  // their depth plus one tolerance and the free pose reported is checked not to be deeper than
+  // the start (see the module comment).
   const pairKey = (i: number, j: number): number => i * obstacles.length + j;
   const obstacleIndex = new Map(obstacles.map((ob, j) => [ob, j]));
-  /** Initial penetration (≥ 0; Infinity if unknown) of pairs touching or overlapping at the start. */
+  /** GJK's last normal per pair of moving shape and obstacle. */
+  const hints = new Map<number, { normal?: Vec3 }>();
+  const hintOf = (i: number, ob: SweepObstacle): { normal?: Vec3 } => {
+    const key = pairKey(i, obstacleIndex.get(ob)!);
+    let h = hints.get(key);
+    if (!h) hints.set(key, (h = {}));
+    return h;
+  };
+  /** Initial penetration (≥ 0) of pairs touching or overlapping at the start. */
   const startDepth = new Map<number, number>();
   const overlapBodies = new Map<string, number>();
   for (const [i, sh] of shapes.entries()) {
-    if (!sh.query) continue;
+    if (!sh.convex) continue;
     const sp = composePose(from, sh.local);
     const box = inflateAabb(shapeAabb(sh, from), tolerance);
     for (const [j, ob] of obstacles.entries()) {
       if (!aabbOverlap(box, ob.aabb)) continue;
-      const c = contact(ob, geometry[i]!, sp.p, sp.q, tolerance);
+      const c = contact(ob, geometry[i]!, sp.p, sp.q, tolerance, hintOf(i, ob), true);
       if (!c) continue;
       const depth = Math.max(0, -c.distance);
       startDepth.set(pairKey(i, j), depth);
-      if (depth > tolerance) overlapBodies.set(ob.body, Math.max(overlapBodies.get(ob.body) ?? 0, depth));
+      if (depth > START_OVERLAP * tolerance) overlapBodies.set(ob.body, Math.max(overlapBodies.get(ob.body) ?? 0, depth));
     }
   }
   const erodedCache = new Map<string, QueryGeometry | null>();
@@ -186,16 +199,15 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     const key = `${i}:${delta}`;
     if (!erodedCache.has(key)) {
       const spec = erodedSpec(shapes[i], delta);
-      const query = spec && queryShapeOf(spec);
-      erodedCache.set(key, spec && query ? { query, spec, radius: specRadius(spec) } : null);
+      erodedCache.set(key, spec ? { spec, radius: specRadius(spec) } : null);
     }
     return erodedCache.get(key)!;
   };
   const queryOf = (i: number, ob: SweepObstacle): QueryGeometry | null => {
     if (!startDepth.size || input.strictInitialContacts) return geometry[i];
     const depth = startDepth.get(pairKey(i, obstacleIndex.get(ob)!));
-    if (depth === undefined || depth === Infinity) return geometry[i];
-    if (depth > tolerance) return erodedBy(i, depth + tolerance);
+    if (depth === undefined) return geometry[i];
+    if (depth > START_OVERLAP * tolerance) return erodedBy(i, depth + tolerance);
     // The margin of a few tolerances keeps a body sliding along a support from grazing the
     // threshold, where the refinement would need many tiny segments.
     return erodedBy(i, INITIAL_CONTACT_MARGIN * tolerance + depth);
@@ -215,13 +227,13 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     let intersects = false;
     for (let i = 0; i < shapes.length; i++) {
       const sh = shapes[i];
-      if (!sh.query) continue;
+      if (!sh.convex) continue;
       const sp = composePose(p, sh.local);
       const box = inflateAabb(shapeAabb(sh, p), reach);
       for (const ob of obstacles) {
         const query = queryOf(i, ob);
         if (!query || !aabbOverlap(box, ob.aabb)) continue;
-        const hit = contact(ob, query, sp.p, sp.q, reach);
+        const hit = contact(ob, query, sp.p, sp.q, reach, hintOf(i, ob));
         if (!hit) continue;
         near.add(ob.body);
         movers.add(i);
@@ -255,7 +267,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
    * at the current `t` (slope from the contact normal) never overestimates how far it is safe to
    * advance; for a triangle mesh the slope bound is `|disp|`.
    */
-  const approach = (ob: SweepObstacle, query: QueryGeometry, start: Vec3, rot: Quat, disp: Vec3, w: number): number | null => {
+  const approach = (ob: SweepObstacle, query: QueryGeometry, hint: { normal?: Vec3 }, start: Vec3, rot: Quat, disp: Vec3, w: number): number | null => {
     const len = Math.hypot(disp[0], disp[1], disp[2]);
     let t = 0;
     // Against a mesh each step only advances by the gap (the slope bound is |disp|), so sliding
@@ -264,10 +276,10 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     const maxIterations = ob.convex ? 64 : 4096;
     let previous = -1;
     for (let iter = 0; iter < maxIterations; iter++) {
-      const hit = contact(ob, query, along(start, disp, t), rot, w + len * (1 - t) + eps);
+      const hit = contact(ob, query, along(start, disp, t), rot, w + len * (1 - t) + eps, hint);
       if (!hit) return null;
       const gap = hit.distance - w;
-      if (gap <= eps) return previous >= 0 && gap < -eps ? backOff(ob, query, start, rot, disp, len, w, previous, t) : t;
+      if (gap <= eps) return previous >= 0 && gap < -eps ? backOff(ob, query, hint, start, rot, disp, len, w, previous, t) : t;
       if (len < 1e-12) return null;
       let rate = len;
       if (ob.convex && hit.normal) {
@@ -281,8 +293,8 @@ export function sweepPath(input: SweepInput): SweepOutcome {
       t += gap / rate;
       if (t >= 1) {
         // The end of the segment is the last chance to meet it: look there before calling it free.
-        const end = contact(ob, query, along(start, disp, 1), rot, w + eps);
-        return end ? backOff(ob, query, start, rot, disp, len, w, previous, 1) : null;
+        const end = contact(ob, query, along(start, disp, 1), rot, w + eps, hint);
+        return end ? backOff(ob, query, hint, start, rot, disp, len, w, previous, 1) : null;
       }
     }
     return t;
@@ -293,10 +305,10 @@ export function sweepPath(input: SweepInput): SweepOutcome {
    * the normal was off. Bisect back to the first parameter within `w + eps`. (Defined once per
    * sweep, not per approach: closures created in the hot loop cost a third of a sweep.)
    */
-  function backOff(ob: SweepObstacle, query: QueryGeometry, start: Vec3, rot: Quat, disp: Vec3, len: number, w: number, lo: number, hi: number): number {
+  function backOff(ob: SweepObstacle, query: QueryGeometry, hint: { normal?: Vec3 }, start: Vec3, rot: Quat, disp: Vec3, len: number, w: number, lo: number, hi: number): number {
     for (let k = 0; k < 60 && (hi - lo) * len > eps / 2; k++) {
       const mid = (lo + hi) / 2;
-      const m = contact(ob, query, along(start, disp, mid), rot, w + eps);
+      const m = contact(ob, query, along(start, disp, mid), rot, w + eps, hint);
       if (m && m.distance - w <= eps) hi = mid;
       else lo = mid;
     }
@@ -315,7 +327,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     let widest = 0;
     for (let i = 0; i < shapes.length; i++) {
       const sh = shapes[i];
-      if (!sh.query) continue;
+      if (!sh.convex) continue;
       const w = sh.radius * chord;
       widest = Math.max(widest, w);
       const r = qmul(qm, sh.local.q);
@@ -325,7 +337,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
         const query = queryOf(i, ob);
         if (!query || !aabbOverlap(box, ob.aabb)) continue;
         budget--;
-        const t = approach(ob, query, start, r, disp, w);
+        const t = approach(ob, query, hintOf(i, ob), start, r, disp, w);
         if (t !== null && t < tMin) tMin = t;
       }
     }
@@ -429,11 +441,11 @@ export function sweepPath(input: SweepInput): SweepOutcome {
         const sp = composePose(p, sh.local);
         for (const ob of obstacles) {
           if (ob.body !== body) continue;
-          const c = contact(ob, geometry[i]!, sp.p, sp.q, 0);
+          const c = contact(ob, geometry[i]!, sp.p, sp.q, 0, hintOf(i, ob), true);
           if (c) deepestNow = Math.max(deepestNow, -c.distance);
         }
       });
-      if (startDepthOfBody !== Infinity && deepestNow > startDepthOfBody + tolerance) out.push(body);
+      if (deepestNow > startDepthOfBody + tolerance) out.push(body);
     }
     return out.sort();
   }

@@ -22,9 +22,9 @@ import { SpaceActError } from '../core/errors.ts';
 import { ViolationError } from './violation.ts';
 import { applyMaterial, resolveMaterial } from './materials.ts';
 import { clonePose, composePose, inverseTransformPoint, qangle, qaxisAngle, qconj, qrotate, relativePose, transformPoint, vscale } from './math.ts';
-import { boxCorners, colliderDesc, compileShape, erodedQuery, localAabb, rebaseShape, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
+import { boxCorners, colliderDesc, compileShape, localAabb, rebaseShape, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
 import { compileScaled, QUERY_SCALE, QuerySpace, scalePose } from './query-space.ts';
-import { sweepPath, VERIFY_BAND, type SweepObstacle } from './sweep.ts';
+import { sweepPath, type SweepObstacle } from './sweep.ts';
 import { specRadius, verifiedContact } from './verified-contact.ts';
 import { applyMotor, jointData, prismaticDisplacement, revoluteAngleDeg, validMotor } from './joints.ts';
 import { cornerShift, judgeLoad, judgeRamp, judgeSettle, type BodyMotionSample } from './statics.ts';
@@ -82,6 +82,8 @@ interface ActiveLoad {
 }
 
 const DEFAULT_COLOR = '#9aa0a6';
+/** Absolute accuracy of {@link World.distance} and contact verdicts, metres. */
+const SEPARATION_ACCURACY = 1e-8;
 /** Contact natural frequency used unless the options say otherwise, Hz. */
 export const DEFAULT_CONTACT_FREQUENCY = 120;
 const WORLD_FRAME = 'world';
@@ -102,23 +104,6 @@ function rq(q: readonly number[]): RAPIER.Rotation {
 }
 function tv(v: RAPIER.Vector): Vec3 {
   return [v.x, v.y, v.z];
-}
-
-/**
- * Signed distance (negative) of a convex query shape overlapping `collider` where Rapier's
- * `contactShape` could not measure it: the shape is shrunk by δ (1, 4, 16 … query-space contact
- * tolerances) until a contact is measurable; the shrunk distance d′ lies between d + δ and
- * d + √3·δ (faces move in by δ, box corners by up to √3·δ), so `d′ − δ` is within 0.73·δ of the
- * truth — under the 0.1 mm verdict accuracy at the first step. -Infinity if nothing measured.
- */
-function overlapDepth(collider: RAPIER.Collider, shape: CompiledShape, at: RAPIER.Collider): number {
-  for (let delta = 1e-4 * QUERY_SCALE; delta < shape.radius; delta *= 4) {
-    const eroded = erodedQuery(shape, delta);
-    if (!eroded) break;
-    const c = collider.contactShape(eroded, at.translation(), at.rotation(), 2 * delta);
-    if (c) return Math.min(c.distance - delta, -Number.MIN_VALUE);
-  }
-  return -Infinity;
 }
 
 /** The simulated world. Create with {@link World.create}; release with {@link World.free}. */
@@ -608,7 +593,7 @@ export class World {
     const exclude = new Set<string>([name]);
     if (o.exclude !== undefined) valid.arrayOf(o.exclude, 'opts.exclude', 0, 10000).forEach((e, i) => exclude.add(this.nameOf(e, `opts.exclude[${i}]`)));
     const maxDeg = o.maxSegmentAngleDeg === undefined ? 5 : valid.finiteNumber(o.maxSegmentAngleDeg, 'opts.maxSegmentAngleDeg', { min: 0.1, max: 90 });
-    if (rec.shapes.some((s) => !s.query)) valid.invalid('name', `'${name}' has a triangle mesh; only convex shapes can be swept`, name);
+    if (rec.shapes.some((s) => !s.convex)) valid.invalid('name', `'${name}' has a triangle mesh; only convex shapes can be swept`, name);
     const strict = o.strictInitialContacts === undefined ? false : valid.booleanValue(o.strictInitialContacts, 'opts.strictInitialContacts');
     const from = this.getPose(name);
     // The sweep runs in the scaled query space (see sim/query-space.ts); results are scaled back.
@@ -688,7 +673,7 @@ export class World {
     for (const [i, m] of members.entries()) {
       if (seen.has(m)) valid.invalid(`bodies[${i}]`, `'${m}' is listed twice`, m);
       seen.add(m);
-      if (this.bodies.get(m)!.shapes.some((sh) => !sh.query)) valid.invalid(`bodies[${i}]`, `'${m}' has a triangle mesh; only convex shapes can be swept`, m);
+      if (this.bodies.get(m)!.shapes.some((sh) => !sh.convex)) valid.invalid(`bodies[${i}]`, `'${m}' has a triangle mesh; only convex shapes can be swept`, m);
     }
     const { frame, waypoints } = this.groupPath(motion);
     const o = valid.plainObject(opts, 'opts');
@@ -1073,7 +1058,6 @@ export class World {
   free(): void {
     if (this.freed) return;
     this.raw.free();
-    this.queries.free();
     this.freed = true;
   }
 
@@ -1143,7 +1127,28 @@ export class World {
       rb.setAngvel(rv([0, 0, 0]), true);
     }
     this.raw.propagateModifiedBodyPositionsToColliders();
+    this.refreshContacts(rec);
     this.staticObstacles.delete(name);
+  }
+
+  /**
+   * Makes the next step recompute every contact pair of the body's colliders from scratch.
+   *
+   * Why: Rapier (parry's `try_update_contacts`) recycles a pair's contact points when the
+   * pair's relative pose has changed little by its thresholds, and the points are anchored in
+   * each body's frame; it cannot tell a teleport from a step. A dynamic 2×1 block slid one 5 cm
+   * cell beside its former diagonal neighbour (6 mm apart) kept contacts from before the move,
+   * which the solver read as a deep overlap: it shoved the neighbour 16 mm (37 mm seen in a
+   * sliding-block tray). A change of solver groups is one Rapier never recycles across; setting
+   * them to another value and back changes nothing else (`test/sim-world.test.ts`).
+   */
+  private refreshContacts(rec: BodyRecord): void {
+    for (const h of rec.colliders) {
+      const c = this.raw.getCollider(h);
+      const groups = c.solverGroups();
+      c.setSolverGroups(groups ^ 1);
+      c.setSolverGroups(groups);
+    }
   }
 
   private dynamicBodies(): string[] {
@@ -1182,7 +1187,7 @@ export class World {
       let list = rec.kind === 'static' ? this.staticObstacles.get(name) : undefined;
       if (!list) {
         const e = this.queries.sync(name, rec.shapes, rec.scaled, this.getPose(name));
-        list = e.colliders.map((collider, i) => ({ body: name, collider, convex: e.convex[i], aabb: e.aabbs[i], spec: e.shapes[i].spec, pose: e.poses[i] }));
+        list = e.shapes.map((sh, i) => ({ body: name, convex: e.convex[i], aabb: e.aabbs[i], spec: sh.spec, pose: e.poses[i] }));
         if (rec.kind === 'static') this.staticObstacles.set(name, list);
       }
       out.push(...list);
@@ -1204,19 +1209,15 @@ export class World {
         const A = ea.aabbs[i];
         const B = eb.aabbs[j];
         if (A.max[0] + reach < B.min[0] || B.max[0] + reach < A.min[0] || A.max[1] + reach < B.min[1] || B.max[1] + reach < A.min[1] || A.max[2] + reach < B.min[2] || B.max[2] + reach < A.min[2]) return;
-        // Ask with whichever side has a convex query shape (a mesh has none); Rapier's answer is
-        // checked in f64 near contact and "cannot tell" counts as overlap (sim/verified-contact.ts).
-        const [other, self, compiled] = sa.query ? [{ e: eb, i: j }, { e: ea, i }, sa] : [{ e: ea, i }, { e: eb, i: j }, sb];
-        if (!compiled.query) return;
-        const geometry = { collider: other.e.colliders[other.i], spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i], aabb: other.e.aabbs[other.i] };
+        // Ask with whichever side is convex (two meshes never meet: meshes are static); the
+        // answer is f64 GJK, or EPA for an overlap's depth (sim/verified-contact.ts).
+        const [other, self, compiled] = sa.convex ? [{ e: eb, i: j }, { e: ea, i }, sa] : [{ e: ea, i }, { e: eb, i: j }, sb];
+        if (!compiled.convex) return;
+        const geometry = { spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i], aabb: other.e.aabbs[other.i] };
         const at = self.e.poses[self.i];
-        // Checked in f64 at any distance within reach: a distance query is not on the sweeps' hot
-        // path, and Rapier's far answers are off by about 1e-3 of the distance.
-        const band = Math.max(reach, VERIFY_BAND * this.contactTolerance * k);
-        const c = verifiedContact(geometry, { query: compiled.query, spec: compiled.spec, radius: specRadius(compiled.spec) }, at.p, at.q, reach, band);
+        const c = verifiedContact(geometry, { spec: compiled.spec, radius: specRadius(compiled.spec) }, at.p, at.q, reach, { accuracy: SEPARATION_ACCURACY * k, depth: true });
         if (!c) return;
-        // An overlap Rapier could not measure: its depth from shrunk shapes.
-        const d = (c.distance === -Infinity ? overlapDepth(geometry.collider, compiled, self.e.colliders[self.i]) : c.distance) / k;
+        const d = c.distance / k;
         if (d < best) best = d;
       });
     });

@@ -324,4 +324,34 @@ describe('sim: world', () => {
       expect((err as ViolationError).violation.toi).to.be.within(0, 1);
     }
   });
+
+  // A dynamic 2×1 block on a tray floor slid one 5 cm cell (swept, or teleported) to sit 6 mm
+  // beside a block that had been its diagonal neighbour. Rapier recycled the pair's old contact
+  // points (anchored in each body's frame) across the jump and the solver read them as a deep
+  // overlap: the neighbour was shoved 16 mm and the moved block 7 mm while nothing touched.
+  for (const how of ['moveSwept', 'setPose'] as const) {
+    it(`a body moved by ${how} is not pushed by contacts from before the move`, () => {
+      const cell = 0.05;
+      const gap = 0.003;
+      const half = 0.015;
+      world.addBody(box('floor', 'static', [0, -0.005, 0], [0.3, 0.005, 0.3]));
+      const block = (name: string, col: number, row: number, w: number, h: number): void =>
+        world.addBody(box(name, 'dynamic', [(col + w / 2) * cell, half, (row + h / 2) * cell], [(w * cell) / 2 - gap, half, (h * cell) / 2 - gap], { material: { density: 600, friction: 0.5, restitution: 0 } }));
+      block('mover', 2, 0, 2, 1);
+      block('neighbour', 1, 1, 1, 1);
+      world.advance(0.3);
+      const from = world.getPose('mover');
+      const to: Pose = { p: [from.p[0], from.p[1], from.p[2] + cell], q: from.q };
+      if (how === 'moveSwept') expect(world.moveSwept('mover', to, { exclude: ['floor'] }).hit).to.equal(false);
+      else world.setPose('mover', to);
+      expect(world.distance('mover', 'neighbour')).to.be.closeTo(2 * gap, 1e-4);
+      const placed = new Map(['mover', 'neighbour'].map((n) => [n, world.getPose(n).p]));
+      world.advance(0.3);
+      for (const [n, p] of placed) {
+        const now = world.getPose(n).p;
+        // Resting blocks that do not touch stay where they are (Rapier's own creep is ~µm).
+        expect(Math.hypot(now[0] - p[0], now[2] - p[2]), `${n} moved`).to.be.below(1e-4);
+      }
+    });
+  }
 });

@@ -102,7 +102,9 @@ export function pieces(shapes: ShapeSpec[], pose: Pose): Piece[] {
         break;
       }
       case 'cylinder': {
-        const axis = axes[1];
+        // Unit even for a quaternion a little off unit (f32 poses): a residue along the axis
+        // must not pass for a radial direction in the support.
+        const axis = scale(axes[1], 1 / norm(axes[1]));
         out.push({
           support: (d) => {
             const along = dot(d, axis);
@@ -301,6 +303,13 @@ export function coreDistance(A: Piece, B: Piece): number {
   return Math.sqrt(dot(v, v));
 }
 
+/** Directions tried on the sphere before the local search (curved pieces). */
+const SPHERE_STARTS = 100;
+/** Local searches run, each from the best start of a distinct basin. */
+const REFINED_STARTS = 4;
+/** Directions tried along each crease's great circle. */
+const CREASE_STARTS = 24;
+
 /** Support value of the Minkowski difference of the cores along unit `u`: h_A(u) + h_B(−u). */
 function overlapAlong(A: Piece, B: Piece, u: Vec3): number {
   return dot(A.support(u), u) - dot(B.support(scale(u, -1)), u);
@@ -332,21 +341,41 @@ export function penetrationDepth(A: Piece, B: Piece): number {
   };
   for (const u of cands) consider(u);
   const curved = A.vertices === null || B.vertices === null;
-  const creases = [A, B].filter((P) => P.vertices === null && P.faces.length).map((P) => P.faces[0]);
+  // Great circles where the support function has a crease (u ⊥ a cylinder's axis, u ⊥ a box's
+  // edges): minima often sit on them, in valleys too narrow for the sixteen-direction pattern.
+  const creases: Vec3[] = [];
+  for (const e of [...A.edges, ...B.edges]) {
+    const u = dirOf(e);
+    if (!creases.some((c) => Math.abs(dot(c, u)) > 1 - 1e-9)) creases.push(u);
+  }
   if (curved) {
     const starts: Vec3[] = [sub(B.centre, A.centre), ...cands];
-    for (let i = 0; i < 26; i++) {
-      // A fixed spread of directions (a 3 × 3 × 3 grid without the centre).
-      const x = (i % 3) - 1;
-      const y = (Math.floor(i / 3) % 3) - 1;
-      const z = Math.floor(i / 9) - 1;
-      if (x || y || z) starts.push([x, y, z]);
+    // A fixed, even spread of directions (a Fibonacci sphere): the support function has several
+    // local minima on the sphere (a cylinder's caps, its side, the other shape's faces), some in
+    // narrow basins.
+    for (let i = 0; i < SPHERE_STARTS; i++) {
+      const z = 1 - (2 * i + 1) / SPHERE_STARTS;
+      const r = Math.sqrt(1 - z * z);
+      const phi = i * Math.PI * (3 - Math.sqrt(5));
+      starts.push([r * Math.cos(phi), r * Math.sin(phi), z]);
+    }
+    // And directions along every crease's great circle, where narrow valleys lie.
+    for (const e of creases) {
+      const t1 = norm(cross(e, [1, 0, 0])) > 0.5 ? dirOf(cross(e, [1, 0, 0])) : dirOf(cross(e, [0, 1, 0]));
+      const t2 = cross(e, t1);
+      for (let k = 0; k < CREASE_STARTS; k++) {
+        const a = (2 * Math.PI * k) / CREASE_STARTS;
+        starts.push(add(scale(t1, Math.cos(a)), scale(t2, Math.sin(a))));
+      }
     }
     for (const s of starts) if (norm(s) > 0) consider(s);
-    // The support function has several local minima on the sphere (a cylinder's cap and its
-    // side): refine from the three best starts.
+    // Refine from the best starts of distinct basins (no two within 0.3 rad).
     const ranked = starts.filter((u) => norm(u) > 0).map((u) => ({ u: dirOf(u), v: H(u) })).sort((x, y) => x.v - y.v);
-    for (const start of ranked.slice(0, 3)) {
+    const chosen: Vec3[] = [];
+    for (const start of ranked) {
+      if (chosen.length >= REFINED_STARTS) break;
+      if (chosen.some((c) => dot(c, start.u) > Math.cos(0.3))) continue;
+      chosen.push(start.u);
       const found = refineFrom(start.u, start.v);
       if (found < best) best = found;
     }
@@ -362,8 +391,7 @@ export function penetrationDepth(A: Piece, B: Piece): number {
       const t1 = norm(cross(bestDir, [1, 0, 0])) > 0.5 ? dirOf(cross(bestDir, [1, 0, 0])) : dirOf(cross(bestDir, [0, 1, 0]));
       const t2 = cross(bestDir, t1);
       let improved = false;
-      // Sixteen directions around, and steps along a cylinder's rim crease (the great circle
-      // normal to its axis, tangent axis × u at u), which the minimum often sits on.
+      // Sixteen directions around, and steps along the creases through u (tangent edge × u).
       const moves: Vec3[] = [];
       for (let k = 0; k < 16; k++) {
         const [a, b] = [Math.cos((k * Math.PI) / 8), Math.sin((k * Math.PI) / 8)];
