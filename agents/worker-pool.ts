@@ -1,7 +1,10 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SpaceActError, type ErrorCode } from '../core/errors.ts';
+/**
+ * Parallel runs (`run --concurrency N`): episodes handed out to worker processes through the
+ * shared process pool (agents/process-pool.ts, which parallel verification uses too). Each
+ * worker (agents/run-worker.ts) keeps one renderer and browser, and only when the run renders.
+ */
+import { fileURLToPath } from 'node:url';
+import { runProcessPool } from './process-pool.ts';
 import type { Mode } from './modes.ts';
 import type { RenderWhen } from './run-defaults.ts';
 import type { AgentSpec } from './run-types.ts';
@@ -18,20 +21,11 @@ export interface WorkerInit {
   keepAbandoned: boolean;
 }
 
-/** Messages from the parent to a worker. */
-export type ToWorker =
-  | { type: 'init'; init: WorkerInit }
-  | { type: 'run'; index: number; id: string }
-  | { type: 'stop' }
-  | { type: 'exit' };
-
-/** Messages from a worker to the parent. */
-export type FromWorker =
+/** What a run worker reports while an episode runs. */
+export type RunWorkerEvent =
   | { type: 'start'; id: string }
   | { type: 'turn'; cost: number; id: string; turn: number; usage?: Usage }
-  | { type: 'notice'; message: string }
-  | { type: 'done'; index: number; result: EpisodeResult | null }
-  | { type: 'failed'; index: number; error: { code?: ErrorCode; message: string; details?: Record<string, unknown> } };
+  | { type: 'notice'; message: string };
 
 /** Options of {@link runParallel}. */
 export interface ParallelOptions {
@@ -54,81 +48,28 @@ export interface ParallelOptions {
 const WORKER_ENTRY = fileURLToPath(new URL('./run-worker.ts', import.meta.url));
 
 /**
- * Runs episodes in `workers` child processes (each with its own renderer and browser), handing
- * out instances in order as workers come free. Kept to a few lines of `child_process` rather
- * than a queue package: the only shared state is the next index and a stop flag. A stop
- * (cost limit) is forwarded to every worker, which ends after its turn in flight; a failed
- * episode stops the others the same way and is then rethrown.
+ * Runs episodes in `workers` child processes, handing out instances in order as workers come
+ * free. A stop (cost limit) is forwarded to every worker, which ends after its turn in flight;
+ * a failed episode stops the others the same way and is then rethrown.
  */
 export async function runParallel(opts: ParallelOptions): Promise<void> {
-  let next = 0;
-  let stopSent = false;
-  let failure: SpaceActError | null = null;
-  const children: ChildProcess[] = [];
-  // Workers run TypeScript through the same tsx loader as the CLI, found from here so that
-  // the working directory does not matter.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-  const broadcastStop = (): void => {
-    if (stopSent) return;
-    stopSent = true;
-    for (const c of children) if (c.connected) c.send({ type: 'stop' } satisfies ToWorker);
-  };
-
-  const runWorker = (child: ChildProcess): Promise<void> =>
-    new Promise<void>((resolve) => {
-      let current = -1;
-      const handOut = (): void => {
-        if (failure || opts.shouldStop() || next >= opts.ids.length) {
-          if (opts.shouldStop()) broadcastStop();
-          current = -1;
-          if (child.connected) child.send({ type: 'exit' } satisfies ToWorker);
-          return;
-        }
-        current = next++;
-        child.send({ type: 'run', index: current, id: opts.ids[current] } satisfies ToWorker);
-      };
-      child.on('message', (msg: FromWorker) => {
-        if (msg.type === 'start') {
-          opts.onEpisodeStart?.(msg.id);
-        } else if (msg.type === 'turn') {
-          opts.onTurnCost(msg.cost);
-          opts.onTurn?.(msg.id, { turn: msg.turn, reply: msg.usage ? { usage: msg.usage } : {} });
-          if (opts.shouldStop()) broadcastStop();
-        } else if (msg.type === 'notice') {
-          opts.onNotice?.(msg.message);
-        } else if (msg.type === 'done') {
-          if (msg.result) opts.onEpisode(msg.index, msg.result);
-          handOut();
-        } else if (msg.type === 'failed') {
-          failure ??= new SpaceActError(msg.error.code ?? 'invalid-state', msg.error.message, msg.error.details ?? {});
-          broadcastStop();
-          handOut();
-        }
-      });
-      child.on('exit', (code, signal) => {
-        if (current >= 0 && !failure) {
-          failure = new SpaceActError('io', `the worker running ${opts.ids[current]} exited (${signal ?? `code ${code}`}) before finishing it`, {
-            instance: opts.ids[current],
-          });
-          broadcastStop();
-        }
-        resolve();
-      });
-      child.send({ type: 'init', init: opts.init } satisfies ToWorker);
-      handOut();
-    });
-
-  const done: Array<Promise<void>> = [];
-  for (let w = 0; w < opts.workers; w++) {
-    const child = fork(WORKER_ENTRY, [], { execArgv: ['--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
-    children.push(child);
-    done.push(runWorker(child));
-  }
-  try {
-    await Promise.all(done);
-  } finally {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
-  }
-  if (failure) throw failure;
+  await runProcessPool<WorkerInit, string, EpisodeResult | null, RunWorkerEvent>({
+    entry: WORKER_ENTRY,
+    jobs: opts.ids,
+    workers: opts.workers,
+    init: opts.init,
+    shouldStop: () => opts.shouldStop(),
+    describe: (_, id) => id,
+    onEvent(_, event) {
+      if (event.type === 'start') opts.onEpisodeStart?.(event.id);
+      else if (event.type === 'turn') {
+        opts.onTurnCost(event.cost);
+        opts.onTurn?.(event.id, { turn: event.turn, reply: event.usage ? { usage: event.usage } : {} });
+      } else opts.onNotice?.(event.message);
+    },
+    onResult(index, result) {
+      // null: the episode was stopped before it began (a cost limit reached meanwhile).
+      if (result) opts.onEpisode(index, result);
+    },
+  });
 }

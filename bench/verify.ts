@@ -1,11 +1,13 @@
 /**
  * Verification benchmarks: how long `spaceact verify` takes per released instance and in all,
- * and the exact-cover packing count of the Soma cube against a plain backtracking count of
- * the same packings, measured in the same run.
+ * in this process and with two worker processes (`--concurrency 2`, as a ratio to one worker,
+ * measured in the same run; target ≤ 0.6), and the exact-cover packing count of the Soma cube
+ * against a plain backtracking count of the same packings.
  */
 import { suiteInstances } from '../tasks/suites.ts';
 import { countPackings, orientations, type Cell } from '../solvers/polycube.ts';
-import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstances } from '../verify/verify.ts';
+import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS } from '../verify/verify.ts';
+import { verifyAll } from '../verify/verify-all.ts';
 
 /** The seven Soma pieces. */
 const SOMA: Cell[][] = [
@@ -112,9 +114,23 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
   }
 
   const ids = suiteInstances('all');
-  const started = performance.now();
-  const results = await verifyInstances(ids);
+  let started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const results = (await verifyAll({ instances: ids, concurrency: 1 })).instances;
+  const serialCpu = process.cpuUsage(cpuBefore);
+  const serialCpuSeconds = (serialCpu.user + serialCpu.system) / 1e6;
   const totalSeconds = Math.round((performance.now() - started) / 10) / 100;
+  started = performance.now();
+  let workerCpu: number[] = [];
+  const parallel = (await verifyAll({ instances: ids, concurrency: 2, onWorkerCpu: (s) => (workerCpu = s) })).instances;
+  const twoWorkerSeconds = Math.round((performance.now() - started) / 10) / 100;
+  // On a machine other work saturates, wall time shows the scheduler's share, not the split:
+  // with autogroup scheduling one session gets the same CPU with 1 or 2 workers. The busier
+  // worker's CPU time (start-up included) against the serial run's CPU time is what two
+  // free cores would give.
+  const busiestWorkerCpu = workerCpu.length ? Math.max(...workerCpu) : NaN;
+  const strip = (x: unknown): string => JSON.stringify(x, (k, v: unknown) => (k === 'seconds' ? undefined : v));
+  if (strip(parallel) !== strip(results)) throw new Error('verify with 2 workers gave other records than with 1');
   return {
     soma: {
       packings: dlx.value,
@@ -130,6 +146,11 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
       randomSeeds: DEFAULT_RANDOM_SEEDS,
       randomTurns: DEFAULT_RANDOM_TURNS,
       totalSeconds,
+      twoWorkerSeconds,
+      twoWorkersRatioToOne: Math.round((twoWorkerSeconds / totalSeconds) * 100) / 100,
+      serialCpuSeconds: Math.round(serialCpuSeconds * 100) / 100,
+      workerCpuSeconds: workerCpu.map((x) => Math.round(x * 100) / 100),
+      twoWorkersCpuCriticalPathRatioToOne: Math.round((busiestWorkerCpu / serialCpuSeconds) * 100) / 100,
       meanSecondsPerInstance: ids.length ? Math.round((totalSeconds / ids.length) * 100) / 100 : 0,
       perInstance: Object.fromEntries(results.map((r) => [r.instance, r.seconds])),
     },

@@ -21,6 +21,12 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
   '--disable-dev-shm-usage',
+  // Fewer processes, less memory (issue 23): the software GPU runs inside the browser process,
+  // one renderer serves the one page, and no zygote is forked (each saves 80–170 MB of RSS).
+  '--in-process-gpu',
+  '--renderer-process-limit=1',
+  '--no-zygote',
+  '--disable-extensions',
 ];
 
 /** Launches tried before giving up: a browser that dies while starting is started again, as one that dies later is. */

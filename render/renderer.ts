@@ -4,6 +4,7 @@ import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
 import { composeColumn, composeRow, withCaption } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
+import { FrameCache } from './frame-cache.ts';
 import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 
 export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult } from './page/protocol.ts';
@@ -71,6 +72,40 @@ export interface RollbackOptions {
   height?: number;
 }
 
+/** Options of the {@link Renderer} constructor. */
+export interface RendererOptions {
+  width?: number;
+  height?: number;
+  executablePath?: string;
+  timeoutMs?: number;
+  /**
+   * Pictures kept for reuse by content (default {@link DEFAULT_FRAME_CACHE}; 0: draw every
+   * picture). A picture of the same scene, camera and options is served from memory, byte for
+   * byte what the page would draw (see frame-cache.ts).
+   */
+  frameCache?: number;
+}
+
+/** Pictures a renderer keeps for reuse unless told otherwise (at 768², about 50–100 KB each). */
+export const DEFAULT_FRAME_CACHE = 64;
+
+/** What a renderer has done so far: counts and where the time went (milliseconds). */
+export interface RenderStats {
+  /** Pictures the page drew (RGB, depth, line drawings; masks and measurements not counted). */
+  frames: number;
+  /** Pictures (and composites) served from the frame cache instead. */
+  reused: number;
+  /** Drawing in the page, until the pixels were ready (scene update, shadows, id pass, draw). */
+  drawMs: number;
+  /**
+   * Encoding: the page's PNG encoding, the trip to Node and decoding there, and composing
+   * strips, split views and captions.
+   */
+  encodeMs: number;
+  /** Node's side before drawing: checking the scene, diffing it against the page, hashing it. */
+  prepareMs: number;
+}
+
 type LabelMeasure4 = [number, number, number, number];
 
 class RenderTimeout extends Error {}
@@ -110,14 +145,33 @@ export class Renderer {
   readonly timeoutMs: number;
   private readonly host: ChromiumHost;
   private readonly mirror = new SceneMirror();
+  private readonly cache: FrameCache;
+  private readonly counters: RenderStats = { frames: 0, reused: 0, drawMs: 0, encodeMs: 0, prepareMs: 0 };
   private queue: Promise<unknown> = Promise.resolve();
+  /** Milliseconds of the last successful call into the page (launching the browser not counted). */
+  private lastPageCallMs = 0;
+  /** Set by {@link close}: kept pictures are no longer served either. */
+  private closed = false;
 
-  constructor(opts: { width?: number; height?: number; executablePath?: string; timeoutMs?: number } = {}) {
+  constructor(opts: RendererOptions = {}) {
     this.width = checkSize(opts.width ?? DEFAULT_SIZE, 'width');
     this.height = checkSize(opts.height ?? DEFAULT_SIZE, 'height');
     this.timeoutMs = opts.timeoutMs ?? 30000;
     if (!(this.timeoutMs > 0)) throw new SpaceActError('invalid-argument', 'timeoutMs must be positive', { timeoutMs: opts.timeoutMs });
+    const cached = opts.frameCache ?? DEFAULT_FRAME_CACHE;
+    if (!Number.isInteger(cached) || cached < 0) throw new SpaceActError('invalid-argument', 'frameCache must be a whole number of pictures, 0 or more', { frameCache: opts.frameCache });
+    this.cache = new FrameCache(cached);
     this.host = new ChromiumHost(opts.executablePath, Math.max(30000, this.timeoutMs));
+  }
+
+  /** A copy of the counters: pictures drawn and reused, and where the time went. */
+  stats(): RenderStats {
+    return { ...this.counters };
+  }
+
+  /** Forgets every kept picture (benchmarks measuring a cold draw). */
+  clearFrameCache(): void {
+    this.cache.clear();
   }
 
   /** The browser this renderer drives (process id, counters); for diagnostics, tests and benchmarks. */
@@ -132,12 +186,58 @@ export class Renderer {
       throw new SpaceActError('invalid-argument', `view must be rgb, depth, mask or lines, got ${JSON.stringify(view)}`, { view });
     }
     if (view === 'mask') return (await this.mask(scene, camera, opts)).png;
+    const started = performance.now();
     const s = checkScene(scene);
     const request = this.request(view, camera, opts.width, opts.height);
     if (opts.highlight) request.highlight = checkHighlight(opts.highlight, s);
     if (view === 'lines') request.lines = { hidden: opts.hiddenLines === true, dimensions: checkDimensions(opts.dimensions ?? []) };
-    const result = (await this.draw(s, request)) as ImageResult;
-    return Buffer.from(result.png, 'base64');
+    this.counters.prepareMs += performance.now() - started;
+    return (await this.picture(s, request)).png;
+  }
+
+  /**
+   * One picture as PNG bytes and its content address: from the frame cache when the same
+   * scene and request were drawn before, else drawn by the page (and kept).
+   */
+  private async picture(scene: SceneDescription, request: FrameRequest): Promise<{ png: Buffer; key: string }> {
+    const started = performance.now();
+    if (this.closed) throw new SpaceActError('invalid-state', 'the renderer was closed; create a new Renderer');
+    const key = FrameCache.key('picture', scene, request);
+    this.counters.prepareMs += performance.now() - started;
+    const kept = this.cache.get(key);
+    if (kept) {
+      this.counters.reused++;
+      return { png: kept, key };
+    }
+    const result = (await this.draw(scene, request)) as ImageResult;
+    const decodeStart = performance.now();
+    const png = Buffer.from(result.png, 'base64');
+    // All of the page call but the drawing is encoding: the PNG encoder, the trip to Node.
+    const pageMs = this.lastPageCallMs;
+    this.counters.frames++;
+    this.counters.drawMs += Math.min(result.drawMs, pageMs);
+    this.counters.encodeMs += Math.max(0, pageMs - result.drawMs) + (performance.now() - decodeStart);
+    this.cache.set(key, png);
+    return { png, key };
+  }
+
+  /**
+   * A composite of pictures (a strip, a split view) kept under the addresses of its parts and
+   * how they are put together; `compose` runs only when it is not kept.
+   */
+  private async composite(parts: unknown[], compose: () => Promise<Buffer>): Promise<Buffer> {
+    if (this.closed) throw new SpaceActError('invalid-state', 'the renderer was closed; create a new Renderer');
+    const key = FrameCache.key('composite', ...parts);
+    const kept = this.cache.get(key);
+    if (kept) {
+      this.counters.reused++;
+      return kept;
+    }
+    const started = performance.now();
+    const png = await compose();
+    this.counters.encodeMs += performance.now() - started;
+    this.cache.set(key, png);
+    return png;
   }
 
   /**
@@ -176,12 +276,17 @@ export class Renderer {
     if (texts.length !== frames.length || texts.some((t) => typeof t !== 'string')) {
       throw new SpaceActError('invalid-argument', `strobe needs one label per frame (${frames.length}), got ${texts.length}`);
     }
+    const started = performance.now();
     const scenes = frames.map((f, i) => checkScene(f, `frames[${i}]`));
     const request = this.request('rgb', camera, opts.width, opts.height);
-    const images: Buffer[] = [];
-    for (const s of scenes) images.push(Buffer.from(((await this.draw(s, request)) as ImageResult).png, 'base64'));
+    this.counters.prepareMs += performance.now() - started;
+    const pictures: { png: Buffer; key: string }[] = [];
+    // A world at rest gives the same frame five times: it is drawn once.
+    for (const s of scenes) pictures.push(await this.picture(s, request));
+    const images = pictures.map((p) => p.png);
     const compose = layout === 'row' ? composeRow : composeColumn;
-    return { frames: images, strip: await compose(images, { labels: texts, separator: 6 }) };
+    const strip = await this.composite(['strobe', layout, pictures.map((p) => p.key), texts], () => compose(images, { labels: texts, separator: 6 }));
+    return { frames: images, strip };
   }
 
   /**
@@ -199,23 +304,31 @@ export class Renderer {
     labels: { left?: string; right?: string } = {},
     opts: RollbackOptions = {},
   ): Promise<Buffer> {
+    const started = performance.now();
     const left = checkScene(violating, 'violating');
     const right = checkScene(restored, 'restored');
     const mark = checkHighlight(highlight, left);
     const request = this.request('rgb', camera, opts.width, opts.height);
-    if (opts.split === false) return Buffer.from(((await this.draw(right, request)) as ImageResult).png, 'base64');
-    const a = Buffer.from(((await this.draw(left, { ...request, highlight: mark })) as ImageResult).png, 'base64');
-    const b = Buffer.from(((await this.draw(right, request)) as ImageResult).png, 'base64');
-    const row = await composeRow([a, b], {
-      labels: [labels.left ?? 'VIOLATION', labels.right ?? 'ROLLED BACK'],
-      labelStyles: [{ background: '#8f1d1d' }, { background: '#1e5b33' }],
-      separator: 8,
+    this.counters.prepareMs += performance.now() - started;
+    if (opts.split === false) return (await this.picture(right, request)).png;
+    const a = await this.picture(left, { ...request, highlight: mark });
+    // The rolled-back state is usually the view the agent saw before the call: drawn already.
+    const b = await this.picture(right, request);
+    const texts = [labels.left ?? 'VIOLATION', labels.right ?? 'ROLLED BACK'];
+    return this.composite(['rollback', a.key, b.key, texts, opts.caption ?? null], async () => {
+      const row = await composeRow([a.png, b.png], {
+        labels: texts,
+        labelStyles: [{ background: '#8f1d1d' }, { background: '#1e5b33' }],
+        separator: 8,
+      });
+      return opts.caption ? withCaption(row, opts.caption) : row;
     });
-    return opts.caption ? withCaption(row, opts.caption) : row;
   }
 
   /** Closes the browser. Safe to call more than once; the renderer cannot be used afterwards. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.cache.clear();
     await this.queue.catch(() => undefined);
     await this.host.close();
   }
@@ -262,7 +375,10 @@ export class Renderer {
   private async drawNow(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult | MeasureResult> {
     for (let attempt = 1; ; attempt++) {
       const { page, generation } = await this.host.ready();
+      const diffStart = performance.now();
       const { update, commit } = this.mirror.diff(scene, generation);
+      this.counters.prepareMs += performance.now() - diffStart;
+      const callStart = performance.now();
       try {
         const result = await withTimeout(
           page.evaluate(
@@ -272,6 +388,7 @@ export class Renderer {
           ),
           this.timeoutMs,
         );
+        this.lastPageCallMs = performance.now() - callStart;
         commit();
         return result;
       } catch (err) {

@@ -48,7 +48,7 @@ function task(instance: Instance): Omit<Instance, 'id' | 'seed'> {
 describe('check-suite (every registered family × tier)', function () {
   // A long reference (a 60-move L7 puzzle) is a few hundred physical actions per episode.
   this.timeout(600_000);
-  const renderer = new Renderer();
+  const renderer = new Renderer({ frameCache: 0 });
   after(async () => {
     await renderer.close();
   });

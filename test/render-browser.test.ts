@@ -47,7 +47,7 @@ describe('renderer browser lifecycle (headless Chromium)', function () {
   let renderer: Renderer;
   before(() => {
     // A short hang timeout so the hang test stays quick; a 96² render takes milliseconds.
-    renderer = new Renderer({ width: 96, height: 96, timeoutMs: 3000 });
+    renderer = new Renderer({ width: 96, height: 96, timeoutMs: 3000, frameCache: 0 });
   });
   after(async () => {
     await renderer.close();

@@ -33,7 +33,7 @@ describe('framing measurement and the view rule (headless Chromium)', function (
   this.timeout(120000);
   let renderer: Renderer;
   before(() => {
-    renderer = new Renderer({ width: SIZE, height: SIZE });
+    renderer = new Renderer({ width: SIZE, height: SIZE, frameCache: 0 });
   });
   after(async () => {
     await renderer.close();

@@ -72,7 +72,7 @@ describe('key light and shadows (headless Chromium)', function () {
   this.timeout(120000);
   let renderer: Renderer;
   before(() => {
-    renderer = new Renderer({ width: SIZE, height: SIZE });
+    renderer = new Renderer({ width: SIZE, height: SIZE, frameCache: 0 });
   });
   after(async () => {
     await renderer.close();

@@ -42,7 +42,7 @@ describe('renderer views (headless Chromium)', function () {
   this.timeout(60000);
   let renderer: Renderer;
   before(() => {
-    renderer = new Renderer({ width: SIZE, height: SIZE });
+    renderer = new Renderer({ width: SIZE, height: SIZE, frameCache: 0 });
   });
   after(async () => {
     await renderer.close();

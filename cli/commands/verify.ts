@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { SpaceActError } from '../../core/errors.ts';
 import { numberOption } from '../../core/options.ts';
 import { getFamily } from '../../tasks/registry.ts';
-import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, runBattery, type BatteryReport } from '../../verify/battery.ts';
-import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, verifyInstances, type VerifyResult } from '../../verify/verify.ts';
+import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, type BatteryReport } from '../../verify/battery.ts';
+import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, type VerifyResult } from '../../verify/verify.ts';
+import { verifyAll } from '../../verify/verify-all.ts';
 
 function yesNo(x: boolean | null): string {
   return x === null ? '-' : x ? 'yes' : 'no';
@@ -73,42 +74,44 @@ export function register(program: Command): void {
       `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string }) => {
+    .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; concurrency: string }) => {
       const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: 1000, integer: true })!;
       const turns = numberOption(opts, 'randomTurns', { min: 1, max: 1000, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
       const batterySeeds = explicitBattery ? numberOption(opts, 'batterySeeds', { min: 0, max: 100000, integer: true })! : opts.instance !== undefined || opts.suite !== undefined ? 0 : DEFAULT_BATTERY_SEEDS;
       const batteryTraining = numberOption(opts, 'batteryTraining', { min: 1, max: 1000, integer: true })!;
+      const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
       const ids = selectVerifyInstances(opts);
-      const familiesToJudge = batterySeeds > 0 ? batteryFamilies(opts.family !== undefined ? opts.family.split(',').map((f) => f.trim()).filter(Boolean) : ids).map((f) => getFamily(f)) : [];
+      const familiesToJudge = batterySeeds > 0 ? batteryFamilies(opts.family !== undefined ? opts.family.split(',').map((f) => f.trim()).filter(Boolean) : ids).map((f) => getFamily(f).id) : [];
       const out = process.stdout;
       if (!opts.json) {
         out.write(`Verifying ${ids.length} instance(s); random baseline: ${seeds} seed(s), ${turns}-turn budget each (reduced for speed).\n`);
         out.write(`${'instance'.padEnd(14)} ${'result'.padEnd(9)} ${'ref act'.padStart(7)} ${'optimal'.padEnd(8)} ${'unique'.padEnd(7)} ${'null'.padEnd(7)} ${'random'.padEnd(8)} ${'time'.padStart(7)}\n`);
       }
-      const results = await verifyInstances(ids, {
+      let batteryHeader = false;
+      const { instances: results, battery } = await verifyAll({
+        instances: ids,
         randomSeeds: seeds,
         randomTurns: turns,
+        batterySeeds,
+        batteryTraining,
+        batteryFamilies: familiesToJudge,
+        concurrency,
         onResult: (r) => {
           if (opts.json) return;
           out.write(row(r) + '\n');
           for (const f of r.failures ?? []) out.write(`    ✗ ${f}\n`);
         },
+        onBatteryReport: (r) => {
+          if (opts.json) return;
+          if (!batteryHeader) {
+            batteryHeader = true;
+            out.write(`\nShortcut battery: sightless agents on ${batterySeeds} seed(s) per tier, fitted on ${batteryTraining} other seed(s).\n`);
+          }
+          out.write(batteryLines(r).join('\n') + '\n');
+        },
       });
-      const battery: BatteryReport[] = [];
-      if (familiesToJudge.length && !opts.json) {
-        out.write(`\nShortcut battery: sightless agents on ${batterySeeds} seed(s) per tier, fitted on ${batteryTraining} other seed(s).\n`);
-      }
-      for (const family of familiesToJudge) {
-        await runBattery(family, {
-          seeds: batterySeeds,
-          training: batteryTraining,
-          onReport: (r) => {
-            battery.push(r);
-            if (!opts.json) out.write(batteryLines(r).join('\n') + '\n');
-          },
-        });
-      }
       const failed = results.filter((r) => !r.verified);
       const batteryFailed = battery.filter((r) => !r.passed);
       if (opts.json) {

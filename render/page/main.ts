@@ -90,6 +90,7 @@ class PageView implements PageApi {
         gl_FragColor = vec4(vec3(mix(${DEPTH_NEAR_GREY.toFixed(3)}, ${DEPTH_FAR_GREY.toFixed(3)}, t)), 1.0);
       }`,
   });
+  private readonly onePixel = new Uint8Array(4);
   private maskTarget: THREE.WebGLRenderTarget | null = null;
   private maskPixels = new Uint8Array(0);
 
@@ -118,6 +119,7 @@ class PageView implements PageApi {
   }
 
   frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
+    const started = performance.now();
     this.apply(update);
     const { width, height } = request;
     if (this.renderer.domElement.width !== width || this.renderer.domElement.height !== height) {
@@ -133,8 +135,12 @@ class PageView implements PageApi {
     if (request.mode === 'depth') this.drawDepth(camera);
     else if (request.mode === 'lines') this.drawLines(camera as THREE.OrthographicCamera, request);
     else this.drawRgb(camera, request);
+    // Reading one pixel waits for the drawing to finish, so drawing and encoding are timed apart.
+    const gl = this.renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.onePixel);
+    const drawn = performance.now();
     const url = this.renderer.domElement.toDataURL('image/png');
-    return { kind: 'png', png: url.slice(url.indexOf(',') + 1) };
+    return { kind: 'png', png: url.slice(url.indexOf(',') + 1), drawMs: drawn - started, encodeMs: performance.now() - drawn };
   }
 
   private apply(u: SceneUpdate): void {

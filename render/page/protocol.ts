@@ -77,6 +77,10 @@ export interface ImageResult {
   kind: 'png';
   /** base64 PNG */
   png: string;
+  /** Milliseconds the page spent applying the update and drawing, until the pixels were ready. */
+  drawMs: number;
+  /** Milliseconds the page spent encoding the PNG. */
+  encodeMs: number;
 }
 
 /** A silhouette: one bit per pixel, rows top to bottom, most significant bit first. */

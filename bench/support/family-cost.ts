@@ -1,0 +1,295 @@
+/**
+ * One family's cost, measured in a process of its own (so peak memory is this family's):
+ *
+ *   npx tsx bench/support/family-cost.ts P6-L7-s100      # prints one JSON object
+ *
+ * 1. The reference episode of the instance through the real loop, rendering every turn as for
+ *    a model (`render: 'always'`), its time split into physics (the actions: motion, sweeps,
+ *    stepping), checks (topology, statics, load tests, the success test and progress measure),
+ *    render (describing the scene, drawing, the family's own observation work), encode (PNG
+ *    encoding, the trip to Node, composing strips and panels) and agent (the reference agent,
+ *    its solver included); peak memory of the browser and of Node meanwhile.
+ * 2. The first observation of the instance drawn cold (frame cache cleared) against plain
+ *    three.js drawing the same pictures (bench/pages/bare-scene.ts) in the same browser,
+ *    alternating so both see the same machine load.
+ *
+ * bench/observe.ts runs it for every family's main instance. Kept outside `bench/*.ts` because
+ * it is a process entry, not a benchmark module.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runEpisode } from '../../agents/loop.ts';
+import { DEFAULT_MODE } from '../../agents/modes.ts';
+import { ReferenceAgent } from '../../agents/reference.ts';
+import type { SceneDescription } from '../../sim/types.ts';
+import type { CameraSpec } from '../../render/camera-spec.ts';
+import { cameraFrame, DEFAULT_FOV, orthoHeightOf } from '../../render/camera-frame.ts';
+import { pageScript } from '../../render/page-bundle.ts';
+import { Renderer, type RenderOptions } from '../../render/renderer.ts';
+import { TaskEnv } from '../../tasks/env.ts';
+import { instanceFromId } from '../../tasks/registry.ts';
+import type { BareCamera } from '../pages/bare-scene.ts';
+
+const pages = join(dirname(fileURLToPath(import.meta.url)), '..', 'pages');
+/** Samples of the cold first observation (and of the bare frames), after one warm-up each. */
+const SAMPLES = 3;
+const MB = 1024 * 1024;
+
+/** Process ids of `root` and all its descendants (Linux /proc). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid)!.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** A number from `/proc/<pid>/<file>` (`field:   123 kB`), in bytes; 0 when the process is gone. */
+function procKb(pid: number, file: string, field: string): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Peak memory of the browser while `work` runs, sampled every 100 ms: the largest sum over its
+ * processes of resident memory (RSS, shared pages counted in every process: an upper bound) and
+ * of proportional memory (PSS, shared pages split between their users); and the sum of the
+ * processes' own lifetime peaks (VmHWM), which no sample can miss.
+ */
+async function browserPeak<T>(renderer: Renderer, work: () => Promise<T>): Promise<{ value: T; rssMB: number; pssMB: number; hwmSumMB: number }> {
+  let rss = 0;
+  let pss = 0;
+  let pids: number[] = [];
+  const sample = (): void => {
+    const root = renderer.chromium.pid;
+    if (root === undefined) return;
+    pids = processTree(root);
+    rss = Math.max(rss, pids.reduce((t, p) => t + procKb(p, 'status', 'VmRSS'), 0));
+    pss = Math.max(pss, pids.reduce((t, p) => t + procKb(p, 'smaps_rollup', 'Pss'), 0));
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const value = await work();
+    sample();
+    const hwm = pids.reduce((t, p) => t + procKb(p, 'status', 'VmHWM'), 0);
+    return { value, rssMB: rss / MB, pssMB: pss / MB, hwmSumMB: hwm / MB };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+/** The cost of `id`'s reference episode, by phase, and of its first observation against bare three.js. */
+export async function familyCost(id: string): Promise<Record<string, unknown>> {
+  const { family, instance } = instanceFromId(id);
+  const renderer = new Renderer();
+  try {
+    // --- 1. the reference episode, every turn rendered -------------------------------------
+    const ms = { physics: 0, checks: 0, render: 0, encode: 0, agent: 0 };
+    const timed = <A extends unknown[], R>(fn: (...a: A) => R, add: (dt: number) => void): ((...a: A) => R) => (...a: A) => {
+      const t = performance.now();
+      try {
+        return fn(...a);
+      } finally {
+        add(performance.now() - t);
+      }
+    };
+    const timedAsync = <A extends unknown[], R>(fn: (...a: A) => Promise<R>, add: (dt: number) => void): ((...a: A) => Promise<R>) => async (...a: A) => {
+      const t = performance.now();
+      try {
+        return await fn(...a);
+      } finally {
+        add(performance.now() - t);
+      }
+    };
+    const agent = new ReferenceAgent();
+    agent.start = timedAsync(agent.start.bind(agent), (dt) => (ms.agent += dt));
+    agent.act = timedAsync(agent.act.bind(agent), (dt) => (ms.agent += dt));
+    let actionMs = 0;
+    let checkMs = 0;
+    let observeMs = 0;
+    const encodeBefore = renderer.stats().encodeMs;
+    const episode = await browserPeak(renderer, async () => {
+      const started = performance.now();
+      const outcome = await runEpisode({
+        family,
+        instance,
+        agent,
+        mode: DEFAULT_MODE,
+        renderer,
+        render: 'always',
+        onStart(env: TaskEnv) {
+          const w = env.world;
+          // Checks call each other (a settle checks the topology): only the outermost is timed.
+          let depth = 0;
+          const check = <A extends unknown[], R>(fn: (...a: A) => R): ((...a: A) => R) => (...a: A) => {
+            const t = performance.now();
+            depth++;
+            try {
+              return fn(...a);
+            } finally {
+              if (--depth === 0) checkMs += performance.now() - t;
+            }
+          };
+          w.checkTopology = check(w.checkTopology.bind(w));
+          w.settle = check(w.settle.bind(w));
+          w.loadTest = check(w.loadTest.bind(w));
+          env.execute = timed(env.execute.bind(env), (dt) => (actionMs += dt));
+          env.solved = timed(env.solved.bind(env), (dt) => (ms.checks += dt));
+          env.progress = timed(env.progress.bind(env), (dt) => (ms.checks += dt));
+          // observation() calls observe(); the loop calls observe() alone for the final picture.
+          let observing = 0;
+          const observe = <A extends unknown[], R>(fn: (...a: A) => Promise<R>): ((...a: A) => Promise<R>) => async (...a: A) => {
+            const t = performance.now();
+            observing++;
+            try {
+              return await fn(...a);
+            } finally {
+              if (--observing === 0) observeMs += performance.now() - t;
+            }
+          };
+          env.observation = observe(env.observation.bind(env));
+          env.observe = observe(env.observe.bind(env));
+        },
+      });
+      return { outcome, totalMs: performance.now() - started };
+    });
+    const stats = renderer.stats();
+    ms.encode = stats.encodeMs - encodeBefore;
+    ms.render = observeMs - ms.encode;
+    // Checks inside an action (topology, statics, load tests) are not the action's physics.
+    ms.checks += checkMs;
+    ms.physics = actionMs - checkMs;
+    const totalMs = episode.value.totalMs;
+    const nodePeakMB = process.resourceUsage().maxRSS / 1024;
+
+    // --- 2. the first observation, cold, against bare three.js --------------------------------
+    const env = await TaskEnv.create(family, instance);
+    try {
+      const draws: { scene: SceneDescription; camera: CameraSpec; opts: RenderOptions }[] = [];
+      const render = renderer.render.bind(renderer);
+      const strobe = renderer.strobe.bind(renderer);
+      renderer.render = async (scene, camera, opts = {}) => {
+        draws.push({ scene, camera, opts });
+        return render(scene, camera, opts);
+      };
+      renderer.strobe = async (frames, camera, labels, opts = {}) => {
+        for (const scene of frames) draws.push({ scene, camera, opts });
+        return strobe(frames, camera, labels, opts);
+      };
+      const firstObservation = await env.observation({ renderer, images: true });
+      const images = firstObservation.images.length;
+      renderer.render = render;
+      renderer.strobe = strobe;
+
+      const browser = renderer.chromium.runningBrowser!;
+      const bare = await browser.newPage();
+      await bare.setContent('<!doctype html><html><body style="margin:0"></body></html>');
+      await bare.addScriptTag({ content: await pageScript({ name: 'bench-bare-scene', entry: join(pages, 'bare-scene.ts'), sourceDir: pages }) });
+      const bareFrames = async (): Promise<void> => {
+        for (const d of draws) {
+          const frame = cameraFrame(d.camera);
+          const cam: BareCamera = {
+            ...frame,
+            fov: d.camera.fov ?? DEFAULT_FOV,
+            orthographic: d.camera.projection === 'orthographic',
+            orthoHeight: orthoHeightOf(d.camera),
+          };
+          const b64 = await bare.evaluate(
+            (s: SceneDescription, w: number, h: number, c: BareCamera, depth: boolean) =>
+              (window as unknown as { __bareScene: { frame(...a: unknown[]): string } }).__bareScene.frame(s, w, h, c, depth),
+            d.scene,
+            d.opts.width ?? renderer.width,
+            d.opts.height ?? renderer.height,
+            cam,
+            d.opts.view === 'depth',
+          );
+          Buffer.from(b64, 'base64');
+        }
+      };
+      const ours = async (): Promise<void> => {
+        renderer.clearFrameCache();
+        await env.observation({ renderer, images: true });
+      };
+      await bareFrames();
+      let oursMs = 0;
+      let bareMs = 0;
+      for (let k = 0; k < SAMPLES; k++) {
+        let t = performance.now();
+        await ours();
+        oursMs += performance.now() - t;
+        t = performance.now();
+        await bareFrames();
+        bareMs += performance.now() - t;
+      }
+      // Warm: the same observation again, every picture reused.
+      const t = performance.now();
+      await env.observation({ renderer, images: true });
+      const warmMs = performance.now() - t;
+      await bare.close();
+      return {
+        instance: id,
+        episode: {
+          solved: episode.value.outcome.solved,
+          turns: episode.value.outcome.turns,
+          framesDrawn: stats.frames,
+          framesReused: stats.reused,
+          totalMs: round1(totalMs),
+          physicsMs: round1(ms.physics),
+          checksMs: round1(ms.checks),
+          renderMs: round1(ms.render),
+          encodeMs: round1(ms.encode),
+          agentMs: round1(ms.agent),
+          otherMs: round1(totalMs - ms.physics - ms.checks - ms.render - ms.encode - ms.agent),
+        },
+        memory: {
+          browserPeakRssMB: round1(episode.rssMB),
+          browserPeakPssMB: round1(episode.pssMB),
+          browserHwmSumMB: round1(episode.hwmSumMB),
+          nodePeakRssMB: round1(nodePeakMB),
+        },
+        observation: {
+          images,
+          pictures: draws.length,
+          coldMs: round1(oursMs / SAMPLES),
+          bareThreeMs: round1(bareMs / SAMPLES),
+          ratioToBare: Math.round((oursMs / bareMs) * 100) / 100,
+          warmMs: round1(warmMs),
+        },
+      };
+    } finally {
+      env.free();
+    }
+  } finally {
+    await renderer.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const id = process.argv[2];
+  if (!id) throw new Error('usage: family-cost.ts INSTANCE_ID');
+  process.stdout.write(`${JSON.stringify(await familyCost(id))}\n`);
+}
