@@ -5,8 +5,7 @@
 import { Rng } from '../../../core/rng.ts';
 import type { SightlessContext, SightlessResult, SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
-import { TIER_SPEC } from './generate.ts';
-import type { P3Scene } from './scene.ts';
+import { TIER_SPEC, type P3Scene } from './scene.ts';
 import { firstViewHides } from './sight.ts';
 import { solveScene } from './solver.ts';
 

@@ -14,22 +14,11 @@ import { DIRECTION_STEP, TRAY_DIRECTIONS } from '../../kits/grid-tray.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { crateDistances, parseLevel, walks } from './level.ts';
-import { CELL, PLATFORM_HEIGHT, TALL_WALL_HEIGHT, WALL_HEIGHT, type P3Scene } from './scene.ts';
+import { actionBudget, CELL, PLATFORM_HEIGHT, TALL_WALL_HEIGHT, TIER_SPEC, WALL_HEIGHT, type P3Scene } from './scene.ts';
 import { firstCamera } from './sight.ts';
 import { pullDistances, solveScene, type P3State } from './solver.ts';
 
-/** Room size (inside the border walls), crates, wall cells and push band of each tier. */
-export const TIER_SPEC: Record<Tier, { w: number; h: number; crates: number; walls: [number, number]; platform: boolean; band: [number, number]; tall: boolean }> = {
-  L1: { w: 5, h: 4, crates: 1, walls: [1, 3], platform: false, band: [4, 6], tall: false },
-  L3: { w: 6, h: 5, crates: 2, walls: [3, 5], platform: false, band: [9, 13], tall: false },
-  L5: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], tall: false },
-  L7: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], tall: true },
-};
 
-/** The action budget: the optimal number of steps plus half again. */
-export function actionBudget(moves: number): number {
-  return moves + Math.ceil(moves / 2);
-}
 
 interface Room {
   cols: number;

@@ -2,6 +2,7 @@
  * P3 crate pushing: what an instance carries (see README.md for every field) and the fixed sizes
  * of the room, the crates, the pusher, the platform and its ramp.
  */
+import type { Tier } from '../../types.ts';
 
 /** Parameters a P3 world is built from. */
 export interface P3Scene {
@@ -54,3 +55,16 @@ export const WALL_COLOR = '#7b6650';
 export const CRATE_COLOR = '#b7793a';
 export const GOAL_COLOR = '#27ae60';
 export const PUSHER_COLOR = '#1f5fbf';
+
+/** Room size (inside the border walls), crates, wall cells and push band of each tier. */
+export const TIER_SPEC: Record<Tier, { w: number; h: number; crates: number; walls: [number, number]; platform: boolean; band: [number, number]; tall: boolean }> = {
+  L1: { w: 5, h: 4, crates: 1, walls: [1, 3], platform: false, band: [4, 6], tall: false },
+  L3: { w: 6, h: 5, crates: 2, walls: [3, 5], platform: false, band: [9, 13], tall: false },
+  L5: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], tall: false },
+  L7: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], tall: true },
+};
+
+/** The action budget: the optimal number of steps plus half again. */
+export function actionBudget(moves: number): number {
+  return moves + Math.ceil(moves / 2);
+}

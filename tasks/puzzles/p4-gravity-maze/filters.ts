@@ -6,8 +6,7 @@ import { Rng } from '../../../core/rng.ts';
 import type { SightlessContext, SightlessStrategy } from '../../sightless.ts';
 import type { Instance, InstanceFilter, ToolCall } from '../../types.ts';
 import { applyMove, EXITED, MAZE_MOVES, parseMaze, type MazeState } from './maze.ts';
-import { TIER_SPEC } from './generate.ts';
-import type { P4Scene } from './scene.ts';
+import { TIER_SPEC, type P4Scene } from './scene.ts';
 import { solveMaze, startState } from './solver.ts';
 
 /** Shortcut filters (re-checked by `verify`; the generator draws only mazes in the band). */

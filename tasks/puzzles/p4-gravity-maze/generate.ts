@@ -11,21 +11,10 @@ import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { cellIndex, cellOf, FACE_NORMAL } from './maze.ts';
-import { CELL, CENTRE, SIZE, type MazeCell, type MazeFace, type P4Scene } from './scene.ts';
+import { actionBudget, CELL, CENTRE, SIZE, TIER_SPEC, type MazeCell, type MazeFace, type P4Scene } from './scene.ts';
 import { moveToCall, solveMaze } from './solver.ts';
 
-/** Chance of a block in each surface cell, and the band of shortest turn counts, per tier. */
-export const TIER_SPEC: Record<Tier, { solid: number; band: [number, number]; opaque: boolean; turned: boolean }> = {
-  L1: { solid: 0.4, band: [4, 5], opaque: false, turned: false },
-  L3: { solid: 0.4, band: [6, 8], opaque: false, turned: false },
-  L5: { solid: 0.4, band: [9, 12], opaque: true, turned: false },
-  L7: { solid: 0.4, band: [9, 12], opaque: true, turned: true },
-};
 
-/** The action budget: the fewest turns plus half again. */
-export function actionBudget(turns: number): number {
-  return turns + Math.ceil(turns / 2);
-}
 
 function isCore(c: MazeCell): boolean {
   return [c.x, c.y, c.z].every((v) => v === 1 || v === 2);

@@ -2,6 +2,7 @@
  * P4 gravity maze: what an instance carries (see README.md for every field) and the fixed sizes
  * of the maze cube, its ball and the tray under it.
  */
+import type { Tier } from '../../types.ts';
 
 /** A cell of the maze in the cube's own frame: x east, y up, z south at the start. */
 export interface MazeCell {
@@ -52,3 +53,16 @@ export const FRAME_COLOR = '#2c3e50';
 export const EXIT_COLOR = '#f1c40f';
 export const BALL_COLOR = '#d62d20';
 export const TRAY_COLOR = '#b9b2a3';
+
+/** Chance of a block in each surface cell, and the band of shortest turn counts, per tier. */
+export const TIER_SPEC: Record<Tier, { solid: number; band: [number, number]; opaque: boolean; turned: boolean }> = {
+  L1: { solid: 0.4, band: [4, 5], opaque: false, turned: false },
+  L3: { solid: 0.4, band: [6, 8], opaque: false, turned: false },
+  L5: { solid: 0.4, band: [9, 12], opaque: true, turned: false },
+  L7: { solid: 0.4, band: [9, 12], opaque: true, turned: true },
+};
+
+/** The action budget: the fewest turns plus half again. */
+export function actionBudget(turns: number): number {
+  return turns + Math.ceil(turns / 2);
+}
