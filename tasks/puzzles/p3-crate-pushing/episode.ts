@@ -109,7 +109,14 @@ function addRoom(world: World, s: P3Scene, level: Level): void {
   // Every other ground cell a shade darker, so cells can be counted.
   const darker = rowRuns(s, (i) => level.kind[i] === 'ground' && (colRow(level, i)[0] + colRow(level, i)[1]) % 2 === 1, 0, 0.0004);
   if (darker.length) world.addBody({ name: 'floor-checker', kind: 'static', collides: false, pose: { p: [0, 0, 0], q: IDENTITY }, shapes: darker, color: FLOOR_COLORS[1] });
-  world.addBody({ name: 'walls', kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: rowRuns(s, (i) => level.kind[i] === 'wall', 0, s.wallHeight), color: WALL_COLOR });
+  // One body per wall block, so a rollback view tints only the block that was hit. They are
+  // numbered in reading order; the names say nothing of where a block stands.
+  let wallNo = 0;
+  level.kind.forEach((k, i) => {
+    if (k !== 'wall') return;
+    const [x, z] = cellXZ(s, i);
+    world.addBody({ name: `wall-${++wallNo}`, kind: 'static', pose: { p: [x, s.wallHeight / 2, z], q: IDENTITY }, shapes: [{ type: 'box', half: [s.cell / 2, s.wallHeight / 2, s.cell / 2] }], color: WALL_COLOR, tags: ['wall'] });
+  });
   if (level.kind.includes('platform')) {
     world.addBody({ name: 'platform', kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: rowRuns(s, (i) => level.kind[i] === 'platform', 0, s.platformHeight), color: PLATFORM_COLOR });
   }
@@ -160,7 +167,7 @@ function addRoom(world: World, s: P3Scene, level: Level): void {
       rails.push({ type: 'box', half, pose: { p: [x + (dc * s.cell) / 2, top / 2, z + (dr * s.cell) / 2], q: IDENTITY } });
     });
   });
-  if (rails.length) world.addBody({ name: 'rails', kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: rails, color: RAIL_COLOR });
+  rails.forEach((shape, k) => world.addBody({ name: `rail-${k + 1}`, kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: [shape], color: RAIL_COLOR, tags: ['rail'] }));
   level.goals.forEach((g, k) => {
     const [x, z] = cellXZ(s, g);
     const y = (level.kind[g] === 'platform' ? s.platformHeight : 0) + 0.0006;

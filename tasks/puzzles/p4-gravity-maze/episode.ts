@@ -162,7 +162,7 @@ export function build(instance: Instance<P4Scene>, world: World): FamilyEnv {
     world.addBody({ name: `compass-${ch}`, kind: 'static', collides: false, pose: { p: [x, TRAY_TOP + 0.0008, z], q: IDENTITY }, shapes: glyphShapes(ch, letter, 0.001), color: '#1f2d3d' });
   }
   const cubePose: Pose = { p: [...CENTRE] as Vec3, q: IDENTITY };
-  world.addBody({ name: 'maze-blocks', kind: 'kinematic', pose: cubePose, shapes: blockShapes(s), color: BLOCK_COLOR, opacity: s.opaque ? 1 : 0.42, tags: ['maze'] });
+  world.addBody({ name: 'maze-blocks', kind: 'kinematic', pose: cubePose, shapes: blockShapes(s), color: BLOCK_COLOR, opacity: s.opaque ? 1 : 0.3, tags: ['maze'] });
   world.addBody({ name: 'maze-glass', kind: 'kinematic', pose: cubePose, shapes: glassShapes(s), color: GLASS_COLOR, opacity: 0.16, tags: ['maze'] });
   world.addBody({ name: 'maze-frame', kind: 'kinematic', collides: false, pose: cubePose, shapes: frameShapes(s), color: FRAME_COLOR });
   world.addBody({ name: 'exit-frame', kind: 'kinematic', collides: false, pose: cubePose, shapes: exitFrameShapes(s), color: EXIT_COLOR });
