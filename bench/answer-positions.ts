@@ -28,7 +28,7 @@ for (const id of ids) {
       : [{ label: 'all tiers', seeds: Array.from({ length: n }, (_, i) => i), tiers: tiersOf(family) }];
   for (const form of forms) {
     const started = performance.now();
-    const tallies = tallyPlaces(id, instancesOver(family, form.seeds, form.tiers as never));
+    const tallies = tallyPlaces(family, instancesOver(family, form.seeds, form.tiers as never));
     const secs = ((performance.now() - started) / 1000).toFixed(0);
     for (const t of tallies) {
       const line = `${id} ${form.label}: ${t.count} options, n=${t.n}, by place [${t.byPlace.join(', ')}], chi2 ${t.chi2.toFixed(2)} (bound ${t.bound}, df ${t.count - 1}) ${t.pass ? 'ok' : 'OFF'}`;

@@ -11,9 +11,10 @@ import { expect } from 'chai';
 import { physicalAnswer } from '../tasks/assembly/a6-part-to-whole/physical.ts';
 import { questionSeedParts, seriesAnswer } from '../tasks/assembly/a6-part-to-whole/polycomp.ts';
 import { answerPosition } from '../tasks/kits/part-sight/table-question.ts';
-import { getFamily } from '../tasks/registry.ts';
+import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
+import { releasedInstances } from '../tasks/suites.ts';
 import type { Tier } from '../tasks/types.ts';
-import { ANSWER_PLACE, CHI2_999, chiSquareUniform, instancesOver, tallyPlaces } from '../verify/answer-positions.ts';
+import { CHI2_999, chiSquareUniform, instancesOver, tallyPlaces, unevenness } from '../verify/answer-positions.ts';
 
 const TIERS: Tier[] = ['L1', 'L3', 'L5', 'L7'];
 const N = 1000;
@@ -52,8 +53,8 @@ describe('answer positions of the multiple-choice families (chi-square, 1,000 se
       for (const tier of TIERS) uniform(`${id} ${tier}`, count(tier), Array.from({ length: N }, (_, s) => answerPosition(id, s, tier, count(tier))));
       // The generator uses exactly this place.
       const sample = Array.from({ length: 12 }, (_, i) => family.generate(500 + i, TIERS[i % 3]));
-      for (const inst of sample) expect(ANSWER_PLACE[id](inst)!.index, inst.id).to.equal(answerPosition(id, inst.seed, inst.tier, count(inst.tier)));
-      expect(tallyPlaces(id, sample).reduce((n, t) => n + t.n, 0)).to.equal(12);
+      for (const inst of sample) expect(family.answerPlace!(inst)!.index, inst.id).to.equal(answerPosition(id, inst.seed, inst.tier, count(inst.tier)));
+      expect(tallyPlaces(family, sample).reduce((n, t) => n + t.n, 0)).to.equal(12);
     });
   }
 
@@ -65,15 +66,42 @@ describe('answer positions of the multiple-choice families (chi-square, 1,000 se
       const tier: Tier = seed >= 1000 ? 'L5' : TIERS[seed % 4];
       const inst = family.generate(seed, tier);
       const want = seed >= 1000 ? seriesAnswer(questionSeedParts(seed).problem) : physicalAnswer(tier, seed);
-      expect(ANSWER_PLACE.A6(inst)!.index, inst.id).to.equal(want);
+      expect(family.answerPlace!(inst)!.index, inst.id).to.equal(want);
     }
   });
 
   it('V6: over 1,000 generated questions, every option count places its answer uniformly', () => {
     // V6 generates fast (its objects are screened once per pool id), so it is counted directly.
     const family = getFamily('V6');
-    const tallies = tallyPlaces('V6', instancesOver(family, Array.from({ length: N }, (_, s) => s), TIERS));
+    const tallies = tallyPlaces(family, instancesOver(family, Array.from({ length: N }, (_, s) => s), TIERS));
     expect(tallies.map((t) => t.count)).to.deep.equal([2, 3, 4, 9]);
     for (const t of tallies) expect(t.chi2, `V6 ${t.count} options: [${t.byPlace.join(', ')}]`).to.be.at.most(t.bound);
   });
+});
+
+describe('answers of the released set and of every suite are as even as their option counts allow', function () {
+  this.timeout(600000);
+
+  it('the unevenness measure: 0 for an even spread, the surplus for a letter used too often', () => {
+    expect(unevenness([0, 1, 2].map((index) => ({ count: 4, index }))).excess).to.equal(0);
+    expect(unevenness([2, 2, 1].map((index) => ({ count: 4, index }))).excess).to.equal(1);
+    expect(unevenness([0, 1, 0, 1].map((index) => ({ count: 2, index }))).excess).to.equal(0);
+  });
+
+  for (const family of families().filter((f) => f.answerPlace)) {
+    const placesOf = (ids: string[]): Array<{ count: number; index: number }> =>
+      ids.map((id) => family.answerPlace!(instanceFromId(id).instance)).filter((p): p is { count: number; index: number } => p !== null);
+
+    it(`${family.id}: the released instances`, () => {
+      const { excess, byCount } = unevenness(placesOf(releasedInstances(family.id)));
+      expect(excess, `${family.id} released answers by place: ${JSON.stringify(byCount)}`).to.equal(0);
+    });
+
+    for (const [name, suite] of Object.entries(family.suites ?? {})) {
+      it(`${family.id}: the ${name} suite`, () => {
+        const { excess, byCount } = unevenness(placesOf(suite.instances()));
+        expect(excess, `${name} answers by place: ${JSON.stringify(byCount)}`).to.equal(0);
+      });
+    }
+  }
 });

@@ -7,36 +7,7 @@
 import { SpaceActError } from '../core/errors.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 
-/** Where the answer of one instance sits: among `count` options, at `index` (0-based). */
-export interface AnswerPlace {
-  count: number;
-  index: number;
-}
-
-/**
- * How each multiple-choice family says where its answer sits, read from the instance's scene
- * (not from the reference, which for some families costs a ray-cast search per instance).
- */
-export const ANSWER_PLACE: Record<string, (instance: Instance) => AnswerPlace | null> = {
-  V2(instance) {
-    const s = instance.scene as { parts: Array<{ letter: string }>; answer: string };
-    return { count: s.parts.length, index: s.parts.findIndex((p) => p.letter === s.answer) };
-  },
-  V3(instance) {
-    const s = instance.scene as { parts: Array<{ letter: string }>; answer: string };
-    const candidates = s.parts.slice(1);
-    return { count: candidates.length, index: candidates.findIndex((p) => p.letter === s.answer) };
-  },
-  A6(instance) {
-    const s = instance.scene as { form: string; answer: number; trays?: unknown[]; options?: unknown[] };
-    return { count: (s.trays ?? s.options ?? []).length, index: s.answer };
-  },
-  V6(instance) {
-    const q = (instance.scene as { question: { options: Array<{ letter: string }> | null; answer: { choice?: string } } }).question;
-    if (!q.options) return null;
-    return { count: q.options.length, index: q.options.findIndex((o) => o.letter === q.answer.choice) };
-  },
-};
+export type { AnswerPlace } from '../tasks/types.ts';
 
 /**
  * Upper 0.1 % points of the chi-square distribution by degrees of freedom (1–9): a generator
@@ -66,10 +37,10 @@ export function chiSquareUniform(counts: readonly number[]): number {
   return counts.reduce((s, c) => s + ((c - e) * (c - e)) / e, 0);
 }
 
-/** Tallies the answers of the given instances of one family by option count. */
-export function tallyPlaces(familyId: string, instances: Iterable<Instance>): PlaceTally[] {
-  const place = ANSWER_PLACE[familyId];
-  if (!place) throw new SpaceActError('invalid-argument', `no answer-place reader for family ${familyId}`);
+/** Tallies the answers of the given instances of one family by option count (`TaskFamily.answerPlace`). */
+export function tallyPlaces(family: TaskFamily, instances: Iterable<Instance>): PlaceTally[] {
+  const place = family.answerPlace;
+  if (!place) throw new SpaceActError('invalid-argument', `family ${family.id} has no answerPlace: its answer is not a choice among listed options`);
   const byCount = new Map<number, number[]>();
   for (const inst of instances) {
     const p = place(inst);
@@ -96,4 +67,22 @@ export function tallyPlaces(familyId: string, instances: Iterable<Instance>): Pl
 export function* instancesOver(family: TaskFamily, seeds: readonly number[], tiers: readonly Tier[]): Generator<Instance> {
   const block = Math.ceil(seeds.length / tiers.length);
   for (const [i, seed] of seeds.entries()) yield family.generate(seed, tiers[Math.floor(i / block)]);
+}
+
+/**
+ * How unevenly a set of answers uses its places, as far as their option counts allow: for each
+ * option count, the most-used place minus the least-used, less the 1 that a count not divisible
+ * by the number of places forces. 0 means as even as possible; the released set and the suites
+ * are held to it.
+ */
+export function unevenness(places: ReadonlyArray<{ count: number; index: number }>): { excess: number; byCount: Record<number, number[]> } {
+  const byCount: Record<number, number[]> = {};
+  for (const p of places) (byCount[p.count] ??= new Array<number>(p.count).fill(0))[p.index]++;
+  let excess = 0;
+  for (const [count, tally] of Object.entries(byCount)) {
+    const n = tally.reduce((a, b) => a + b, 0);
+    const forced = n % Number(count) === 0 ? 0 : 1;
+    excess = Math.max(excess, Math.max(...tally) - Math.min(...tally) - forced);
+  }
+  return { excess, byCount };
 }

@@ -6,7 +6,7 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { SpaceActError } from '../../../core/errors.ts';
 import type { World } from '../../../sim/world.ts';
-import { Rng } from '../../../core/rng.ts';
+import { balancedOption } from '../../../core/balance.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, FamilyEnv, Instance, InstanceFilter, Tier, ToolCall, ToolSpec } from '../../types.ts';
 import { standsOnTable } from '../polycube-pieces/statics.ts';
@@ -41,17 +41,9 @@ export function letterAnswerTool(letters: readonly string[], what: string): Tool
   };
 }
 
-const TIER_INDEX: Record<Tier, number> = { L1: 0, L3: 1, L5: 2, L7: 3 };
-
-/**
- * Where the answer goes among `count` options: uniform over seeds at every tier (a draw of 0–59
- * from the seed's own stream, a multiple of every count up to 6), shifted by one place per tier
- * so the same seed puts it in different places at different tiers. Independent of everything
- * else the generator draws, and of re-draws.
- */
+/** Where the answer goes among `count` options: the shared balanced position (core/balance.ts). */
 export function answerPosition(family: string, seed: number, tier: Tier, count: number): number {
-  const u = Rng.forInstance(family, 'any', seed, 'answer-position').int(0, 59);
-  return (u + TIER_INDEX[tier]) % count;
+  return balancedOption(family, seed, tier, count);
 }
 
 /** Builds the table scene and the `answer` tool; `solved` when the committed letter is `answer`. */

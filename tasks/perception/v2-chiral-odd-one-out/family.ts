@@ -6,7 +6,7 @@
  */
 import type { FamilyDescriptor, Instance, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
-import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
+import { answerPlace, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { V2Scene } from './scene.ts';
 import { reference } from './solver.ts';
@@ -35,6 +35,7 @@ export const v2ChiralOddOneOut: TaskFamily<V2Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  answerPlace,
   // Four or six options: verify's 10 random episodes reach 7 right with probability 0.35 % (1/4)
   // or 0.03 % (1/6), so 0.6 and 0.5 keep false alarms rare.
   randomSuccessBound: (instance) => ((instance as Instance<V2Scene>).scene.parts.length <= 4 ? 0.6 : 0.5),

@@ -8,7 +8,7 @@ import { choiceGuesses } from '../../kits/sightless-guesses.ts';
 import { tableFilters } from '../../kits/part-sight/table-question.ts';
 import { sceneSight } from '../../kits/part-sight/table-scene.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
-import type { Instance, TaskFamily } from '../../types.ts';
+import type { AnswerPlace, Instance, TaskFamily } from '../../types.ts';
 import { TIERS, type V2Scene } from './scene.ts';
 import { rulesText } from './rules.ts';
 
@@ -68,3 +68,9 @@ export const SHORTCUT_FILTERS: Filter[] = [
 export const SIGHTLESS: SightlessStrategy[] = choiceGuesses(0.4);
 
 
+
+/** Where the answer sits among the lettered candidates (`TaskFamily.answerPlace`). */
+export function answerPlace(instance: Instance<V2Scene>): AnswerPlace {
+  const s = instance.scene;
+  return { count: s.parts.length, index: s.parts.findIndex((p) => p.letter === s.answer) };
+}

@@ -6,7 +6,7 @@
  */
 import type { FamilyDescriptor, Instance, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
-import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
+import { answerPlace, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { V3Scene } from './scene.ts';
 import { reference } from './solver.ts';
@@ -35,6 +35,7 @@ export const v3RotatedCopy: TaskFamily<V3Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  answerPlace,
   // Three or four options: verify's 10 random episodes reach 7 right with probability 2 % (1/3)
   // or 0.35 % (1/4), so 0.7 and 0.6 keep false alarms rare.
   randomSuccessBound: (instance) => ((instance as Instance<V3Scene>).scene.parts.length <= 4 ? 0.7 : 0.6),

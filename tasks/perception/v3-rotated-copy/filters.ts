@@ -10,7 +10,7 @@ import { tableFilters } from '../../kits/part-sight/table-question.ts';
 import { sceneSight } from '../../kits/part-sight/table-scene.ts';
 import { mirrorCells } from '../../../solvers/polycube-chirality.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
-import type { TaskFamily } from '../../types.ts';
+import type { AnswerPlace, Instance, TaskFamily } from '../../types.ts';
 import { TIERS, type V3Scene } from './scene.ts';
 import { rulesText } from './rules.ts';
 
@@ -88,3 +88,11 @@ export const SHORTCUT_FILTERS: Filter[] = [
  * or 4 candidates, each is right about 1/3 or 1/4 of the time; the bound leaves room for sampling.
  */
 export const SIGHTLESS: SightlessStrategy[] = choiceGuesses(0.45);
+
+/** Where the answer sits among the lettered candidates (`TaskFamily.answerPlace`). */
+export function answerPlace(instance: Instance<V3Scene>): AnswerPlace {
+  const s = instance.scene;
+  // The first part is the reference; the candidates follow it.
+  const candidates = s.parts.slice(1);
+  return { count: candidates.length, index: candidates.findIndex((p) => p.letter === s.answer) };
+}
