@@ -14,6 +14,9 @@ export type { InstanceFilter } from '../tasks/types.ts';
 export {
   aStar,
   breadthFirst,
+  cheapestFirst,
+  lexicographicCost,
+  lexicographicCounts,
   goalDistances,
   idaStar,
   pocketCubeDistanceCounts,
@@ -23,4 +26,6 @@ export {
   type SearchOptions,
   type SearchProblem,
   type SearchResult,
+  type WeightedSearchProblem,
+  type WeightedSearchResult,
 } from '../solvers/discrete-search/index.ts';

@@ -9,3 +9,4 @@ export { breadthFirst, goalDistances, reachableStates } from './breadth-first.ts
 export { aStar } from './a-star.ts';
 export { idaStar, type IdaStarOptions } from './ida-star.ts';
 export * from './pocket-cube.ts';
+export { cheapestFirst, lexicographicCost, lexicographicCounts, type WeightedSearchProblem, type WeightedSearchResult } from './cheapest-first.ts';

@@ -11,7 +11,7 @@ import { CENTRE, type P5Scene } from './scene.ts';
 import { parseTurn, startState, turnName } from './solver.ts';
 
 /** Half-turn distance of the start at each tier. */
-export const TIER_DISTANCE: Record<Tier, number> = { L1: 3, L3: 6, L5: 9, L7: 9 };
+export const TIER_DISTANCE: Record<Tier, number> = { L1: 4, L3: 6, L5: 9, L7: 9 };
 
 /** The scramble of (seed, tier): its end lies exactly at the tier's distance. */
 export function drawScramble(seed: number, tier: Tier): string[] {
@@ -46,13 +46,22 @@ const TURN_TOOL: ToolSpec = {
   },
 };
 
-function rulesText(scene: P5Scene): string {
+/**
+ * The action budget: twice the fewest turns (half-turn metric). Without one, 500 random turns
+ * over the default 100 turns solved 1 of 20 cubes 3 turns from solved in the battery (and so
+ * did 6 random turns: L1 starts 4 turns away for that reason).
+ */
+export function actionBudget(htm: number): number {
+  return 2 * htm;
+}
+
+function rulesText(scene: P5Scene, budget: number): string {
   return [
     'A 2 × 2 × 2 twisty cube (a pocket cube) is held in the air above a base plate: eight small cubies, each with three coloured stickers. Its faces are named from the first view: U the top, D the bottom, F the front (toward you), B the back, R the right and L the left.',
     'Goal: turn faces until every face of the cube shows a single colour (any colour on any face).',
     'turn(face, angle) rotates the four cubies of one face together about that face\'s axis: 90 is a quarter turn clockwise as seen looking straight at the face from outside, -90 anticlockwise, 180 a half turn. Face names stay fixed to the room: after turning R, whatever faces right is still R.',
     `Each picture comes in two views: your camera, and the same cube from the opposite side ${scene.bottomView ? 'from below' : 'from above (the bottom is not shown: turn the camera below the cube to see it)'}.`,
-    'Each turn counts as one action (a half turn too). The episode ends as soon as the cube is solved; the fewer turns, the higher the score.',
+    `Each turn counts as one action (a half turn too). The cube is ${scene.distance.htm} turns from solved. Budget: at most ${budget} turns in the whole episode; looking around with the camera is free. The episode ends as soon as the cube is solved, or when the budget is spent; the fewer turns, the higher the score.`,
   ].join('\n');
 }
 
@@ -64,7 +73,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const scene: P5Scene = { ...partial, distance: { htm: pocketCubeDistance(st, 'htm'), qtm: pocketCubeDistance(st, 'qtm') } };
   return makeInstance(family, tier, seed, {
     title: `Pocket cube, ${scene.distance.htm} turns from solved${tier === 'L7' ? ', bottom hidden' : ''}`,
-    rules: rulesText(scene),
+    rules: rulesText(scene, actionBudget(scene.distance.htm)),
     tools: [TURN_TOOL],
     camera: {
       initial: { azimuth: 35, elevation: 30, distance: 0.3, target: [...CENTRE] as [number, number, number] },
@@ -75,6 +84,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
     ground: { y: -0.01 },
     dynamic: false,
     scoring: 'graded',
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(scene.distance.htm) },
     scene,
     reveal: { plan: 'Solve the cube in the fewest turns; a shortest solution is read off the exact distance table.' },
   });
