@@ -10,6 +10,7 @@ import { SpaceActError } from '../../core/errors.ts';
 import { selectInstances, suiteNames } from '../../tasks/suites.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
+import { checkRedisUrl } from '../../agents/queue/protocol.ts';
 
 /** Which command-line options each agent reads (anything else given for it is an error). */
 const AGENT_OPTIONS: Record<string, readonly string[]> = {
@@ -59,6 +60,7 @@ export function register(program: Command): void {
     .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)
     .option('--history-images <m>', 'images of the last m turns kept in the history', String(RUN_DEFAULTS.historyImages))
     .option('--concurrency <n>', 'episodes run in parallel worker processes', String(RUN_DEFAULTS.concurrency))
+    .option('--queue <url>', 'redis://HOST:PORT: enqueue the episodes for `spaceact worker` processes on any machine; they send every turn here, and this folder is written as by a local run')
     .option('--cost-limit <dollars>', 'stop after the turn in flight once this much is recorded in --out (needs --prices)')
     .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
     .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn, besides enumerable ones')
@@ -89,6 +91,7 @@ export function register(program: Command): void {
       const render = stringOption(opts, 'render', RENDER_WHEN) as RenderWhen;
       const historyImages = numberOption(opts, 'historyImages', { min: 0, max: 20, integer: true })!;
       const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
+      const queue = opts.queue !== undefined ? checkRedisUrl(stringOption(opts, 'queue')!) : undefined;
       const costLimit = numberOption(opts, 'costLimit', { min: 0 });
       const abandonLimit = numberOption(opts, 'abandonLimit', { min: 0, max: 1_000_000, integer: true })!;
       const flags = opts as { repair?: boolean; keepAbandoned?: boolean };
@@ -110,6 +113,7 @@ export function register(program: Command): void {
           render,
           historyImages,
           concurrency,
+          ...(queue !== undefined ? { queue } : {}),
           ...(costLimit !== undefined ? { costLimit } : {}),
           onEpisodeStart: (id) => progress.episodeStarted(id),
           onTurn: (id, turn) => progress.turnDone(turn, id),
