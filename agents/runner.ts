@@ -4,12 +4,13 @@ import { packageVersion } from '../core/package-info.ts';
 import { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
-import { agentFactory } from './agent-registry.ts';
+import { agentFactory, describeAgent } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
 import { EpisodeLog, LogDamageError, type LogInspection } from './episode-log.ts';
 import { DiskEpisodeRecorder, playEpisode, roundCost, summaryEntry, type EpisodeResult } from './episode-runner.ts';
 import { modeName, type Mode } from './modes.ts';
 import { runQueued } from './queue/coordinator.ts';
+import { connectRedis } from './queue/protocol.ts';
 import { RUN_DEFAULTS, type RenderWhen } from './run-defaults.ts';
 import type { Agent, TurnRecord, Usage } from './types.ts';
 import type { AgentSpec, DispatchOptions, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
@@ -232,8 +233,11 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   if (!Number.isInteger(abandonLimit) || abandonLimit < 0) throw new SpaceActError('invalid-argument', '--abandon-limit must be a whole number of at least 0');
   const notice = (m: string): void => opts.onNotice?.(m);
 
+  // An unreachable queue fails before anything is written.
+  if (opts.queue !== undefined) (await connectRedis(opts.queue)).disconnect();
   const found = checkRunFolder(opts.out, opts.repair ?? false, notice);
-  const probe = makeAgent();
+  // A queue run's coordinator plays nothing, so it needs no key to name the agent.
+  const probe = opts.queue !== undefined ? describeAgent(opts.agent!.name, opts.agent!.options) : makeAgent();
   await probe.close?.();
   const base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished' | 'stopped'> = {
     package: { name: 'spaceact', version: packageVersion() },

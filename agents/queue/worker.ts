@@ -9,6 +9,7 @@ import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from
 import type { Redis } from 'ioredis';
 import { SpaceActError } from '../../core/errors.ts';
 import { Renderer } from '../../render/renderer.ts';
+import { World } from '../../sim/world.ts';
 import { agentFactory } from '../agent-registry.ts';
 import type { LogHeader } from '../episode-log.ts';
 import { playEpisode, type EpisodeEnd, type EpisodeOpening, type EpisodeRecorder } from '../episode-runner.ts';
@@ -72,6 +73,7 @@ class AttemptChannel implements EpisodeRecorder {
     readonly attempt: string,
     private readonly waitMs: number,
     private readonly abandonWait: () => boolean,
+    private readonly log: (line: string) => void,
   ) {}
 
   /** Sends one message and waits for its answer. */
@@ -90,7 +92,11 @@ class AttemptChannel implements EpisodeRecorder {
 
   async open(header: LogHeader): Promise<EpisodeOpening> {
     const r = await this.send({ type: 'claim', instance: this.instance, attempt: this.attempt, worker: workerName(), header });
-    if (r.type === 'open') return r.opening;
+    if (r.type === 'open') {
+      const o = r.opening;
+      this.log(`${this.instance} (run ${this.keys.run}): ${o.kind === 'finished' ? 'already finished' : o.turns.length ? `replaying ${o.turns.length} logged turns, playing from turn ${o.turns.length + 1}` : 'playing from turn 1'}`);
+      return o;
+    }
     if (r.type === 'stop') throw new RunStopping();
     if (r.type === 'error') throw new CoordinatorRefused(r.message);
     throw new Superseded();
@@ -146,6 +152,9 @@ export class QueueWorker {
   static async start(opts: QueueWorkerOptions): Promise<QueueWorker> {
     const lockSeconds = opts.lockSeconds ?? DEFAULT_LOCK_SECONDS;
     if (!(lockSeconds >= 1)) throw new SpaceActError('invalid-argument', '--lock-seconds must be at least 1');
+    // Compile the physics engine's WebAssembly before taking a job: done inside the first
+    // episode, it would hold up the timer that renews the job's lock.
+    (await World.create()).free();
     const commands = await connectRedis(opts.url);
     const blocking = commands.duplicate();
     const bullConnection = commands.duplicate();
@@ -190,7 +199,7 @@ export class QueueWorker {
     const factory = agentFactory(settings.agent.name);
     const waitMs = (this.opts.coordinatorWaitSeconds ?? 600) * 1000;
     for (let n = 0; ; n++) {
-      const channel = new AttemptChannel(this.commands, this.blocking, keys, instance, `${token}-${n}`, waitMs, () => this.stopping);
+      const channel = new AttemptChannel(this.commands, this.blocking, keys, instance, `${token}-${n}`, waitMs, () => this.stopping, this.log);
       try {
         const result = await playEpisode(
           instance,
@@ -205,7 +214,7 @@ export class QueueWorker {
           channel,
         );
         if (result) {
-          this.log(`${instance} (run ${run}): ${result.fresh ? (result.entry.solved ? 'solved' : 'ended unsolved') : 'already finished'} after ${result.entry.turns} turns`);
+          if (result.fresh) this.log(`${instance} (run ${run}): ${result.entry.solved ? 'solved' : 'ended unsolved'} after ${result.entry.turns} turns`);
           return result;
         }
         await channel.send({ type: 'stopped', instance, attempt: channel.attempt });

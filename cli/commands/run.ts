@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { flagName, numberOption, stringOption } from '../../core/options.ts';
 import type { AgentOptions } from '../../agents/types.ts';
-import { agentFactory, AGENTS } from '../../agents/agent-registry.ts';
+import { agentFactory, AGENTS, describeAgent } from '../../agents/agent-registry.ts';
 import { parseMode } from '../../agents/modes.ts';
 import { RENDER_WHEN, RUN_DEFAULTS, type RenderWhen } from '../../agents/run-defaults.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
@@ -91,13 +91,14 @@ export function register(program: Command): void {
       const render = stringOption(opts, 'render', RENDER_WHEN) as RenderWhen;
       const historyImages = numberOption(opts, 'historyImages', { min: 0, max: 20, integer: true })!;
       const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
-      const queue = opts.queue !== undefined ? checkRedisUrl(stringOption(opts, 'queue')!) : undefined;
       const costLimit = numberOption(opts, 'costLimit', { min: 0 });
       const abandonLimit = numberOption(opts, 'abandonLimit', { min: 0, max: 1_000_000, integer: true })!;
       const flags = opts as { repair?: boolean; keepAbandoned?: boolean };
       const options = agentOptions(agentName, opts);
-      // Build one agent now, so bad options fail before anything runs.
-      const probe = factory(options);
+      // Build one agent now, so bad options fail before anything runs (a queue run's coordinator
+      // needs no key: its workers read theirs).
+      const queue = opts.queue !== undefined ? checkRedisUrl(stringOption(opts, 'queue')!) : undefined;
+      const probe = queue !== undefined ? describeAgent(agentName, options) : factory(options);
       await probe.close?.();
       if (costLimit !== undefined && agentName === 'openai' && probe.settings.price === undefined) {
         throw new SpaceActError('invalid-argument', `--cost-limit needs a price for model ${String(options.model)}: give --prices with an entry for it`);
