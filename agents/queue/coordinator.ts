@@ -14,6 +14,7 @@ import { DiskEpisodeRecorder, entryOfEnd } from '../episode-runner.ts';
 import type { AgentSpec, DispatchOptions } from '../run-types.ts';
 import {
   connectRedis,
+  duplicateRedis,
   episodeJobId,
   INBOX_GROUP,
   joinImages,
@@ -98,10 +99,10 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
   const keys = new RunKeys(run);
   const indexOf = new Map(opts.ids.map((id, i) => [id, i]));
   const commands = await connectRedis(opts.url);
-  const reader = commands.duplicate();
+  const reader = duplicateRedis(commands);
   // BullMQ leaves connections it is given open on close: these are closed below.
-  const queueConnection = commands.duplicate();
-  const checkerConnection = commands.duplicate();
+  const queueConnection = duplicateRedis(commands);
+  const checkerConnection = duplicateRedis(commands);
   const queue = new Queue<EpisodeJobData, EpisodeJobResult>(QUEUE_NAME, { connection: queueConnection });
   // The coordinator checks for stalled jobs too, so a dead worker's episode comes back to the
   // queue even when no other worker is alive to notice.

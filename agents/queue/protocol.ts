@@ -178,6 +178,17 @@ export async function connectRedis(url: string, timeoutMs = 10_000): Promise<Red
   return redis;
 }
 
+/**
+ * Another connection to the same Redis (BullMQ and blocking reads each need their own). Its
+ * connection errors are not thrown as unhandled events: ioredis reconnects by itself, and a
+ * command that cannot run fails where it is awaited.
+ */
+export function duplicateRedis(redis: Redis): Redis {
+  const copy = redis.duplicate();
+  copy.on('error', () => {});
+  return copy;
+}
+
 /** Splits images into their metadata (in the JSON) and their PNG bytes (binary stream fields). */
 export function splitImages(images: ObservationImage[]): { meta: ImageMeta[]; png: Buffer[] } {
   return { meta: images.map((i) => ({ kind: i.kind, caption: i.caption })), png: images.map((i) => i.png) };

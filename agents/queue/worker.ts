@@ -17,6 +17,7 @@ import { fsErrorLine } from '../fs-errors.ts';
 import type { ObservationImage, TurnRecord } from '../types.ts';
 import {
   connectRedis,
+  duplicateRedis,
   DEFAULT_LOCK_SECONDS,
   MAX_STALLED,
   messageFields,
@@ -156,8 +157,8 @@ export class QueueWorker {
     // episode, it would hold up the timer that renews the job's lock.
     (await World.create()).free();
     const commands = await connectRedis(opts.url);
-    const blocking = commands.duplicate();
-    const bullConnection = commands.duplicate();
+    const blocking = duplicateRedis(commands);
+    const bullConnection = duplicateRedis(commands);
     let self: QueueWorker | null = null;
     const worker = new Worker<EpisodeJobData, EpisodeJobResult>(QUEUE_NAME, (job, token) => self!.process(job, token!), {
       connection: bullConnection,

@@ -34,9 +34,9 @@ export function freePort(): Promise<number> {
 /** A running redis-server on 127.0.0.1. */
 export class RedisServer {
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: ChildProcess | null,
     readonly port: number,
-    private readonly dir: string,
+    private readonly dir: string | null,
   ) {}
 
   /** `redis://127.0.0.1:PORT`. */
@@ -44,8 +44,18 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts a server on a free loopback port and waits until it accepts connections. */
+  /**
+   * Starts a server on a free loopback port and waits until it accepts connections; or, when
+   * `SPACEACT_TEST_REDIS_URL` names one on loopback (`.ci/run` starts one and stops it), uses
+   * that one and leaves it running on {@link stop}.
+   */
   static async start(): Promise<RedisServer> {
+    const given = process.env.SPACEACT_TEST_REDIS_URL;
+    if (given) {
+      const u = new URL(given);
+      if (u.hostname !== '127.0.0.1' || !u.port) throw new Error(`SPACEACT_TEST_REDIS_URL must be redis://127.0.0.1:PORT, not ${given}`);
+      return new RedisServer(null, Number(u.port), null);
+    }
     const dir = mkdtempSync(join(tmpdir(), 'spaceact-redis-'));
     for (let attempt = 0; ; attempt++) {
       const port = await freePort();
@@ -70,11 +80,12 @@ export class RedisServer {
 
   /** Stops the server and removes its folder. */
   async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-      this.child.kill('SIGTERM');
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
       await exited;
     }
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }
