@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { referenceScript, ScriptedOpenAIServer, type Script } from './support/openai-server.ts';
 import { RedisServer } from './support/redis-server.ts';
+import { parseMode } from '../agents/modes.ts';
+import { QueueWorker } from '../agents/queue/worker.ts';
+import { runInstances } from '../agents/runner.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'spaceact.mjs');
@@ -138,6 +141,7 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
     'run', '--agent', 'openai', '--base-url', server.url, '--model', 'scripted', '--api-key-env', 'SPACEACT_TEST_KEY',
     '--mode', 'cap1', '--instance', ids.join(','), '--prices', join(tmp, 'prices.json'), '--out', join(tmp, out), '--no-report', ...extra,
   ];
+  /** A worker process (stopped by its test, or at the end; the queue is shared, so none outlives its test). */
   const worker = (): Proc => {
     const p = spaceact(['worker', '--queue', redis.url, '--lock-seconds', '8'], true);
     procs.push(p);
@@ -193,6 +197,7 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
     expect(blobs.some((b) => b.includes('P6-L3-s100'))).to.equal(true);
     for (const piece of [KEY, KEY.slice(-12)]) expect(blobs.some((b) => b.includes(piece)), piece).to.equal(false);
     for (const p of [done, ...[a, b].map((w) => ({ out: w.out() }))]) expect(p.out.includes(KEY)).to.equal(false);
+    await Promise.all([a, b].map(stop));
     process.stdout.write(`      (killed at ${killedAt} logged turns of ${VICTIM}; survivor continued after ${resumedFrom.join(', ')} turns; ${server.requests.length - n0} model requests vs ${serialRequests} serial)\n`);
   });
 
@@ -224,6 +229,47 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
       const pngs = readdirSync(serialDir).filter((f) => f.endsWith('.png'));
       expect(pngs.length, id).to.be.greaterThan(1);
       for (const f of pngs) expect(readFileSync(join(out, 'episodes', id, f)).equals(readFileSync(join(serialDir, f))), `${id}/${f}`).to.equal(true);
+    }
+    await Promise.all(workers.map(stop));
+  });
+
+  it('the queue path keeps the circuit breaker, the retry of abandoned episodes and the per-turn progress', async () => {
+    // In this process: a worker reading its key from this environment, and the runner as a library.
+    process.env.SPACEACT_QUEUE_TEST_KEY = KEY;
+    const w = await QueueWorker.start({ url: redis.url, lockSeconds: 8 });
+    const saved = server.script;
+    try {
+      const ids = ['P6-L1-s100', 'V1-L3-s100', 'P6-L3-s100'];
+      const agent = { name: 'openai', options: { baseUrl: server.url, model: 'scripted', apiKeyEnv: 'SPACEACT_QUEUE_TEST_KEY' } };
+      const base = { instances: ids, agent, mode: parseMode('blind'), out: join(tmp, 'breaker'), queue: redis.url };
+      server.script = () => ({ status: 400, message: 'this model does not accept images' });
+      const first = await runInstances({ ...base, abandonLimit: 2 });
+      expect(first.stopped?.reason).to.equal('abandonments');
+      expect(first.episodes.map((e) => [e.instance, e.abandoned])).to.deep.equal([[ids[0], true], [ids[1], true]]);
+      expect(first.unfinished).to.deep.equal([ids[2]]);
+
+      server.script = saved;
+      const turns: string[] = [];
+      const started: string[] = [];
+      const notices: string[] = [];
+      const again = await runInstances({
+        ...base,
+        abandonLimit: 1,
+        onTurn: (id, t) => turns.push(`${id}#${t.turn}`),
+        onEpisodeStart: (id) => started.push(id),
+        onNotice: (m) => notices.push(m),
+      });
+      expect(again.stopped).to.equal(undefined);
+      expect(again.episodes.map((e) => [e.instance, e.solved, e.abandoned])).to.deep.equal(ids.map((id) => [id, true, false]));
+      expect(notices.filter((m) => /retrying the abandoned episode from turn 1/.test(m))).to.have.length(2);
+      // Every new turn was reported as it was logged, and every episode's start.
+      expect(turns.length).to.equal(again.episodes.reduce((n, e) => n + e.turns, 0));
+      expect(turns.filter((t) => t.startsWith(`${ids[2]}#`))).to.deep.equal(Array.from({ length: again.episodes[2].turns }, (_, i) => `${ids[2]}#${i + 1}`));
+      expect([...started].sort()).to.deep.equal([...ids].sort());
+    } finally {
+      server.script = saved;
+      await w.close();
+      delete process.env.SPACEACT_QUEUE_TEST_KEY;
     }
   });
 
