@@ -218,7 +218,7 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
     inFlight.delete(id);
     await commands.hdel(keys.claims, id);
     await reply(m, { type: 'ok', stop: true });
-    return fail(new SpaceActError((msg.error.code as ErrorCode | undefined) ?? 'invalid-state', msg.error.message, { instance: id, worker: msg.worker }));
+    return fail(new SpaceActError((msg.error.code as ErrorCode | undefined) ?? 'invalid-state', `${msg.error.message} (worker ${msg.worker})`, { instance: id, worker: msg.worker }));
   };
 
   /** What the queue says about episodes the inbox does not: failed jobs, and dead workers while stopping. */
