@@ -306,7 +306,8 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
       if (pending && entries.length === 0) pending = false;
       for (const [idBuf, fields] of entries) {
         const id = idBuf.toString();
-        await handle(parseMessage(id, fields));
+        // (An entry deleted after it was handed out comes back without fields: nothing to do.)
+        if (fields) await handle(parseMessage(id, fields));
         // Acknowledged only once written: a coordinator killed before this is handed it again.
         await commands.multi().xack(keys.inbox, INBOX_GROUP, id).xdel(keys.inbox, id).exec();
       }
@@ -316,10 +317,11 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
       }
     }
     if (stopping) for (const id of opts.ids) if (!done.has(id) && !inFlight.has(id)) await removePending(id);
-    // Workers still waiting on this run's inbox learn that nobody will answer.
-    await commands.set(keys.closed, '1', 'EX', REPLY_TTL_SECONDS);
     if (done.size === opts.ids.length) await commands.del(keys.claims, keys.inbox);
   } finally {
+    // Workers still waiting on this run's inbox learn that nobody will answer (a coordinator
+    // that is killed says nothing: its workers wait for its restart).
+    await Promise.race([commands.set(keys.closed, '1', 'EX', REPLY_TTL_SECONDS), new Promise((r) => setTimeout(r, 2000).unref())]).catch(() => {});
     await checker.close().catch(() => {});
     await queue.close().catch(() => {});
     for (const c of [reader, queueConnection, checkerConnection, commands]) c.disconnect();
