@@ -99,6 +99,8 @@ function lineProblem(rec: unknown, index: number, before: LogContents): string |
   switch (rec.type) {
     case 'header': {
       if (index !== 0 || before.header) return 'a header line that is not the first line';
+      // Another build's log is not damage: `inspect` refuses it by its format, naming both.
+      if (rec.format !== LOG_FORMAT) return null;
       const inst = rec.instance;
       if (!isNum(rec.format)) return 'header without a format number';
       if (!isObj(inst) || typeof inst.id !== 'string' || typeof inst.digest !== 'string') return 'header without instance id and digest';

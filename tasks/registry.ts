@@ -9,6 +9,12 @@ import { v6ObjectRotation } from './perception/v6-object-rotation/family.ts';
 import { p6PegTransfer } from './puzzles/p6-peg-transfer/family.ts';
 import { m1ChiralPeg } from './manipulation/m1-chiral-peg/family.ts';
 import { t1TunnelTiming } from './temporal/t1-tunnel-timing/family.ts';
+import { v2ChiralOddOneOut } from './perception/v2-chiral-odd-one-out/family.ts';
+import { v3RotatedCopy } from './perception/v3-rotated-copy/family.ts';
+import { v4RulerReading } from './perception/v4-ruler-reading/family.ts';
+import { p1SlidingBlocks } from './puzzles/p1-sliding-blocks/family.ts';
+import { p2TrafficJam } from './puzzles/p2-traffic-jam/family.ts';
+import { p5PocketCube } from './puzzles/p5-pocket-cube/family.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
 import { TIERS } from '../core/catalog.ts';
 
@@ -16,7 +22,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {

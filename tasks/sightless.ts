@@ -48,6 +48,8 @@ export interface TrainingExample {
 export interface FitTools {
   /** Plays `calls` on `instance` (a training instance) and says whether it solved. */
   trial(instance: Instance, calls: ToolCall[]): Promise<boolean>;
+  /** How many trial episodes the strategy should play at most (the quick battery lends fewer). */
+  maxTrials?: number;
 }
 
 /**

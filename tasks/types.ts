@@ -21,6 +21,12 @@ export type ToolKind = 'perception' | 'physical' | 'discrete' | 'timed' | 'final
 /** A JSON Schema (draft 2020-12 subset that ajv accepts). */
 export type JsonSchema = Record<string, unknown>;
 
+/** Where the right option sits among the listed ones: `index` (0-based) of `count`. */
+export interface AnswerPlace {
+  count: number;
+  index: number;
+}
+
 /** A tool as the agent sees it: name, what it does, and its argument schema. */
 export interface ToolSpec {
   name: string;
@@ -240,6 +246,20 @@ export interface TaskFamily<Scene = unknown> {
    * `ShortcutTell`), measured by the battery over many seeds like the strategies.
    */
   tells?: ShortcutTell[];
+  /**
+   * The seeds the shortcut battery judges (`purpose` 'judged', `count` of them) and trains fitted
+   * strategies on ('training'; `judged` is how many are judged), when plain seed numbers do not
+   * serve: e.g. a family whose seed ranges are different forms of the task. Judged and training
+   * seeds must not overlap. Default: judged 0 … n−1, training from 200 past them.
+   */
+  batterySeeds?(count: number, purpose: 'judged' | 'training', judged: number): number[];
+  /**
+   * For a family whose answer is one of several listed options (a letter, a tray): where the
+   * right one sits, among how many — read from the scene. Checked for balance over many seeds
+   * (chi-square) and over the released set and suites (as even as the counts allow); null for an
+   * instance with no such choice.
+   */
+  answerPlace?(instance: Instance<Scene>): AnswerPlace | null;
   /**
    * Upper bound on the random baseline's success rate (default 0.1), for every instance or per
    * instance (e.g. chance plus a margin for a multiple-choice form, 0.1 for a physical one).

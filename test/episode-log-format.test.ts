@@ -19,7 +19,8 @@ describe('episode log format version', () => {
   function writeLog(format: unknown): EpisodeLog {
     const log = new EpisodeLog(tmp, 'P6-L1-s100');
     mkdirSync(log.dir, { recursive: true });
-    writeFileSync(log.file, JSON.stringify({ type: 'header', format, instance: { id: 'P6-L1-s100' } }) + '\n');
+    const header = { type: 'header', format, instance: { id: 'P6-L1-s100', digest: 'd' }, agent: { name: 'null', settings: {} }, mode: 'default' };
+    writeFileSync(log.file, JSON.stringify(header) + '\n');
     return log;
   }
 

@@ -1,3 +1,4 @@
+import { SpaceActError } from '../core/errors.ts';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
 import { NullAgent } from '../agents/null.ts';
@@ -18,10 +19,15 @@ export const DEFAULT_BATTERY_TRAINING = 8;
 /** Turn budget of a random episode in the battery (the instance's own budget when smaller). */
 export const DEFAULT_BATTERY_RANDOM_TURNS = 20;
 /**
- * Training seeds start here, far from the judged seeds (0 … seeds−1) and from the released seed
- * (100), so a fitted strategy never learns from an instance it is judged on.
+ * The seeds the battery judges and trains on, unless the family says otherwise
+ * (`TaskFamily.batterySeeds`): judged seeds 0 … n−1; training seeds from 200 past the last
+ * judged one (and past the released seed 100), so a fitted strategy never learns from an
+ * instance it is judged on.
  */
-export const TRAINING_SEED_BASE = 1_000_000;
+export function defaultBatterySeeds(count: number, purpose: 'judged' | 'training', judged = DEFAULT_BATTERY_SEEDS): number[] {
+  const base = purpose === 'judged' ? 0 : Math.max(judged, 101) + 200;
+  return Array.from({ length: count }, (_, i) => base + i);
+}
 /** Success the random baseline may reach unless the family sets its own bound. */
 const DEFAULT_RANDOM_BOUND = 0.1;
 
@@ -49,10 +55,10 @@ export interface BatteryAgentResult {
 export interface BatteryReport {
   family: string;
   tier: Tier;
-  /** Judged seeds: `first` … `first + count − 1`. */
-  seeds: { first: number; count: number };
+  /** Judged seeds, in order. */
+  seeds: number[];
   /** Training seeds fitted strategies learned from. */
-  training: { first: number; count: number };
+  training: number[];
   agents: BatteryAgentResult[];
   passed: boolean;
   /** Strategies that had nothing to try on this family, by name. */
@@ -72,12 +78,29 @@ export interface BatteryOptions {
   tiers?: Tier[];
   /** Turn budget of each random episode (default 20). */
   randomTurns?: number;
+  /**
+   * Most turns of any battery episode, trials of fitted strategies included (default: no cap
+   * beyond each agent's own). The quick battery caps episodes so long-horizon families stay
+   * cheap; the full battery in `verify` plays them out.
+   */
+  episodeTurns?: number;
+  /** Most trial episodes a fitted strategy may play while learning (default: as many as it asks). */
+  fitTrials?: number;
   /** Replaces the shared strategies (tests). */
   strategies?: readonly SightlessStrategy[];
   /** Leave out the baselines (null, random) and these strategies by name (the quick battery). */
   skip?: readonly string[];
   /** Called after each family × tier. */
   onReport?(r: BatteryReport): void;
+}
+
+/** The seeds of one purpose: the family's own choice, or {@link defaultBatterySeeds}; checked disjoint. */
+function seedsOf(family: TaskFamily, count: number, purpose: 'judged' | 'training', judged: number): number[] {
+  const out = family.batterySeeds ? family.batterySeeds(count, purpose, judged) : defaultBatterySeeds(count, purpose, judged);
+  if (out.length !== count || out.some((x) => !Number.isInteger(x) || x < 0)) {
+    throw new SpaceActError('invalid-state', `${family.id}: batterySeeds(${count}, ${purpose}) must give ${count} whole seeds`);
+  }
+  return out;
 }
 
 /** A fixed script as a strategy: calls in order, a turn's worth at a time; a refused call is skipped. */
@@ -96,7 +119,8 @@ function scriptStrategy(calls: ToolCall[]): SightlessStrategy {
 }
 
 /** Plays one agent on one instance through the real loop, without images. */
-async function play(family: TaskFamily, instance: Instance, agent: Agent, maxTurns: number): Promise<EpisodeOutcome> {
+async function play(family: TaskFamily, instance: Instance, agent: Agent, maxTurns: number, cap = Infinity): Promise<EpisodeOutcome> {
+  maxTurns = Math.min(maxTurns, cap);
   let turns = 0;
   return runEpisode({
     family,
@@ -136,15 +160,18 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
     const report: BatteryReport = {
       family: family.id,
       tier,
-      seeds: { first: 0, count: seeds },
-      training: { first: TRAINING_SEED_BASE, count: trainingCount },
+      seeds: seedsOf(family, seeds, 'judged', seeds),
+      training: seedsOf(family, trainingCount, 'training', seeds),
       agents: [],
       passed: false,
       notApplicable: [],
       seconds: 0,
     };
     try {
-      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []) });
+      const judgedSet = new Set(report.seeds);
+      const overlap = report.training.filter((x) => judgedSet.has(x));
+      if (overlap.length) throw new SpaceActError('invalid-state', `${family.id}: training seeds ${overlap.slice(0, 5).join(', ')} are also judged`);
+      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []), cap: opts.episodeTurns ?? Infinity, fitTrials: opts.fitTrials });
       report.passed = report.agents.every((a) => a.passed);
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err);
@@ -161,26 +188,27 @@ async function judgeTier(
   family: TaskFamily,
   tier: Tier,
   report: BatteryReport,
-  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string> },
+  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string>; cap: number; fitTrials?: number },
 ): Promise<void> {
   const judged: Instance[] = [];
-  for (let s = 0; s < o.seeds; s++) judged.push(family.generate(s, tier));
+  for (const s of report.seeds) judged.push(family.generate(s, tier));
   let training: TrainingExample[] | null = null;
   const trainingSet = async (): Promise<TrainingExample[]> => {
     if (!training) {
       training = [];
-      for (let i = 0; i < o.trainingCount; i++) {
-        const instance = family.generate(TRAINING_SEED_BASE + i, tier);
+      for (const seed of report.training) {
+        const instance = family.generate(seed, tier);
         training.push({ instance, reference: await referenceSolution(family, instance) });
       }
     }
     return training;
   };
   const fitTools: FitTools = {
+    ...(o.fitTrials !== undefined ? { maxTrials: o.fitTrials } : {}),
     async trial(instance, calls) {
       const agent = new SightlessAgent(scriptStrategy(calls), undefined, 0);
       const per = instance.budgets.actionsPerTurn;
-      const out = await play(family, instance, agent, Math.ceil(calls.length / per) + 2);
+      const out = await play(family, instance, agent, Math.ceil(calls.length / per) + 2, o.cap);
       return out.solved;
     },
   };
@@ -196,8 +224,9 @@ async function judgeTier(
     let scoreSum = 0;
     let boundSum = 0;
     const solvedSeeds: number[] = [];
-    for (let seed = 0; seed < judged.length; seed++) {
-      const instance = judged[seed];
+    for (let k = 0; k < judged.length; k++) {
+      const instance = judged[k];
+      const seed = report.seeds[k];
       const out = await episode(instance, seed);
       boundSum += boundOf(instance);
       let referenceActions = 0;
@@ -232,10 +261,10 @@ async function judgeTier(
   };
 
   if (!o.skip.has('null')) await record('null', 'baseline', 'commits at once with default arguments, or does nothing', () => 0, (instance) =>
-    play(family, instance, new NullAgent(), instance.budgets.turns),
+    play(family, instance, new NullAgent(), instance.budgets.turns, o.cap),
   );
   if (!o.skip.has('random')) await record('random', 'baseline', `1–5 random valid calls per turn for ${o.randomTurns} turns`, (i) => randomBound(family, i), (instance, seed) =>
-    play(family, instance, new RandomAgent(seed), Math.min(o.randomTurns, instance.budgets.turns)),
+    play(family, instance, new RandomAgent(seed), Math.min(o.randomTurns, instance.budgets.turns), o.cap),
   );
 
   const view0 = sightlessView(judged[0]);
@@ -247,7 +276,7 @@ async function judgeTier(
     }
     const fitted = s.fit ? await s.fit(await trainingSet(), fitTools) : undefined;
     await record(s.name, source, s.description, (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound), (instance, seed) =>
-      play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns)),
+      play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap),
     );
   };
   for (const s of o.strategies) await runStrategy(s, 'shared');
@@ -260,7 +289,7 @@ async function judgeTier(
     await record(t.name, 'tell', t.description, () => t.bound, (instance, seed) => {
       const calls = t.calls(instance, fitted);
       const per = instance.budgets.actionsPerTurn;
-      return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1);
+      return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1, o.cap);
     });
   }
 }
@@ -287,18 +316,25 @@ export function binomialTail(successes: number, n: number, bound: number): numbe
 export const QUICK_BATTERY_ALPHA = 0.01;
 
 /**
- * The quick battery the check-suite runs on every registered family × tier: few seeds, few
- * training seeds, and only the strategies whose episodes are short (null, constant answer,
- * first option, memorised plan, straight-line, and the family's own strategies and tells; the
- * random baseline and blind probing run in `verify`). It cannot certify a rate, so it fails an
- * agent only when its successes are far over its bound (binomial tail below
+ * The quick battery the check-suite runs on every registered family, at its easiest and
+ * hardest tier: few seeds, few training seeds, and only the strategies whose episodes are
+ * short (constant answer, first option, memorised plan, straight-line, and the family's own
+ * strategies and tells, each episode at most 4 turns; the null policy has its own check, and
+ * the random baseline, blind probing and long episodes run in `verify`). It cannot certify a
+ * rate, so it fails an agent only when its successes are far over its bound (binomial tail below
  * {@link QUICK_BATTERY_ALPHA}): a constant answer that is always right, a fixed schedule that
  * always works.
  */
-export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip'>>> = Object.freeze({
+export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials'>>> = Object.freeze({
   seeds: 6,
   training: 4,
-  skip: Object.freeze(['random', 'blind-probe']),
+  // The null policy has its own check-suite test; random and probing episodes are long.
+  skip: Object.freeze(['null', 'random', 'blind-probe']),
+  // A constant answer, a fixed schedule or a short memorised plan shows within four turns;
+  // longer plans are the full battery's to measure.
+  episodeTurns: 4,
+  // Two candidate plans (the most common script and the median one) on four training seeds.
+  fitTrials: 8,
 });
 
 /**
@@ -306,7 +342,11 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
  * bound (or per tier that could not be judged); an empty list passes.
  */
 export async function quickBatteryProblems(family: TaskFamily, opts: Pick<BatteryOptions, 'tiers' | 'strategies'> = {}): Promise<string[]> {
-  const reports = await runBattery(family, { ...QUICK_BATTERY, ...opts });
+  // The easiest tier (where a memorised plan or a fixed schedule is likeliest to work) and the
+  // hardest (its lever); the middle tiers are the full battery's.
+  const all = tiersOf(family);
+  const tiers = opts.tiers ?? [...new Set([all[0], all[all.length - 1]])];
+  const reports = await runBattery(family, { ...QUICK_BATTERY, ...opts, tiers });
   const problems: string[] = [];
   for (const r of reports) {
     if (r.error) problems.push(`${r.family} ${r.tier}: the battery could not run: ${r.error}`);

@@ -147,10 +147,11 @@ export const memorisedPlan: SightlessStrategy<ToolCall[] | undefined> = {
     if (scripts.length === 0) return undefined;
     const candidates: ToolCall[][] = [];
     const seen = new Set<string>();
+    const most = Math.max(1, Math.min(MAX_PLAN_CANDIDATES, Math.floor((tools.maxTrials ?? Infinity) / Math.max(1, training.length))));
     const add = (s: ToolCall[] | undefined): void => {
       if (!s) return;
       const k = canonicalJson(s);
-      if (!seen.has(k) && candidates.length < MAX_PLAN_CANDIDATES) {
+      if (!seen.has(k) && candidates.length < most) {
         seen.add(k);
         candidates.push(s);
       }

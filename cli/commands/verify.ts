@@ -32,7 +32,7 @@ function pct(x: number): string {
 
 /** The battery's lines for one family × tier: one per agent, failures marked. */
 function batteryLines(r: BatteryReport): string[] {
-  const head = `${r.family}-${r.tier}: ${r.passed ? 'passed' : 'FAILED'} over seeds ${r.seeds.first}–${r.seeds.first + r.seeds.count - 1} (${r.seconds.toFixed(1)} s)`;
+  const head = `${r.family}-${r.tier}: ${r.passed ? 'passed' : 'FAILED'} over ${r.seeds.length} seeds (${r.seconds.toFixed(1)} s)`;
   if (r.error) return [head, `    ✗ ${r.error}`];
   const lines = [head];
   for (const a of r.agents) {
