@@ -17,12 +17,15 @@ import {
   duplicateRedis,
   episodeJobId,
   INBOX_GROUP,
+  isConnectionError,
   joinImages,
   MAX_STALLED,
+  OutageNotice,
   parseMessage,
   QUEUE_NAME,
   REPLY_TTL_SECONDS,
   RunKeys,
+  shownUrl,
   STALLED_CHECK_MS,
   type EpisodeJobData,
   type EpisodeJobResult,
@@ -112,10 +115,15 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
     stalledInterval: STALLED_CHECK_MS,
     maxStalledCount: MAX_STALLED,
   });
-  checker.on('error', () => {
-    // A dropped connection: ioredis reconnects, and the next check runs then.
-  });
   const notice = (m: string): void => opts.onNotice?.(m);
+  // A dropped connection: ioredis reconnects and commands wait for it; said once, not at every
+  // retry (BullMQ prints an 'error' nobody listens to with its stack).
+  const outage = new OutageNotice(opts.url, notice);
+  const onError = (err: Error): void => (isConnectionError(err) ? outage.failed(err) : notice(`queue error: ${err.message}`));
+  queue.on('error', onError);
+  checker.on('error', onError);
+  commands.on('error', onError);
+  commands.on('ready', () => outage.ready());
 
   const done = new Set<string>();
   /** The attempt allowed to write each episode (also in Redis, for a restarted coordinator). */
@@ -298,9 +306,14 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
     let polled = Date.now();
     while (done.size < opts.ids.length && !(stopping && inFlight.size === 0)) {
       if (!stopping && opts.shouldStop()) await beginStop();
-      const got = (await reader.callBuffer('XREADGROUP', 'GROUP', INBOX_GROUP, 'coordinator', 'COUNT', 16, 'BLOCK', 1000, 'STREAMS', keys.inbox, pending ? '0' : '>')) as
-        | Array<[Buffer, Array<[Buffer, Buffer[]]>]>
-        | null;
+      const got = (await reader.callBuffer('XREADGROUP', 'GROUP', INBOX_GROUP, 'coordinator', 'COUNT', 16, 'BLOCK', 1000, 'STREAMS', keys.inbox, pending ? '0' : '>').catch((err: Error) => {
+        if (!/NOGROUP/.test(err.message)) throw err;
+        throw new SpaceActError(
+          'invalid-state',
+          `Redis at ${shownUrl(opts.url)} no longer holds this run (restarted without its data?); rerun the same command with the same --out: unfinished episodes are queued again and continue from their logs`,
+          { queue: shownUrl(opts.url) },
+        );
+      })) as Array<[Buffer, Array<[Buffer, Buffer[]]>]> | null;
       const entries = got?.[0]?.[1] ?? [];
       // Messages handed to an earlier coordinator and never acknowledged come first.
       if (pending && entries.length === 0) pending = false;

@@ -173,9 +173,43 @@ export async function connectRedis(url: string, timeoutMs = 10_000): Promise<Red
     await Promise.race([redis.ping(), timer]);
   } catch (err) {
     redis.disconnect();
-    throw new SpaceActError('io', `cannot reach Redis at ${shownUrl(url)}: ${(err as Error).message}`, { queue: shownUrl(url) });
+    // The socket's own error (connection refused, host not found) says more than the rejection ("Connection is closed.").
+    throw new SpaceActError('io', `cannot reach Redis at ${shownUrl(url)}: ${lastError || (err as Error).message}`, { queue: shownUrl(url) });
   }
   return redis;
+}
+
+/** Whether an error is a lost or refused connection (ioredis reconnects by itself), not a failed command. */
+export function isConnectionError(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /Connection is closed|connect ETIMEDOUT/.test(err.message);
+}
+
+/**
+ * Says once that Redis cannot be reached and once that it is back, instead of a line at every
+ * reconnection attempt of every connection: feed it every connection's errors ({@link failed})
+ * and a connection's `ready` events ({@link ready}).
+ */
+export class OutageNotice {
+  private down = false;
+  constructor(
+    private readonly url: string,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  /** A connection error: the first of an outage is said. */
+  failed(err: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.say(`lost Redis at ${shownUrl(this.url)} (${err.message}); waiting for it to come back`);
+  }
+
+  /** A connection is ready again. */
+  ready(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.say(`Redis at ${shownUrl(this.url)} is back`);
+  }
 }
 
 /**

@@ -19,8 +19,10 @@ import {
   connectRedis,
   duplicateRedis,
   DEFAULT_LOCK_SECONDS,
+  isConnectionError,
   MAX_STALLED,
   messageFields,
+  OutageNotice,
   QUEUE_NAME,
   RunKeys,
   splitImages,
@@ -169,7 +171,11 @@ export class QueueWorker {
       maxStalledCount: MAX_STALLED,
     });
     self = new QueueWorker(worker, commands, blocking, bullConnection, opts);
-    worker.on('error', (err) => self!.log(`queue error: ${err.message}`));
+    // A lost connection is said once per outage (ioredis reconnects and the worker goes on).
+    const outage = new OutageNotice(opts.url, (line) => self!.log(line));
+    worker.on('error', (err) => (isConnectionError(err) ? outage.failed(err) : self!.log(`queue error: ${err.message}`)));
+    commands.on('error', (err: Error) => outage.failed(err));
+    commands.on('ready', () => outage.ready());
     void worker.run();
     await worker.waitUntilReady();
     return self;
