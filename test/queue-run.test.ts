@@ -116,6 +116,8 @@ async function everythingIn(url: string): Promise<Buffer[]> {
 }
 
 describe('queue runs: a coordinator and workers over BullMQ on a real redis-server', function () {
+  // Each test waits out at least one lock expiry and stalled check, longer on a busy machine.
+  this.timeout(600_000);
   let redis: RedisServer;
   let server: ScriptedOpenAIServer;
   let tmp: string;
@@ -284,11 +286,48 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
     }
   });
 
+  it('Redis stopped mid-run is said once (no stack); back without its data, the coordinator says to rerun, and the rerun completes as a serial run', async () => {
+    const ids = ['P6-L1-s100', 'P6-L3-s100'];
+    const serial = await spaceact(runArgs('serial-lost', ids, ['--render', 'never']), true).done;
+    expect(serial.code, serial.out).to.equal(0);
+    // A server of this test's own, stopped and started again on the same port without its data.
+    const own = await RedisServer.start({ own: true });
+    let back: RedisServer | null = null;
+    try {
+      const w = spaceact(['worker', '--queue', own.url, '--lock-seconds', '8'], true);
+      procs.push(w);
+      const out = join(tmp, 'lost');
+      const args = (url: string): string[] => [...runArgs('lost', ids, ['--render', 'never']), '--queue', url];
+      const first = spaceact(args(own.url), false);
+      procs.push(first);
+      await until(() => ids.reduce((n, id) => n + turnsLogged(out, id), 0) >= 2, [first, w], 'waiting for two turns');
+      await own.stop();
+      await until(() => /lost Redis at/.test(first.out()), [first], 'waiting for the coordinator to notice');
+      back = await RedisServer.start({ own: true, port: own.port });
+      const r = await first.done;
+      expect(r.code, r.out).to.equal(2);
+      expect(r.out.match(/lost Redis at/g), r.out).to.have.length(1);
+      expect(r.out).to.match(/^spaceact: lost Redis at redis:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/m);
+      expect(r.out).to.match(/^spaceact: Redis at redis:\/\/127\.0\.0\.1:\d+ no longer holds this run .*rerun the same command with the same --out/m);
+      expect(r.out, 'no stack trace').not.to.match(/^\s+at /m);
+      expect(w.out()).to.match(/ lost Redis at /);
+      expect(w.out()).to.match(/ Redis at \S+ is back/);
+      const again = await spaceact(args(back.url), false).done;
+      expect(again.code, again.out).to.equal(0);
+      expect(summaryOf(out).episodes).to.deep.equal(summaryOf(join(tmp, 'serial-lost')).episodes);
+      for (const id of ids) expect(trajectory(out, id), id).to.deep.equal(trajectory(join(tmp, 'serial-lost'), id));
+    } finally {
+      await Promise.all(procs.splice(0).map(stop));
+      await back?.stop();
+      await own.stop();
+    }
+  });
+
   it('refuses an unreachable queue in one line, writing nothing', async () => {
     const r = await spaceact(['run', '--agent', 'reference', '--instance', 'P6-L1-s100', '--out', join(tmp, 'nowhere'), '--queue', 'redis://127.0.0.1:1'], false).done;
     expect(r.code).to.equal(2);
     expect(r.out.trim().split('\n')).to.have.length(1);
-    expect(r.out).to.match(/^spaceact: cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+    expect(r.out).to.match(/^spaceact: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/);
     expect(existsSync(join(tmp, 'nowhere'))).to.equal(false);
   });
 });

@@ -47,18 +47,19 @@ export class RedisServer {
   /**
    * Starts a server on a free loopback port and waits until it accepts connections; or, when
    * `SPACEACT_TEST_REDIS_URL` names one on loopback (`.ci/run` starts one and stops it), uses
-   * that one and leaves it running on {@link stop}.
+   * that one and leaves it running on {@link stop}. `own`: always a server of its own (a test
+   * that stops it); `port`: on that port (a server started again where one was stopped).
    */
-  static async start(): Promise<RedisServer> {
+  static async start(opts: { own?: boolean; port?: number } = {}): Promise<RedisServer> {
     const given = process.env.SPACEACT_TEST_REDIS_URL;
-    if (given) {
+    if (given && !opts.own && opts.port === undefined) {
       const u = new URL(given);
       if (u.hostname !== '127.0.0.1' || !u.port) throw new Error(`SPACEACT_TEST_REDIS_URL must be redis://127.0.0.1:PORT, not ${given}`);
       return new RedisServer(null, Number(u.port), null);
     }
     const dir = mkdtempSync(join(tmpdir(), 'spaceact-redis-'));
     for (let attempt = 0; ; attempt++) {
-      const port = await freePort();
+      const port = opts.port ?? (await freePort());
       const child = spawn(redisServerBinary(), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -74,7 +75,7 @@ export class RedisServer {
       });
       if (ready) return new RedisServer(child, port, dir);
       // Another process took the port between asking and binding: try another.
-      if (attempt >= 4) throw new Error(`redis-server did not start:\n${log.slice(-2000)}`);
+      if (attempt >= 4 || opts.port !== undefined) throw new Error(`redis-server did not start:\n${log.slice(-2000)}`);
     }
   }
 
