@@ -30,7 +30,7 @@ export async function labelBar(text: string, width: number, height: number, styl
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Options of {@link composeRow}. */
+/** Options of {@link composeRow} and {@link composeColumn}. */
 export interface ComposeRowOptions {
   /** One label per image, drawn in a bar above it. */
   labels?: string[];
@@ -48,8 +48,20 @@ export interface ComposeRowOptions {
  * Puts images (PNG or any format sharp reads) side by side, each under an optional label bar,
  * separated by gaps. Panels are top-aligned; returns PNG bytes.
  */
-export async function composeRow(images: Buffer[], opts: ComposeRowOptions = {}): Promise<Buffer> {
-  if (images.length === 0) throw new RangeError('composeRow needs at least one image');
+export function composeRow(images: Buffer[], opts: ComposeRowOptions = {}): Promise<Buffer> {
+  return compose(images, opts, 'row');
+}
+
+/**
+ * Stacks images (PNG or any format sharp reads) top to bottom, each under an optional label bar
+ * as wide as it, separated by gaps. Panels are left-aligned; returns PNG bytes.
+ */
+export function composeColumn(images: Buffer[], opts: ComposeRowOptions = {}): Promise<Buffer> {
+  return compose(images, opts, 'column');
+}
+
+async function compose(images: Buffer[], opts: ComposeRowOptions, direction: 'row' | 'column'): Promise<Buffer> {
+  if (images.length === 0) throw new RangeError(`compose${direction === 'row' ? 'Row' : 'Column'} needs at least one image`);
   const sizes = await Promise.all(
     images.map(async (img) => {
       const m = await sharp(img).metadata();
@@ -58,20 +70,24 @@ export async function composeRow(images: Buffer[], opts: ComposeRowOptions = {})
   );
   const separator = opts.separator ?? 8;
   const tallest = Math.max(...sizes.map((s) => s.height));
+  const widest = Math.max(...sizes.map((s) => s.width));
   const labelled = opts.labels !== undefined;
   const labelHeight = labelled ? (opts.labelHeight ?? Math.max(24, Math.round(tallest * 0.05))) : 0;
-  const width = sizes.reduce((sum, s) => sum + s.width, 0) + separator * (images.length - 1);
-  const height = labelHeight + tallest;
+  const gaps = separator * (images.length - 1);
+  const width = direction === 'row' ? sizes.reduce((sum, s) => sum + s.width, 0) + gaps : widest;
+  const height = direction === 'row' ? labelHeight + tallest : sizes.reduce((sum, s) => sum + labelHeight + s.height, 0) + gaps;
   const layers: OverlayOptions[] = [];
   let x = 0;
+  let y = 0;
   for (const [i, img] of images.entries()) {
-    const { width: w } = sizes[i];
+    const { width: w, height: h } = sizes[i];
     if (labelled) {
       const bar = await labelBar(opts.labels![i] ?? '', w, labelHeight, opts.labelStyles?.[i]);
-      layers.push({ input: bar, left: x, top: 0 });
+      layers.push({ input: bar, left: x, top: y });
     }
-    layers.push({ input: img, left: x, top: labelHeight });
-    x += w + separator;
+    layers.push({ input: img, left: x, top: y + labelHeight });
+    if (direction === 'row') x += w + separator;
+    else y += labelHeight + h + separator;
   }
   return sharp({ create: { width, height, channels: 3, background: opts.background ?? '#101214' } })
     .composite(layers)

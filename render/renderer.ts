@@ -2,7 +2,7 @@ import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
-import { composeRow, withCaption } from './compose.ts';
+import { composeColumn, composeRow, withCaption } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
 import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 
@@ -157,15 +157,18 @@ export class Renderer {
 
   /**
    * Strobe frames: each scene (normally five, 0.25 s of world time apart, oldest first) drawn
-   * from one camera, and a strip of them side by side under labels (default "t − 1.00 s" …
-   * "t = now").
+   * from one camera, and a strip of them under labels (default "t − 1.00 s" … "t = now"): side
+   * by side (`layout: 'row'`, the default) or stacked oldest at the top (`'column'`, for a wide
+   * frame of a long track, so that positions line up from frame to frame).
    */
   async strobe(
     frames: SceneDescription[],
     camera: CameraSpec,
     labels?: string[],
-    opts: { width?: number; height?: number } = {},
+    opts: { width?: number; height?: number; layout?: 'row' | 'column' } = {},
   ): Promise<{ frames: Buffer[]; strip: Buffer }> {
+    const layout = opts.layout ?? 'row';
+    if (layout !== 'row' && layout !== 'column') throw new SpaceActError('invalid-argument', `strobe layout must be "row" or "column", got ${JSON.stringify(layout)}`);
     if (!Array.isArray(frames) || frames.length === 0) {
       throw new SpaceActError('invalid-argument', 'strobe needs at least one scene');
     }
@@ -177,7 +180,8 @@ export class Renderer {
     const request = this.request('rgb', camera, opts.width, opts.height);
     const images: Buffer[] = [];
     for (const s of scenes) images.push(Buffer.from(((await this.draw(s, request)) as ImageResult).png, 'base64'));
-    return { frames: images, strip: await composeRow(images, { labels: texts, separator: 6 }) };
+    const compose = layout === 'row' ? composeRow : composeColumn;
+    return { frames: images, strip: await compose(images, { labels: texts, separator: 6 }) };
   }
 
   /**

@@ -17,3 +17,14 @@ export function strobeLabels(count: number = STROBE_FRAMES, spacing: number = ST
     return back === 0 ? 'now' : `${back.toFixed(2)} s ago`;
   });
 }
+
+/**
+ * The label of a frame the environment actually shows: its true age (`age` seconds before now)
+ * and the world time it shows — "now · t = 1.60 s", "0.25 s ago · t = 1.35 s". Frames end at
+ * the present, so after any wait the last one is "now"; a world whose step does not divide
+ * the spacing gets the ages its frames really have. Ages under half a millisecond count as now.
+ */
+export function strobeLabel(age: number, time: number): string {
+  const when = `t = ${time.toFixed(2)} s`;
+  return age < 5e-4 ? `now \u00b7 ${when}` : `${age.toFixed(2)} s ago \u00b7 ${when}`;
+}

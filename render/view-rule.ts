@@ -1,4 +1,4 @@
-import type { LabelMeasure, MeasureResult } from './page/protocol.ts';
+import type { BodyMeasure, LabelMeasure, MeasureResult } from './page/protocol.ts';
 
 /**
  * Fewest visible pixels a body the rules mention must have in a 768×768 picture (16 × 16 px);
@@ -7,13 +7,26 @@ import type { LabelMeasure, MeasureResult } from './page/protocol.ts';
 export const DEFAULT_MIN_PIXELS = 256;
 const REFERENCE_AREA = 768 * 768;
 
+/** A side of the picture's frame. */
+export type FrameSide = 'top' | 'bottom' | 'left' | 'right';
+
 /** A body the rules mention, with its own minimum where the default does not fit. */
 export interface BodyRequirement {
+  /** The body's name, or the part's name when `group` lists its bodies. */
   name: string;
+  /**
+   * The part is drawn as several bodies (an object of several colours, one body per colour):
+   * their visible pixels add up, and the part is cut where any of them is.
+   */
+  group?: string[];
   /** Fewest visible pixels (at 768×768; scaled by area); default {@link DEFAULT_MIN_PIXELS}. */
   minPixels?: number;
-  /** The body may reach beyond the frame (a long table, a floor). Default false. */
-  mayBeCut?: boolean;
+  /**
+   * The body may reach beyond the frame (a long table, a floor): `true` on any side, or only
+   * across the sides listed (an object whose lower part a screen hides may run off the bottom,
+   * never off the top). Default false.
+   */
+  mayBeCut?: boolean | FrameSide[];
 }
 
 /** What a view must show: what the rules mention, less what the tier hides on purpose. */
@@ -24,6 +37,11 @@ export interface ViewRequirements {
   hidden?: string[];
   /** Rulers (indexes into the scene's `rulers`) the rules mention: none of their labels may be hidden behind a body or cut by the frame. */
   rulers?: number[];
+  /**
+   * Rulers the tier hides on purpose (declared by the family): none of their labels may show,
+   * so a hidden scale never gives itself away through a label floating on what hides it.
+   */
+  hiddenRulers?: number[];
   /** Default minimum for `bodies`, pixels at 768×768. */
   minPixels?: number;
 }
@@ -38,7 +56,8 @@ export type ViewFailureKind =
   | 'label-occluded'
   | 'label-cut'
   | 'label-overlap'
-  | 'ruler-unreadable';
+  | 'ruler-unreadable'
+  | 'hidden-label-shown';
 
 /** One reason a view breaks the rule. */
 export interface ViewFailure {
@@ -56,6 +75,20 @@ export interface ViewVerdict {
   failures: ViewFailure[];
 }
 
+/**
+ * The sides of the frame a part crosses: from its projected bounds; a part that the
+ * measurement calls cut without crossing a side (it reaches behind the camera) crosses all.
+ */
+function cutSides(parts: BodyMeasure[], bounds: number[], width: number, height: number): FrameSide[] {
+  if (!parts.some((b) => b.cut)) return [];
+  const sides: FrameSide[] = [];
+  if (bounds[1] < 0) sides.push('top');
+  if (bounds[3] > height) sides.push('bottom');
+  if (bounds[0] < 0) sides.push('left');
+  if (bounds[2] > width) sides.push('right');
+  return sides.length ? sides : ['top', 'bottom', 'left', 'right'];
+}
+
 const inside = (r: number[], width: number, height: number): boolean => r[0] >= 0 && r[1] >= 0 && r[2] <= width && r[3] <= height;
 const overlap = (a: number[], b: number[]): boolean => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 const labelName = (l: LabelMeasure): string => `ruler ${l.ruler} label ${JSON.stringify(l.text)}`;
@@ -66,7 +99,7 @@ const labelName = (l: LabelMeasure): string => `ruler ${l.ruler} label ${JSON.st
  * is not cut by the frame; no shown ruler label is cut by the frame or overlaps another shown
  * label; no label of a required ruler is hidden behind a body, cut by the frame or pushed out
  * by another ruler's label, and each required ruler shows at least two labels (a scale needs
- * two). Pure: the same measurement and requirements give the same failures, in a fixed order.
+ * two); no label of a ruler the tier hides on purpose is shown. Pure: the same measurement and requirements give the same failures, in a fixed order.
  */
 export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerdict {
   const failures: ViewFailure[] = [];
@@ -79,20 +112,30 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
   for (const entry of req.bodies ?? []) {
     const r: BodyRequirement = typeof entry === 'string' ? { name: entry } : entry;
     if (hidden.has(r.name)) continue;
-    const b = byName.get(r.name);
-    if (!b) {
-      fail('body-unknown', r.name, `the rules mention '${r.name}', which is not in the scene`);
+    const names = (r.group ?? [r.name]).filter((n) => !(r.group && hidden.has(n)));
+    const parts = names.map((n) => byName.get(n));
+    const missing = names.filter((_, i) => !parts[i]);
+    if (missing.length || names.length === 0) {
+      fail('body-unknown', r.name, `the rules mention '${r.name}'${r.group ? ` (bodies ${missing.map((n) => `'${n}'`).join(', ')})` : ''}, which is not in the scene`);
       continue;
     }
-    if (!b.drawn) {
+    const found = parts as BodyMeasure[];
+    if (found.some((b) => !b.drawn)) {
       fail('body-not-drawn', r.name, `'${r.name}' is not drawn`);
       continue;
     }
+    const pixels = found.reduce((n, b) => n + b.pixels, 0);
     const min = Math.ceil((r.minPixels ?? req.minPixels ?? DEFAULT_MIN_PIXELS) * scale);
-    if (b.pixels < min) {
-      fail('body-too-small', r.name, `'${r.name}' shows ${b.pixels} pixels, fewer than ${min}`, { pixels: b.pixels, minPixels: min });
+    if (pixels < min) {
+      fail('body-too-small', r.name, `'${r.name}' shows ${pixels} pixels, fewer than ${min}`, { pixels, minPixels: min });
     }
-    if (b.cut && !r.mayBeCut) fail('body-cut', r.name, `'${r.name}' is cut by the frame`, { bounds: b.bounds, width: m.width, height: m.height });
+    const bounds = found.reduce((a, b) => [Math.min(a[0], b.bounds[0]), Math.min(a[1], b.bounds[1]), Math.max(a[2], b.bounds[2]), Math.max(a[3], b.bounds[3])], [Infinity, Infinity, -Infinity, -Infinity]);
+    const crossed = cutSides(found, bounds, m.width, m.height);
+    const allowed = r.mayBeCut === true ? crossed : crossed.filter((side) => Array.isArray(r.mayBeCut) && r.mayBeCut.includes(side));
+    if (crossed.length > allowed.length) {
+      const sides = crossed.filter((side) => !allowed.includes(side));
+      fail('body-cut', r.name, `'${r.name}' is cut by the frame${sides.length < 4 ? ` (${sides.join(', ')})` : ''}`, { bounds, sides, width: m.width, height: m.height });
+    }
   }
   const shown = m.labels.filter((l) => l.state === 'shown');
   for (const l of shown) {
@@ -119,6 +162,11 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
     }
     const count = mine.filter((l) => l.state === 'shown').length;
     if (count < 2) fail('ruler-unreadable', `ruler ${r}`, `ruler ${r} shows ${count} label${count === 1 ? '' : 's'}; reading a scale needs two`, { shown: count });
+  }
+  for (const r of req.hiddenRulers ?? []) {
+    for (const l of shown.filter((x) => x.ruler === r)) {
+      fail('hidden-label-shown', labelName(l), `${labelName(l)} is shown, but the tier hides ruler ${r} on purpose`, { rect: l.rect });
+    }
   }
   return { ok: failures.length === 0, failures };
 }

@@ -2,9 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sampleCall } from '../agents/schema-sampler.ts';
 import type { Renderer } from '../render/renderer.ts';
-import { checkViewRule } from '../render/view-rule.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { instanceFromId } from '../tasks/registry.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 import { Rng } from '../core/rng.ts';
 import type { ObservationImage, ToolSpec } from '../tasks/types.ts';
 import { escapeHtml } from '../core/html-escape.ts';
@@ -32,7 +32,7 @@ export interface SheetRow {
   rollback: SheetImage | null;
   /** How the rollback came about, or why there is none. */
   rollbackNote: string;
-  /** Framing of the first view: label states and bodies under the view rule's minimum size. */
+  /** Framing of the first view: the view rule's verdict, label states and bodies cut by the frame, per declared picture. */
   framing: string;
 }
 
@@ -70,16 +70,23 @@ async function firstRollback(id: string, renderer: Renderer): Promise<{ image: O
   return { image: null, note: `no violation in ${MAX_EPISODES} × ${MAX_CALLS} random calls of ${tools.map((t) => t.name).join(', ')}` };
 }
 
-/** A one-line summary of the first view's framing measurement. */
+/**
+ * A one-line summary of the first view's framing: the view rule's verdict on what the family
+ * declares (`FamilyEnv.viewParts`), per picture its label states, and which drawn bodies are
+ * cut by the frame.
+ */
 async function framingSummary(env: TaskEnv, renderer: Renderer): Promise<string> {
-  const m = await renderer.measure(env.scene(), env.camera);
-  const states = new Map<string, number>();
-  for (const l of m.labels) states.set(l.state, (states.get(l.state) ?? 0) + 1);
-  const labels = m.labels.length ? [...states].map(([s, n]) => `${n} ${s}`).join(', ') : 'none';
-  const verdict = checkViewRule(m, { bodies: m.bodies.filter((b) => b.drawn).map((b) => ({ name: b.name, mayBeCut: true })) });
-  const small = verdict.failures.filter((f) => f.kind === 'body-too-small').map((f) => `${f.subject} (${(f.details.pixels as number) ?? 0} px)`);
-  const cut = m.bodies.filter((b) => b.drawn && b.cut).map((b) => b.name);
-  return `labels: ${labels}. Drawn bodies under ${verdict.failures[0]?.details.minPixels ?? 256} px: ${small.length ? small.join(', ') : 'none'}. Cut by the frame: ${cut.length ? cut.join(', ') : 'none'}.`;
+  const verdict = await checkFirstView(env, renderer);
+  if (!verdict.declared) return `view rule: FAILS, ${env.family.id} declares no view parts.`;
+  const rule = verdict.problems.length ? `view rule: FAILS: ${verdict.problems.map((p) => p.slice(p.indexOf(' ') + 1)).join('; ')}` : `view rule: passes (${verdict.views.length} picture${verdict.views.length === 1 ? '' : 's'})`;
+  const pictures = verdict.views.map(({ label, measurement: m }) => {
+    const states = new Map<string, number>();
+    for (const l of m.labels) states.set(l.state, (states.get(l.state) ?? 0) + 1);
+    const labels = m.labels.length ? [...states].map(([st, n]) => `${n} ${st}`).join(', ') : 'none';
+    const cut = m.bodies.filter((b) => b.drawn && b.cut).map((b) => b.name);
+    return `${label}: labels ${labels}; cut by the frame: ${cut.length ? cut.join(', ') : 'none'}`;
+  });
+  return `${rule}. ${pictures.join('. ')}.`;
 }
 
 async function save(dir: string, base: string, image: ObservationImage): Promise<SheetImage> {
@@ -132,7 +139,7 @@ export function sheetHtml(rows: SheetRow[]): string {
       return (
         `<section id="${escapeHtml(r.id)}"><h2>${escapeHtml(r.id)} <small>${escapeHtml(r.title)}${r.dynamic ? ' · moving world' : ''}</small></h2>` +
         `<div class="row">${r.first.map(figure).join('')}${rollback}</div>` +
-        `<p class="note">Rollback: ${escapeHtml(r.rollbackNote)}</p><p class="note">Framing of the scene from the instance camera (families with their own panels draw from other cameras): ${escapeHtml(r.framing)}</p></section>`
+        `<p class="note">Rollback: ${escapeHtml(r.rollbackNote)}</p><p class="note">Framing of the first view (the pictures the family declares for the view rule): ${escapeHtml(r.framing)}</p></section>`
       );
     })
     .join('\n');
@@ -150,7 +157,7 @@ figcaption { font-size: 11px; color: #333; max-width: 420px; }
 .note { font-size: 11px; margin: 3px 0; color: #333; }
 </style></head><body>
 <h1>SpaceAct contact sheet</h1>
-<p>${rows.length} instances: first observation, the first rollback image of a seeded random agent, and the first view's framing measurement.</p>
+<p>${rows.length} instances: first observation, the first rollback image of a seeded random agent, and the view rule's verdict on the first view.</p>
 ${body}
 </body></html>
 `;

@@ -7,9 +7,9 @@ import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
 import { toolCallProblems } from './instance-schema.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
-import { STROBE_FRAMES, STROBE_SPACING_S, strobeLabels } from '../render/strobe.ts';
+import { STROBE_FRAMES, STROBE_SPACING_S, strobeLabel } from '../render/strobe.ts';
 import { instanceView, type InstanceView } from './instance-view.ts';
-import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec } from './types.ts';
+import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec, ViewDeclaration } from './types.ts';
 
 /** What happened to one tool call. */
 export interface CallResult {
@@ -153,21 +153,44 @@ export class TaskEnv {
   }
 
   /**
-   * The strobe's frames (`render/strobe.ts`: five, 0.25 s of world time apart) ending at the
-   * current time, oldest first, with their labels. Bodies that did not exist when the episode
-   * began are drawn where they are now.
+   * Five frames 0.25 s of world time apart, the newest taken now, oldest first, with their
+   * labels and world times. Frames always end at the current time (there is no separate
+   * camera clock): after any wait the last frame shows the world as it is when the agent acts.
+   * Each label gives the frame's true age and world time, measured from the recorded step it
+   * shows ("0.25 s ago · t = 1.35 s", "now · t = 1.60 s"), so a world whose step does not
+   * divide 0.25 s is labelled with the ages it really shows. Bodies that did not exist when
+   * the episode began are drawn where they are now.
    */
-  strobeScenes(): { scenes: SceneDescription[]; labels: string[] } {
+  strobeScenes(): { scenes: SceneDescription[]; labels: string[]; times: number[] } {
     const now = this.world.time;
     const base = this.world.describe();
     const scenes: SceneDescription[] = [];
+    const labels: string[] = [];
+    const times: number[] = [];
     for (let k = STROBE_FRAMES - 1; k >= 0; k--) {
       const t = now - k * STROBE_SPACING_S;
       let best = this.strobe[this.strobe.length - 1];
       for (const s of this.strobe) if (Math.abs(s.time - t) < Math.abs(best.time - t)) best = s;
       scenes.push(this.scene(base.map((b) => (best.poses[b.name] ? { ...b, pose: best.poses[b.name] } : b))));
+      times.push(best.time);
+      labels.push(strobeLabel(now - best.time, best.time));
     }
-    return { scenes, labels: strobeLabels(STROBE_FRAMES, STROBE_SPACING_S) };
+    return { scenes, labels, times };
+  }
+
+  /** Pixel size of the pictures this episode's camera takes (the instance's frame, else the renderer's). */
+  frameSize(renderer: Renderer): { width: number; height: number } {
+    const f = this.instance.camera.frameSize;
+    return f ? { width: f[0], height: f[1] } : { width: renderer.width, height: renderer.height };
+  }
+
+  /** The strobe strip the agent is shown now: {@link strobeScenes} drawn in the instance's frame size and layout. */
+  async strobeStrip(renderer: Renderer): Promise<ObservationImage> {
+    const { scenes, labels } = this.strobeScenes();
+    const layout = this.instance.camera.strobeLayout ?? 'row';
+    const { strip } = await renderer.strobe(scenes, this.camera, labels, { ...this.frameSize(renderer), layout });
+    const order = layout === 'column' ? 'stacked oldest at the top' : 'oldest on the left';
+    return { kind: 'strobe', png: strip, caption: `Five frames ${STROBE_SPACING_S} s of world time apart from one viewpoint, ${order}; the last one shows the world now.` };
   }
 
   /**
@@ -180,19 +203,25 @@ export class TaskEnv {
     const rb = this.lastRollback;
     if (rb && opts.split !== false) {
       const caption = rollbackCaption(rb.violation, rb.violating);
-      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation, rb.violating), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption });
+      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation, rb.violating), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption, ...this.frameSize(renderer) });
       images.push({ kind: 'rollback', png, caption });
     }
     if (this.familyEnv.observe) {
       images.push(...(await this.familyEnv.observe({ renderer, camera: this.camera, scene: () => this.scene() })));
     } else if (this.instance.dynamic) {
-      const { scenes, labels } = this.strobeScenes();
-      const { strip } = await renderer.strobe(scenes, this.camera, labels);
-      images.push({ kind: 'strobe', png: strip, caption: `Five frames ${STROBE_SPACING_S} s of world time apart from one viewpoint, oldest on the left, the last one now.` });
+      images.push(await this.strobeStrip(renderer));
     } else {
-      images.push({ kind: 'view', png: await renderer.render(this.scene(), this.camera), caption: 'Current view.' });
+      images.push({ kind: 'view', png: await renderer.render(this.scene(), this.camera, this.frameSize(renderer)), caption: 'Current view.' });
     }
     return images;
+  }
+
+  /**
+   * The family's view-rule declaration for the pictures it shows now (`FamilyEnv.viewParts`),
+   * or null when the family declares none. `tasks/view-rule.ts` measures and checks it.
+   */
+  viewDeclarations(): ViewDeclaration[] | null {
+    return this.familyEnv.viewParts?.({ camera: this.camera, scene: () => this.scene() }) ?? null;
   }
 
   /**

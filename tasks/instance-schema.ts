@@ -70,6 +70,8 @@ export const INSTANCE_SCHEMA = {
         elevationRange: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
         distanceRange: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
         panRadius: { type: 'number', minimum: 0 },
+        frameSize: { type: 'array', items: { type: 'integer', minimum: 64, maximum: 4096 }, minItems: 2, maxItems: 2 },
+        strobeLayout: { enum: ['row', 'column'] },
       },
     },
     rulers: {

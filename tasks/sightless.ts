@@ -78,6 +78,12 @@ export interface SightlessStrategy<Fit = unknown> {
   applies?(view: SightlessView): boolean;
   /** Most turns one episode may take (default: the instance's budget). */
   maxTurns?: number;
+  /**
+   * Training seeds per tier this strategy needs to fit well (e.g. enough examples to find the
+   * firing time most of them share); the battery lends it at least this many, more than its
+   * default when asked. The quick battery keeps to its own small count.
+   */
+  training?: number;
   /** Learns from other seeds' instances and references; the result is passed to `next`. */
   fit?(training: TrainingExample[], tools: FitTools): Fit | Promise<Fit>;
   /** The next turn's calls (1 to the action cap), or null to stop playing. */

@@ -1,6 +1,7 @@
 import type { Category, Tier } from '../core/catalog.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
+import type { ViewRequirements } from '../render/view-rule.ts';
 import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
 import type { DrawFilter } from '../solvers/redraw.ts';
@@ -51,6 +52,18 @@ export interface CameraConfig {
   distanceRange?: [number, number];
   /** How far (metres) the target may be panned from the initial target. Default the initial distance. */
   panRadius?: number;
+  /**
+   * Pixel size `[width, height]` of every picture the agent is shown (each strobe frame, each
+   * half of a rollback image). Default the renderer's square (768×768). A long, low scene (a
+   * track) takes a wide frame so that it fills the picture instead of a thin band across it.
+   */
+  frameSize?: [number, number];
+  /**
+   * How a strobe strip lays out its frames: `row` side by side, oldest on the left (default),
+   * or `column` stacked, oldest at the top — so that positions along a horizontal track line
+   * up from frame to frame and a step can be read straight down the strip.
+   */
+  strobeLayout?: 'row' | 'column';
 }
 
 /**
@@ -126,6 +139,35 @@ export interface ObserveContext {
   scene(): SceneDescription;
 }
 
+/**
+ * One picture of the first observation and what it must show, for the view rule
+ * (`tasks/view-rule.ts`, checked over every family × tier by the check-suite): the bodies the
+ * rules mention with their least size in pixels, the rulers to be read, and what the tier hides
+ * on purpose. Without `scene` and `camera` the picture is the one the loop draws when the family
+ * has no `observe`: the instance's scene from the agent's camera, at the agent's resolution.
+ * A family that draws its own pictures (`observe`) declares each of them with its scene,
+ * camera and size.
+ */
+export interface ViewDeclaration extends ViewRequirements {
+  /** Names the picture in failure messages (default `first view`). */
+  label?: string;
+  /** The scene as that picture draws it (default: the scene now). */
+  scene?: SceneDescription;
+  /** The camera of that picture (default: the agent's camera now). */
+  camera?: CameraSpec;
+  /** Size of that picture in pixels (default: the renderer's, i.e. the agent's resolution). */
+  width?: number;
+  height?: number;
+}
+
+/** What a family's view declaration is computed from: the scene as drawn now and the agent's camera. */
+export interface ViewContext {
+  /** The agent's camera now. */
+  camera: CameraSpec;
+  /** The scene as drawn now (bodies, rulers, ground). */
+  scene(): SceneDescription;
+}
+
 /** Result of one tool handler: a message for the agent, plus optional structured data. */
 export interface ToolOutput {
   message: string;
@@ -169,6 +211,14 @@ export interface FamilyEnv {
   observe?(ctx: ObserveContext): Promise<ObservationImage[]>;
   /** Extra text appended to the observation (e.g. a read-out the task allows). */
   observationText?(): string;
+  /**
+   * The view rule's declaration for the first observation (see {@link ViewDeclaration}): one
+   * entry per picture, naming every body the rules mention with a minimum size in pixels, the
+   * rulers the rules tell the agent to read, and what this tier hides on purpose (`hidden`,
+   * `hiddenRulers`). Every family declares it; the check-suite fails a family that does not.
+   * Rulers default to every ruler of the scene not in `hiddenRulers`.
+   */
+  viewParts?(ctx: ViewContext): ViewDeclaration[];
   /** Release resources owned by the env (the world is freed by its owner). */
   free?(): void;
 }

@@ -25,7 +25,8 @@ function stable(t: LogTurn): unknown {
 describe('model agent and baselines through the episode loop', function () {
   let server: ScriptedOpenAIServer;
   let tmp: string;
-  const ids = ['P6-L1-s100', 'P6-L3-s100'];
+  // P6-L1-s103 takes seven moves (two turns of five calls); P6 L1 draws 4–7 moves.
+  const ids = ['P6-L1-s103', 'P6-L3-s100'];
   const savedKey = process.env.OPENAI_API_KEY;
 
   before(async () => {
@@ -43,7 +44,7 @@ describe('model agent and baselines through the episode loop', function () {
   function run(out: string, over: Partial<RunOptions> & { options?: Record<string, unknown>; agentName?: string } = {}): Promise<RunSummary> {
     const { options, agentName, ...rest } = over;
     return runInstances({
-      instances: ['P6-L1-s100'],
+      instances: ['P6-L1-s103'],
       agent: { name: agentName ?? 'openai', options: agentName && agentName !== 'openai' ? (options ?? {}) : { baseUrl: server.url, model: 'scripted', backoffBase: 0.001, backoffCap: 0.01, ...options } },
       mode: parseMode('default'),
       out: join(tmp, out),
@@ -67,14 +68,14 @@ describe('model agent and baselines through the episode loop', function () {
     // Turn 1 shows the current view; turn 2 also the view kept from turn 1 (history images, m = 1).
     expect(server.requests.slice(n0).map((r) => r.images.length)).to.deep.equal([1, 2]);
     expect(server.imageProblems).to.deep.equal([]);
-    const turns = readTurns(join(tmp, 'ref'), 'P6-L1-s100');
+    const turns = readTurns(join(tmp, 'ref'), 'P6-L1-s103');
     expect(turns).to.have.length(2);
     const t1 = turns[0];
     expect(t1.reply.requests![0].usage!.inputTokens).to.be.greaterThan(0);
     expect(t1.reply.raw).to.be.a('string');
     expect(t1.reply.requestDigest).to.match(/^[0-9a-f]{16}$/);
-    expect(existsSync(join(tmp, 'ref', 'episodes', 'P6-L1-s100', t1.images[0].file))).to.equal(true);
-    const header = new EpisodeLog(join(tmp, 'ref'), 'P6-L1-s100').read().header!;
+    expect(existsSync(join(tmp, 'ref', 'episodes', 'P6-L1-s103', t1.images[0].file))).to.equal(true);
+    const header = new EpisodeLog(join(tmp, 'ref'), 'P6-L1-s103').read().header!;
     expect(header.agent.settings).to.include({ model: 'scripted', baseURL: server.url, apiKeyEnv: 'OPENAI_API_KEY' });
     expect(JSON.stringify(header)).to.not.include(KEY);
     // The second request carried the note the model wrote on turn 1.
@@ -91,7 +92,7 @@ describe('model agent and baselines through the episode loop', function () {
     expect(e.solved).to.equal(true);
     expect(e.invalidReplies).to.equal(3);
     expect(e.turns).to.equal(3);
-    const turns = readTurns(join(tmp, 'refused'), 'P6-L1-s100');
+    const turns = readTurns(join(tmp, 'refused'), 'P6-L1-s103');
     expect(turns[0].results).to.deep.equal([]);
     expect(turns[0].reply.refused!.join()).to.match(/\/actions\/0: move args \/to: must be one of/);
     expect(turns[0].reply.requests).to.have.length(3);
@@ -118,16 +119,16 @@ describe('model agent and baselines through the episode loop', function () {
     writeFileSync(prices, JSON.stringify({ scripted: { input_per_mtok: 1000, output_per_mtok: 1000 } }));
     // Images play no part in cost accounting: no renderer, to keep the test quick.
     const full = await run('cost-full', { instances: ids, options: { prices }, render: 'never' });
-    const perTurn = readTurns(join(tmp, 'cost-full'), 'P6-L1-s100')[0].reply.usage!.cost!;
+    const perTurn = readTurns(join(tmp, 'cost-full'), 'P6-L1-s103')[0].reply.usage!.cost!;
     expect(perTurn).to.be.greaterThan(0);
     const limited = await run('cost', { instances: ids, options: { prices }, costLimit: perTurn / 2, render: 'never' });
     expect(limited.stopped?.reason).to.equal('cost-limit');
     expect(limited.episodes).to.have.length(0);
     expect(limited.unfinished).to.deep.equal(ids);
-    expect(readTurns(join(tmp, 'cost'), 'P6-L1-s100')).to.have.length(1);
+    expect(readTurns(join(tmp, 'cost'), 'P6-L1-s103')).to.have.length(1);
     const again = await run('cost', { instances: ids, options: { prices }, costLimit: perTurn / 2, render: 'never' });
     expect(again.stopped?.reason).to.equal('cost-limit');
-    expect(readTurns(join(tmp, 'cost'), 'P6-L1-s100')).to.have.length(1);
+    expect(readTurns(join(tmp, 'cost'), 'P6-L1-s103')).to.have.length(1);
     const resumed = await run('cost', { instances: ids, options: { prices }, costLimit: 1e9, render: 'never' });
     expect(resumed.stopped).to.equal(undefined);
     expect(resumed.episodes).to.deep.equal(full.episodes);
@@ -136,7 +137,7 @@ describe('model agent and baselines through the episode loop', function () {
 
   it('random and greedy baselines: reproducible per seed and instance; greedy takes the shortest path on P6', async () => {
     // The random agent is a pure function of (seed, instance, turn): check that directly...
-    const { instance } = instanceFromId('P6-L1-s100');
+    const { instance } = instanceFromId('P6-L1-s103');
     const other = instanceFromId('P6-L3-s100').instance;
     const obs = (inst: typeof instance, turn: number): Observation => ({
       turn, turnsLeft: 100 - turn + 1, actionCap: 5, instance: inst, tools: inst.tools, images: [], history: [], note: '', worldTime: 0, mode: parseMode('default'),
@@ -158,12 +159,12 @@ describe('model agent and baselines through the episode loop', function () {
     const a = await run('rand-a', { agentName: 'random', render: 'never' });
     const b = await run('rand-b', { agentName: 'random', render: 'never' });
     expect(a.episodes).to.deep.equal(b.episodes);
-    expect(readTurns(join(tmp, 'rand-a'), 'P6-L1-s100').map((t) => t.stateHash)).to.deep.equal(readTurns(join(tmp, 'rand-b'), 'P6-L1-s100').map((t) => t.stateHash));
+    expect(readTurns(join(tmp, 'rand-a'), 'P6-L1-s103').map((t) => t.stateHash)).to.deep.equal(readTurns(join(tmp, 'rand-b'), 'P6-L1-s103').map((t) => t.stateHash));
     const g = await run('greedy', { agentName: 'greedy', render: 'never' });
     const ge = g.episodes[0];
     expect(ge.solved).to.equal(true);
     expect(ge.actions).to.equal(ge.referenceActions);
-    const gTurns = readTurns(join(tmp, 'greedy'), 'P6-L1-s100');
+    const gTurns = readTurns(join(tmp, 'greedy'), 'P6-L1-s103');
     expect(gTurns.every((t) => t.reply.actions.length === 1 && t.reply.actions[0].tool === 'move')).to.equal(true);
     expect(gTurns.every((t) => t.results[0].status === 'ok')).to.equal(true);
   });

@@ -13,9 +13,13 @@ import { promptSection, referenceScript, ScriptedOpenAIServer, type Script, type
 
 /** Distinctive, so that any trace of it is found. */
 const KEY = 'sk-Fq4W-fake-Zx8Cv2Bn6Mm3Lk0';
-const ID = 'P6-L1-s100';
-/** Four instances whose rules differ, so the scripted model can tell them apart. */
-const FOUR = ['P6-L1-s100', 'P6-L1-s103', 'P6-L3-s100', 'P6-L3-s101'];
+// Seven moves: two turns of five calls (P6 L1 draws 4–7 moves).
+const ID = 'P6-L1-s103';
+/**
+ * Four instances whose rules differ, so the scripted model can tell them apart (P6 names a move
+ * budget that grows with the optimum); both L1 ones take two turns.
+ */
+const FOUR = ['P6-L1-s101', 'P6-L1-s103', 'P6-L3-s100', 'P6-L3-s102'];
 /** Fault handling does not depend on pictures: blind runs need no browser and stay fast. */
 const BLIND = parseMode('blind');
 
@@ -279,8 +283,8 @@ describe('model runs over a misbehaving endpoint: faults are retried, never char
     expect(solved.episodes[0].solved, JSON.stringify(solved.episodes[0])).to.equal(true);
     // A rejection quoting the key URL-encoded and split abandons the next episode: its reason is clean.
     server.script = () => ({ status: 400, message: `bad request for key ${url} / ${split}` });
-    const abandoned = await runInstances({ instances: [FOUR[1]], makeAgent: mk, mode: BLIND, out, abandonLimit: 0 });
-    const reason = abandoned.episodes.find((e) => e.instance === FOUR[1])!.abandonReason!;
+    const abandoned = await runInstances({ instances: [FOUR[0]], makeAgent: mk, mode: BLIND, out, abandonLimit: 0 });
+    const reason = abandoned.episodes.find((e) => e.instance === FOUR[0])!.abandonReason!;
     expect(reason).to.match(/HTTP 400 .*bad request for key \[key\]/);
 
     // Every form of the key, and every 8-character piece of each, is absent from every file.

@@ -14,7 +14,8 @@ import { referenceScript, ScriptedOpenAIServer } from './support/openai-server.t
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'spaceact.mjs');
-const ID = 'P6-L1-s100';
+// A 7-move start (P6 L1 draws 4–7 moves).
+const ID = 'P6-L1-s103';
 /** One call per turn: the reference takes 7 turns, so a log has 9 lines (header, 7 turns, end). */
 const CAP1 = parseMode('cap1');
 
@@ -142,7 +143,7 @@ describe('episode logs: every line checked, damage never silently loses turns', 
     expect(third.episodes.map((e) => e.instance)).to.deep.equal([ID, 'P6-L3-s100']);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).totals.episodes).to.equal(2);
     const other = await thrown(() => run(out, { instances: ['P6-L5-s100'], makeAgent: () => new NullAgent() }));
-    expect(other.message).to.match(/holds episodes of another run \(P6-L1-s100: agent reference, mode cap1; this run: agent null/);
+    expect(other.message).to.match(new RegExp(`holds episodes of another run \\(${ID}: agent reference, mode cap1; this run: agent null`));
   });
 
   it('fixtures are read by content: stray files under fixtures/instances/ add no instance', () => {
@@ -164,7 +165,8 @@ describe('episode logs under kill -9: a loop of kills loses at most the turn in 
   // Six command-line starts in a row: slow on a loaded machine.
   this.timeout(900_000);
   const KEY = 'sk-Ki11-fake-Pq7Rs3Tu5Vw1';
-  const LONG = 'P6-L3-s100';
+  // 15 moves; the scripted model tells instances apart by their rules (a tier's rules name its move budget).
+  const LONG = 'P6-L3-s102';
   let server: ScriptedOpenAIServer;
   let tmp: string;
 

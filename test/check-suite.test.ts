@@ -4,10 +4,11 @@
  */
 import { expect } from 'chai';
 import { Renderer } from '../render/renderer.ts';
-import type { TaskEnv } from '../tasks/env.ts';
+import { TaskEnv } from '../tasks/env.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { families, tiersOf } from '../tasks/registry.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
 
@@ -17,11 +18,8 @@ const OTHER_SEEDS = [101, 102, 103, 104, 105, 106, 107];
 
 /** The first observation as the agent would see it: one view, or the strobe strip of a moving world. */
 async function firstImage(renderer: Renderer, env: TaskEnv): Promise<Buffer> {
-  if (env.instance.dynamic) {
-    const { scenes, labels } = env.strobeScenes();
-    return (await renderer.strobe(scenes, env.camera, labels)).strip;
-  }
-  return renderer.render(env.scene(), env.camera);
+  if (env.instance.dynamic) return (await env.strobeStrip(renderer)).png;
+  return renderer.render(env.scene(), env.camera, env.frameSize(renderer));
 }
 
 /**
@@ -98,6 +96,16 @@ describe('check-suite (every registered family × tier)', function () {
             expect(first.outcome.solved).to.equal(true);
             expect(first.outcome.violations).to.equal(0);
             expect(first.outcome.actions).to.equal(first.referenceActions);
+          });
+
+          it('the first view shows every part the rules mention, rulers readable, nothing cut (view rule)', async () => {
+            const env = await TaskEnv.create(family, instance);
+            try {
+              const verdict = await checkFirstView(env, renderer);
+              expect(verdict.problems, verdict.problems.join('\n')).to.deep.equal([]);
+            } finally {
+              env.free();
+            }
           });
 
           it('the null policy does not solve it', async () => {

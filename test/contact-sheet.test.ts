@@ -38,7 +38,7 @@ describe('contact sheet', function () {
       const meta = await sharp(join(dir, p6.rollback!.file)).metadata();
       // Split image: two 256 px panels side by side, with the caption under them.
       expect(meta.width).to.equal(2 * 256 + 8);
-      expect(p6.rollback!.caption).to.match(/^Rule broken\. /);
+      expect(p6.rollback!.caption).to.match(/^Rule broken( \(rule: [^)]+\))?\. /);
       expect(v1.rollback).to.equal(null);
       expect(v1.rollbackNote).to.match(/no physical or discrete tool/);
       const html = readFileSync(page, 'utf8');

@@ -172,7 +172,6 @@ describe('A6 part-to-whole', function () {
     const s = inst.scene;
     const calls = (family.reference(inst as never) as { calls: ToolCall[] }).calls;
     const answer = s.trays[s.answer].letter;
-    const wrong = s.trays.find((t) => t.letter !== answer)!;
 
     it('the reference fills the outline with the right tray and ends the episode solved', async () => {
       const env = await envOf(inst);
@@ -224,10 +223,12 @@ describe('A6 part-to-whole', function () {
     it('a wrong tray\'s piece on the board is no progress; remove puts it back; commit ends the episode unsolved', async () => {
       const env = await envOf(inst);
       try {
-        // Find a placement of some wrong-tray piece that the outline accepts.
+        // Find a placement of some wrong-tray piece that the outline accepts (any wrong tray:
+        // which of them has a piece that fits depends on the instance).
         let placed: string | null = null;
-        for (const piece of [`${wrong.letter}1`, `${wrong.letter}2`]) {
-          for (const t of [[], ['y+'], ['x+'], ['z+'], ['y+', 'y+']]) {
+        const wrongPieces = s.trays.filter((t) => t.letter !== answer).flatMap((t) => [`${t.letter}1`, `${t.letter}2`]);
+        for (const piece of wrongPieces) {
+          for (const t of [[], ['y+'], ['y-'], ['y+', 'y+'], ['x+'], ['x-'], ['z+'], ['z-'], ['x+', 'y+'], ['z+', 'y+'], ['x+', 'x+']]) {
             for (let c = 0; c < s.board.cols && !placed; c++) {
               for (let r = 0; r < s.board.rows && !placed; r++) {
                 const res = env.execute({ tool: 'place', args: { piece, turns: t, cell: [c, r, 0] } });

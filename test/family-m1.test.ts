@@ -9,6 +9,8 @@ import type { Pose, Quat } from '../sim/types.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
 import { sceneProblem } from '../tasks/manipulation/m1-chiral-peg/filters.ts';
+import { hiddenByPeg } from '../tasks/manipulation/m1-chiral-peg/sight.ts';
+import { rollbackHighlight } from '../render/rollback-text.ts';
 import { TIER_SETTINGS, drawScene } from '../tasks/manipulation/m1-chiral-peg/generate.ts';
 import {
   CHIRAL_PENTOMINOES,
@@ -154,6 +156,19 @@ describe('M1 chiral peg-in-hole', function () {
       });
     }
 
+    it('the peg never starts in front of a hole or a ruler\'s labels in the first view; a start over a hole is caught', () => {
+      for (const tier of TIERS) {
+        for (const seed of [100, 101, 102, 103]) {
+          const inst = m1ChiralPeg.generate(seed, tier);
+          expect(hiddenByPeg(inst.scene, inst.camera.initial, inst.rulers), inst.id).to.deep.equal([]);
+        }
+      }
+      const inst = m1ChiralPeg.generate(100, 'L7');
+      const h = inst.scene.holes[0];
+      const over: M1Scene = { ...inst.scene, start: { ...inst.scene.start, p: [h.x, PLATE.top + 0.06, h.z] } };
+      expect(hiddenByPeg(over, inst.camera.initial, inst.rulers)).to.include('the peg stands in front of hole 1 in the first view');
+    });
+
     it('no decoy admits the shaft at any turn or offset, even at the widest clearance', () => {
       // Containment only gets easier as the clearance grows, so 4 mm (L1) bounds every tier.
       const wide = TIER_SETTINGS.L1.clearance;
@@ -214,7 +229,10 @@ describe('M1 chiral peg-in-hole', function () {
         const down = env.execute({ tool: 'translate', args: { dy_m: -0.2 } });
         expect(down.status).to.equal('violation');
         expect(down.violation?.kind).to.equal('collision');
-        expect(down.violation?.bodies).to.deep.equal(['peg', 'plate']);
+        // The collider is not drawn: the violation names the drawn plate, so the rollback image tints it.
+        expect(down.violation?.bodies).to.deep.equal(['peg', 'plate-surface']);
+        expect(down.message).to.contain("'plate-surface'");
+        expect(rollbackHighlight(down.violation!, env.scene()).others).to.deep.equal(['plate-surface']);
         expect(env.stateHash()).to.equal(hash);
         expect(env.world.getPose('peg')).to.deep.equal(start);
         // A half turn goes in two swept quarter turns and ends where one 180° turn about the axis would.

@@ -5,7 +5,7 @@ import { rulerAxes, rulerLabel, rulerTicks } from '../render/page/ruler-marks.ts
 import { composeRow, escapeXml } from '../render/compose.ts';
 import { fitCamera } from '../render/fit-camera.ts';
 import { decodePng } from '../render/pixels.ts';
-import { strobeLabels } from '../render/strobe.ts';
+import { strobeLabel, strobeLabels } from '../render/strobe.ts';
 import { checkScene } from '../render/scene-check.ts';
 import { SceneMirror } from '../render/scene-mirror.ts';
 import { silhouetteIoU, unpackBits } from '../render/silhouette.ts';
@@ -50,6 +50,9 @@ describe('renderer pieces without a browser', () => {
   it('strobe labels count back 0.25 s steps to "now"', () => {
     expect(strobeLabels(5)).to.deep.equal(['1.00 s ago', '0.75 s ago', '0.50 s ago', '0.25 s ago', 'now']);
     expect(strobeLabels()).to.deep.equal(strobeLabels(5, 0.25));
+    // The environment's labels: the true age and the world time shown.
+    expect(strobeLabel(0, 1.6)).to.equal('now · t = 1.60 s');
+    expect(strobeLabel(0.2571, 1.3429)).to.equal('0.26 s ago · t = 1.34 s');
   });
 
   it('composeRow lays panels side by side under escaped labels', async () => {

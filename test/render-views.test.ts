@@ -211,6 +211,18 @@ describe('renderer views (headless Chromium)', function () {
     expect(s.width).to.equal(5 * SIZE + 4 * 6);
     expect(s.height).to.be.greaterThan(SIZE);
     expect(await rejection(renderer.strobe(frames, camera, ['only one']))).to.be.instanceOf(SpaceActError);
+    // Stacked in a column of wide frames: oldest on top, so the ball is lower in each band down the strip.
+    const labels = ['a', 'b', 'c', 'd', 'e'];
+    const column = await renderer.strobe(frames, camera, labels, { width: 320, height: 96, layout: 'column' });
+    const c = await decodePng(column.strip);
+    expect([c.width, c.height]).to.deep.equal([320, 5 * (96 + 24) + 4 * 6]);
+    for (const [i, png] of column.frames.entries()) {
+      const band = findPixels(c, isRed, [0, i * (96 + 24 + 6) + 24, 320, i * (96 + 24 + 6) + 24 + 96]);
+      const own = findPixels(await decodePng(png), isRed);
+      expect(own.count).to.be.greaterThan(0);
+      expect(band.count, `frame ${i} drawn in band ${i}`).to.equal(own.count);
+    }
+    expect(await rejection(renderer.strobe(frames, camera, labels, { layout: 'diagonal' as 'row' }))).to.be.instanceOf(SpaceActError);
   });
 
   it('rollback image: highlight colour on the left only, contact point marked, and a nosplit form', async () => {

@@ -6,15 +6,15 @@
 import { expect } from 'chai';
 import { GreedyAgent } from '../agents/greedy-agent.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
-import { blindProbe, constantAnswer, firstOption, memorisedPlan, straightLine } from '../agents/sightless/shared.ts';
+import { answerOptions, blindProbe, constantAnswer, firstOption, memorisedPlan, straightLine } from '../agents/sightless/shared.ts';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { makeInstance } from '../tasks/instance.ts';
 import { Rng } from '../core/rng.ts';
-import { sightlessView } from '../tasks/sightless.ts';
+import { sightlessView, type SightlessStrategy } from '../tasks/sightless.ts';
 import type { FamilyEnv, Instance, TaskFamily, Tier, ToolSpec } from '../tasks/types.ts';
-import { binomialTail, quickBatteryProblems, runBattery } from '../verify/battery.ts';
+import { binomialTail, QUICK_BATTERY, quickBatteryProblems, runBattery } from '../verify/battery.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 
@@ -192,6 +192,36 @@ describe('shortcut battery', function () {
     expect(byName['constant-answer'].bound).to.be.closeTo(0.35, 1e-9);
     expect(byName.null.successes).to.equal(0);
     expect(a.passed).to.equal(true);
+  });
+
+  it('reads listed options from an enum or from a oneOf of consts (so a guess is held to chance plus margin)', () => {
+    const tool = (choice: Record<string, unknown>): ToolSpec => ({ name: 'answer', kind: 'final', description: 'commit', parameters: { type: 'object', properties: { choice }, required: ['choice'] } });
+    expect(answerOptions(tool({ type: 'string', enum: ['A', 'B'] }))).to.deep.equal({ arg: 'choice', options: ['A', 'B'] });
+    expect(answerOptions(tool({ type: 'string', oneOf: [{ const: 'A', description: 'a' }, { const: 'B' }, { const: 'C' }] }))).to.deep.equal({ arg: 'choice', options: ['A', 'B', 'C'] });
+    expect(answerOptions(tool({ oneOf: [{ type: 'number', minimum: 0, maximum: 180 }] }))).to.equal(null);
+  });
+
+  it('lends a strategy the training seeds it asks for, a prefix of the shared ones; the quick battery keeps to its own count', async () => {
+    const family = timerFamily('X96', (seed) => Math.round(new Rng(`w/${seed}`).range(1, 9) * 100) / 100);
+    const seen: Record<string, number[]> = {};
+    const counting = (name: string, training?: number): SightlessStrategy => ({
+      name,
+      description: 'records the seeds it was fitted on',
+      bound: 1,
+      ...(training !== undefined ? { training } : {}),
+      fit(examples) {
+        seen[name] = examples.map((e) => e.instance.seed);
+        return undefined;
+      },
+      next: () => null,
+    });
+    const strategies = [counting('asks-for-more', 11), counting('default')];
+    const [full] = await runBattery(family, { seeds: 2, training: 3, strategies, skip: ['null', 'random'] });
+    expect(seen['asks-for-more']).to.have.length(11);
+    expect(seen.default).to.deep.equal(seen['asks-for-more'].slice(0, 3));
+    expect(full.agents.map((a) => [a.name, a.training])).to.deep.equal([['asks-for-more', 11], ['default', 3]]);
+    await runBattery(family, { ...QUICK_BATTERY, seeds: 2, strategies });
+    expect(seen['asks-for-more']).to.have.length(QUICK_BATTERY.training);
   });
 
   it('a sightless agent is told only the text: no scene, no answer', async () => {

@@ -11,6 +11,9 @@ import { tiersOf } from '../tasks/registry.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { createFamily, registerInSource, slugify } from '../verify/new-family.ts';
 import { runNullPolicy, runReference, verifyInstance } from '../verify/verify.ts';
+import { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** An id no catalog family uses; the folder is removed after the tests. */
@@ -18,10 +21,14 @@ const ID = 'P97';
 const DIR = join(ROOT, 'tasks', 'puzzles', 'p97-template-check');
 
 describe('spaceact new-family (template)', () => {
+  const renderer = new Renderer();
   before(() => rmSync(DIR, { recursive: true, force: true }));
-  after(() => rmSync(DIR, { recursive: true, force: true }));
+  after(async () => {
+    rmSync(DIR, { recursive: true, force: true });
+    await renderer.close();
+  });
 
-  it('writes a family that passes the check-suite checks and verify as it stands', async () => {
+  it('writes a family that passes the check-suite checks (the view rule too) and verify as it stands', async () => {
     const r = createFamily({ id: ID, category: 'P', title: 'Template check', register: false });
     expect(r.dir).to.equal('tasks/puzzles/p97-template-check');
     expect(r.files).to.deep.equal(FAMILY_ROLE_FILES.map((f) => `tasks/puzzles/p97-template-check/${f}`));
@@ -42,6 +49,12 @@ describe('spaceact new-family (template)', () => {
       expect(run.outcome.solved).to.equal(true);
       expect(run.solution.optimal).to.equal(true);
       expect((await runNullPolicy(family, instance)).solved).to.equal(false);
+      const env = await TaskEnv.create(family, instance);
+      try {
+        expect((await checkFirstView(env, renderer)).problems).to.deep.equal([]);
+      } finally {
+        env.free();
+      }
     }
     const v = await verifyInstance(family, family.generate(100, 'L5'), { randomSeeds: 2, randomTurns: 5 });
     expect(v.failures ?? [], (v.failures ?? []).join('\n')).to.deep.equal([]);

@@ -46,6 +46,8 @@ export interface BatteryAgentResult {
   meanScore: number | null;
   /** The success rate it must stay at or under. */
   bound: number;
+  /** Training seeds it was fitted on (fitted strategies and tells only). */
+  training?: number;
   passed: boolean;
   /** Up to five judged seeds it solved, to reproduce a failure. */
   solvedSeeds: number[];
@@ -57,7 +59,11 @@ export interface BatteryReport {
   tier: Tier;
   /** Judged seeds, in order. */
   seeds: number[];
-  /** Training seeds fitted strategies learned from. */
+  /**
+   * Training seeds fitted strategies learned from. A strategy that asked for more
+   * (`SightlessStrategy.training`) learned from this whole list; others from its first
+   * `training` seeds (see each agent's `training`).
+   */
   training: number[];
   agents: BatteryAgentResult[];
   passed: boolean;
@@ -74,6 +80,11 @@ export interface BatteryOptions {
   seeds?: number;
   /** Training seeds per tier (default 8). */
   training?: number;
+  /**
+   * Give a strategy that asks for more training seeds (`SightlessStrategy.training`) that many
+   * (default true). The quick battery turns it off and keeps every strategy to `training`.
+   */
+  strategyTraining?: boolean;
   /** Tiers to judge (default every tier the family defines). */
   tiers?: Tier[];
   /** Turn budget of each random episode (default 20). */
@@ -154,6 +165,11 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
   const trainingCount = opts.training ?? DEFAULT_BATTERY_TRAINING;
   const randomTurns = opts.randomTurns ?? DEFAULT_BATTERY_RANDOM_TURNS;
   const strategies = [...(opts.strategies ?? SHARED_STRATEGIES)];
+  // One list of training seeds per tier, as long as the most any strategy asks for (when
+  // strategies may ask); each strategy fits on a prefix of it.
+  const mostTraining = (opts.strategyTraining ?? true)
+    ? Math.max(trainingCount, ...[...strategies, ...(family.sightless ?? [])].map((s) => s.training ?? 0))
+    : trainingCount;
   const reports: BatteryReport[] = [];
   for (const tier of opts.tiers ?? tiersOf(family)) {
     const started = performance.now();
@@ -161,7 +177,7 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
       family: family.id,
       tier,
       seeds: seedsOf(family, seeds, 'judged', seeds),
-      training: seedsOf(family, trainingCount, 'training', seeds),
+      training: seedsOf(family, mostTraining, 'training', seeds),
       agents: [],
       passed: false,
       notApplicable: [],
@@ -192,16 +208,16 @@ async function judgeTier(
 ): Promise<void> {
   const judged: Instance[] = [];
   for (const s of report.seeds) judged.push(family.generate(s, tier));
-  let training: TrainingExample[] | null = null;
-  const trainingSet = async (): Promise<TrainingExample[]> => {
-    if (!training) {
-      training = [];
-      for (const seed of report.training) {
-        const instance = family.generate(seed, tier);
-        training.push({ instance, reference: await referenceSolution(family, instance) });
-      }
+  // Training examples are made once and shared: a strategy that asks for more gets a longer
+  // prefix of the same seeds.
+  const training: TrainingExample[] = [];
+  const trainingSet = async (count = o.trainingCount): Promise<TrainingExample[]> => {
+    count = Math.min(count, report.training.length);
+    while (training.length < count) {
+      const instance = family.generate(report.training[training.length], tier);
+      training.push({ instance, reference: await referenceSolution(family, instance) });
     }
-    return training;
+    return training.slice(0, count);
   };
   const fitTools: FitTools = {
     ...(o.fitTrials !== undefined ? { maxTrials: o.fitTrials } : {}),
@@ -219,6 +235,7 @@ async function judgeTier(
     description: string,
     boundOf: (instance: Instance) => number,
     episode: (instance: Instance, seed: number) => Promise<EpisodeOutcome>,
+    training?: number,
   ): Promise<void> => {
     let successes = 0;
     let scoreSum = 0;
@@ -257,6 +274,7 @@ async function judgeTier(
       bound,
       passed: rate <= bound + 1e-12,
       solvedSeeds,
+      ...(training !== undefined ? { training } : {}),
     });
   };
 
@@ -274,9 +292,15 @@ async function judgeTier(
       report.notApplicable.push(s.name);
       return;
     }
-    const fitted = s.fit ? await s.fit(await trainingSet(), fitTools) : undefined;
-    await record(s.name, source, s.description, (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound), (instance, seed) =>
-      play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap),
+    const count = Math.min(Math.max(o.trainingCount, s.training ?? 0), report.training.length);
+    const fitted = s.fit ? await s.fit(await trainingSet(count), fitTools) : undefined;
+    await record(
+      s.name,
+      source,
+      s.description,
+      (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound),
+      (instance, seed) => play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap),
+      s.fit ? count : undefined,
     );
   };
   for (const s of o.strategies) await runStrategy(s, 'shared');
@@ -286,11 +310,18 @@ async function judgeTier(
   async function runTell(t: ShortcutTell): Promise<void> {
     if (o.skip.has(t.name)) return;
     const fitted = t.fit ? t.fit(await trainingSet()) : undefined;
-    await record(t.name, 'tell', t.description, () => t.bound, (instance, seed) => {
-      const calls = t.calls(instance, fitted);
-      const per = instance.budgets.actionsPerTurn;
-      return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1, o.cap);
-    });
+    await record(
+      t.name,
+      'tell',
+      t.description,
+      () => t.bound,
+      (instance, seed) => {
+        const calls = t.calls(instance, fitted);
+        const per = instance.budgets.actionsPerTurn;
+        return play(family, instance, new SightlessAgent(scriptStrategy(calls), undefined, seed), Math.ceil(calls.length / per) + 1, o.cap);
+      },
+      t.fit ? o.trainingCount : undefined,
+    );
   }
 }
 
@@ -325,7 +356,7 @@ export const QUICK_BATTERY_ALPHA = 0.01;
  * {@link QUICK_BATTERY_ALPHA}): a constant answer that is always right, a fixed schedule that
  * always works.
  */
-export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials'>>> = Object.freeze({
+export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials' | 'strategyTraining'>>> = Object.freeze({
   seeds: 6,
   training: 4,
   // The null policy has its own check-suite test; random and probing episodes are long.
@@ -335,6 +366,8 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
   episodeTurns: 4,
   // Two candidate plans (the most common script and the median one) on four training seeds.
   fitTrials: 8,
+  // Every strategy fits on the same four seeds (one asking for more gets them in `verify`).
+  strategyTraining: false,
 });
 
 /**

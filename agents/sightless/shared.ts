@@ -17,19 +17,27 @@ export const DEFAULT_SIGHTLESS_BOUND = 0.1;
 /** Training instances (other seeds) a fitted strategy learns from, unless the battery is told otherwise. */
 export const DEFAULT_TRAINING = 8;
 
-type Schema = JsonSchema & { properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; type?: unknown };
+type Schema = JsonSchema & { properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; oneOf?: unknown[]; anyOf?: unknown[]; type?: unknown };
 
 /** The tool that answers: a `final` tool with at least one required argument. */
 export function answerTool(view: Pick<SightlessView, 'tools'>): ToolSpec | undefined {
   return view.tools.find((t) => t.kind === 'final' && ((t.parameters as Schema).required ?? []).length > 0);
 }
 
-/** The listed options of an answer tool: the enum of its first required argument that has one. */
+/**
+ * The listed options of an answer tool: those of its first required argument that lists them,
+ * either as an `enum` or as a `oneOf` / `anyOf` of `const` values (each with its own description).
+ */
 export function answerOptions(tool: ToolSpec): { arg: string; options: unknown[] } | null {
   const p = tool.parameters as Schema;
   for (const key of p.required ?? []) {
-    const e = p.properties?.[key]?.enum;
+    const prop = p.properties?.[key];
+    const e = prop?.enum;
     if (Array.isArray(e) && e.length > 0) return { arg: key, options: e };
+    const alternatives = prop?.oneOf ?? prop?.anyOf;
+    if (Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every((a) => a && typeof a === 'object' && 'const' in a)) {
+      return { arg: key, options: alternatives.map((a) => (a as { const: unknown }).const) };
+    }
   }
   return null;
 }

@@ -20,8 +20,9 @@ export function register(program: Command): void {
       if (r.registered) out.write(`registered ${r.id} in tasks/registry.ts (${r.exportName})\n`);
       else out.write(`to register it, add to tasks/registry.ts:\n  ${r.importLine}\n  and ${r.exportName} to the FAMILIES array\n`);
       out.write(
-        `next: npx mocha --no-config --node-option import=tsx/esm --timeout 600000 test/check-suite.test.ts; npx spaceact verify --family ${r.id}; ` +
-          `npx spaceact fixtures --write --family ${r.id}; see AUTHORING.md\n`,
+        `next: declare what the first view must show (viewParts in episode.ts, AUTHORING.md step 4a); scripts/check-family.sh ${r.id} ` +
+          `(the check-suite with the view rule); npx spaceact contact-sheet --family ${r.id} --out DIR (look at the pictures); ` +
+          `npx spaceact verify --family ${r.id}; npx spaceact fixtures --write --family ${r.id}; see AUTHORING.md\n`,
       );
     });
 }

@@ -36,7 +36,8 @@ function batteryLines(r: BatteryReport): string[] {
   if (r.error) return [head, `    ✗ ${r.error}`];
   const lines = [head];
   for (const a of r.agents) {
-    const score = a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`;
+    const fitted = a.training !== undefined ? `, fitted on ${a.training} seeds` : '';
+    const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted;
     lines.push(
       `    ${a.passed ? ' ' : '✗'} ${a.name.padEnd(20)} ${`${a.successes}/${a.episodes}`.padStart(7)} = ${pct(a.rate).padStart(4)} (bound ${pct(a.bound)})${score}${a.passed ? '' : ` — solved seeds ${a.solvedSeeds.join(', ')}`}`,
     );

@@ -403,7 +403,8 @@ class PageView implements PageApi {
 
   /**
    * What the RGB picture of this request would show: per body its visible pixels (id buffer
-   * with depth, so occlusion counts) and whether its outline crosses the image border (any
+   * with depth, so occlusion counts; an opaque body seen through a translucent one counts as
+   * seen) and whether its outline crosses the image border (any
    * vertex projecting outside the image), per ruler label its layout and state.
    */
   private measure(request: FrameRequest): MeasureResult {
@@ -412,6 +413,22 @@ class PageView implements PageApi {
     const occluded = this.occlusionTest(camera, width, height);
     const labels: LabelLayout[] = this.rulers?.hasLabels ? this.rulers.layout(camera, width, height, occluded) : [];
     const counts = this.idPass.counts();
+    // What is seen through a translucent body (an outline of ghost cubes) is in the picture,
+    // dimmed: count the opaque bodies again without the translucent ones in front.
+    const ordered = this.bodiesInOrder();
+    const translucent = ordered.filter((b) => b.group.visible && b.material.transparent);
+    if (translucent.length) {
+      for (const b of translucent) b.group.visible = false;
+      try {
+        this.idPass.draw(this.renderer, this.scene, camera, ordered, width, height);
+      } finally {
+        for (const b of translucent) b.group.visible = true;
+      }
+      const behind = this.idPass.counts();
+      ordered.forEach((b, i) => {
+        if (!b.material.transparent) counts[i + 1] = behind[i + 1];
+      });
+    }
     const ndc = new THREE.Vector3();
     const bodies = this.order.map((name, i) => {
       const b = this.bodies.get(name)!;

@@ -10,6 +10,7 @@
  * of 90°, so every pose stays exact) relative to the first view, which looks from +Z.
  */
 import { SpaceActError } from '../../core/errors.ts';
+import type { BodyRequirement } from '../../render/view-rule.ts';
 import type { Pose, Vec3 } from '../../sim/types.ts';
 import type { World } from '../../sim/world.ts';
 import { glyphShapes } from './glyphs.ts';
@@ -89,6 +90,25 @@ export function blockCentre(layout: TrayLayout, col: number, row: number, w: num
   return [(col + w / 2 - layout.cols / 2) * layout.cell, (row + h / 2 - layout.rows / 2) * layout.cell];
 }
 
+/**
+ * What the first view of a tray must show, for the view rule (`FamilyEnv.viewParts`, AUTHORING
+ * step 4a): the floor, the walls, the compass letter N the rules name directions by, and each
+ * named piece with its painted letter (minimum pixels at 768×768; a letter's thin strokes
+ * cover few pixels even where it reads well). A piece a tier hides on purpose goes, with its
+ * letter, into the declaration's `hidden`.
+ */
+export function trayViewBodies(pieces: string[]): BodyRequirement[] {
+  return [
+    { name: TRAY_FLOOR, minPixels: 20000 },
+    { name: 'tray-walls', minPixels: 8000 },
+    { name: 'compass-N', minPixels: 120 },
+    ...pieces.flatMap((n) => [
+      { name: n, minPixels: 1500 },
+      { name: labelOf(n), minPixels: 100 },
+    ]),
+  ];
+}
+
 /** The world pose of a block resting with its base at height `base`. */
 export function blockPose(layout: TrayLayout, p: Pick<TrayPiece, 'col' | 'row' | 'w' | 'h' | 'height'>, base = 0): Pose {
   const [x, z] = blockCentre(layout, p.col, p.row, p.w, p.h);
@@ -102,23 +122,27 @@ export function labelOf(name: string): string {
 
 /**
  * Adds the floor, the walls (with openings where `openings` says: a side and the cells along it
- * left open) and a compass letter N outside the north wall.
+ * left open) and a compass letter N outside the north wall, on a rim `northMargin` wide
+ * (default {@link TRAY_MARGIN}, as on the other sides).
  */
 export function addTray(
   world: World,
   layout: TrayLayout,
-  opts: { wallHeight: number; openings?: Array<{ side: TrayDirection; from: number; to: number }>; floorColor?: string; wallColor?: string; compass?: boolean },
+  opts: { wallHeight: number; openings?: Array<{ side: TrayDirection; from: number; to: number }>; floorColor?: string; wallColor?: string; compass?: boolean; northMargin?: number },
 ): void {
   const { cols, rows, cell } = layout;
   const t = WALL_THICKNESS;
   const wood = { density: 700, friction: 0.5, restitution: 0 };
   const q = trayQuat(layout);
   const margin = TRAY_MARGIN;
+  // The rim beyond the north wall, where the N lies: wider for a low first camera, which sees
+  // less of the floor behind the wall.
+  const north = opts.northMargin ?? margin;
   world.addBody({
     name: TRAY_FLOOR,
     kind: 'static',
-    pose: { p: [0, -t / 2, 0], q },
-    shapes: [{ type: 'box', half: [(cols * cell) / 2 + t + margin, t / 2, (rows * cell) / 2 + t + margin] }],
+    pose: { p: north === margin ? [0, -t / 2, 0] : trayToWorld(layout, 0, -t / 2, -(north - margin) / 2), q },
+    shapes: [{ type: 'box', half: [(cols * cell) / 2 + t + margin, t / 2, (rows * cell) / 2 + t + (margin + north) / 2] }],
     material: wood,
     color: opts.floorColor ?? '#d9c7a3',
   });
@@ -165,7 +189,7 @@ export function addTray(
       name: 'compass-N',
       kind: 'static',
       collides: false,
-      pose: { p: trayToWorld(layout, 0, 0.0006, -(rows * cell) / 2 - t - margin + size / 2 + 0.006), q },
+      pose: { p: trayToWorld(layout, 0, 0.0006, -(rows * cell) / 2 - t - north + size / 2 + 0.006), q },
       shapes: glyphShapes('N', size, 0.001),
       color: '#1f2d3d',
     });

@@ -15,7 +15,7 @@ import { cellKey, fromAgentCell, toAgentCell } from '../../kits/polycube-pieces/
 import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
 import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
-import { boxCells, boxTop, cellCentre, FLOOR, FLOOR_TOP, HIDE_WALL, TABLE, WALL, type A1Scene } from './scene.ts';
+import { boxCells, boxTop, cellCentre, FLOOR, FLOOR_TOP, FRONT_RIM, HIDE_WALL, ORIGIN_MARK_HALF, TABLE, WALL, type A1Scene } from './scene.ts';
 import { completable } from './solver.ts';
 
 /** Adds the table, the box (floor and walls), the cell marks and the hiding wall. */
@@ -38,24 +38,34 @@ function buildStatics(world: World, s: A1Scene): void {
     material: WOOD,
     color: '#d9bf92',
   });
+  // The front wall is a low rim, so the first view sees the front row's floor over it.
+  const rimHalfY = (FLOOR_TOP + FRONT_RIM) / 2;
   world.addBody({
     name: 'box-front',
     kind: 'static',
     pose: { p: [0, 0, 0], q: [0, 0, 0, 1] },
-    shapes: [boxShape([w + WALL, wallHalfY, WALL / 2], [0, wallHalfY, d + WALL / 2])],
+    shapes: [boxShape([w + WALL, rimHalfY, WALL / 2], [0, rimHalfY, d + WALL / 2])],
     material: WOOD,
     color: '#3e3e3e',
   });
-  // Cell marks: lines on the floor along every cell boundary, and a square in cell [0, 0, 0].
+  // Cell marks: lines on the floor along every cell boundary, and a black square in cell
+  // [0, 0, 0] (its own body, so the view rule can tell that it is seen).
   const line = 0.0007;
   const h = 0.00015;
   const y = FLOOR_TOP + h;
   const marks: ShapeSpec[] = [];
   for (let i = 1; i < s.box.cols; i++) marks.push(boxShape([line, h, d], [-w + i * CELL, y, 0]));
   for (let k = 1; k < s.box.rows; k++) marks.push(boxShape([w, h, line], [0, y, -d + k * CELL]));
-  const origin = cellCentre(s.box, fromAgentCell([0, 0, 0], s.box));
-  marks.push(boxShape([0.005, h, 0.005], [origin[0], y, origin[2]]));
   world.addBody({ name: 'cell-marks', kind: 'static', collides: false, pose: { p: [0, 0, 0], q: [0, 0, 0, 1] }, shapes: marks, color: '#2a2118' });
+  const origin = cellCentre(s.box, fromAgentCell([0, 0, 0], s.box));
+  world.addBody({
+    name: 'origin-mark',
+    kind: 'static',
+    collides: false,
+    pose: { p: [0, 0, 0], q: [0, 0, 0, 1] },
+    shapes: [boxShape([ORIGIN_MARK_HALF, h, ORIGIN_MARK_HALF], [origin[0], y, origin[2]])],
+    color: '#111111',
+  });
   world.addBody({
     name: 'wall',
     kind: 'static',
@@ -99,6 +109,22 @@ export function build(instance: Instance<A1Scene>, world: World): FamilyEnv {
 
   return {
     tools: { place: pieces.place, remove: pieces.remove },
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'table', minPixels: 20000, mayBeCut: true },
+          { name: 'wall', minPixels: 20000, mayBeCut: true },
+          { name: 'box', minPixels: 3000 },
+          { name: 'box-front', minPixels: 800 },
+          // The floor lines show only where the inside of the box can be seen.
+          { name: 'cell-marks', minPixels: 150 },
+          { name: 'origin-mark', minPixels: 80 },
+          ...s.pieces.map((p) => ({ name: p.name, minPixels: 1500 })),
+        ],
+        // The pieces behind the wall are out of sight from the first view by design.
+        hidden: s.pieces.filter((p) => p.hidden).map((p) => p.name),
+      },
+    ],
     solved() {
       const occ = pieces.occupancy();
       // The record must agree with the bodies as well: every cube really sits in its cell.

@@ -13,7 +13,7 @@ import { reference } from './solver.ts';
 /** What A1 is: id, version, category, title, summary and tiers. */
 export const A1_DESCRIPTOR: FamilyDescriptor = {
   id: 'A1',
-  version: 1,
+  version: 2,
   category: 'A',
   title: 'Occluded packing',
   summary:

@@ -17,7 +17,7 @@ import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
 import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
 
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
-import { boxCells, boxTop, HIDDEN_SLOTS, INITIAL_CAMERA, VISIBLE_SLOTS, WALL, type A1Piece, type A1Scene, type BoxDims } from './scene.ts';
+import { boxCells, boxTop, FLOOR, FRONT_RIM, HIDDEN_SLOTS, INITIAL_CAMERA, TABLE_RULER, VISIBLE_SLOTS, WALL, type A1Piece, type A1Scene, type BoxDims } from './scene.ts';
 import { hiddenFromFirstView } from './sight.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
 import { round9 } from '../../../core/determinism.ts';
@@ -273,7 +273,7 @@ function rulesText(s: A1Scene): string {
   const n = s.pieces.length;
   const hidden = s.pieces.filter((p) => p.hidden).length;
   return [
-    `A wooden box without a lid stands on a table. Its inside holds ${cols} × ${rows} × ${layers} cells (columns × rows × layers), each a ${cm} cm cube: lines on the box floor mark the cells, the rulers on the box's front and left rims have a tick every ${cm} cm, and a small black square marks the floor of cell [0, 0, 0]. The box's front wall is the dark one.`,
+    `A wooden box without a lid stands on a table. Its inside holds ${cols} × ${rows} × ${layers} cells (columns × rows × layers), each a ${cm} cm cube: lines on the box floor mark the cells, the rulers on the box's front and left rims have a tick every ${cm} cm, and a small black square marks the floor of cell [0, 0, 0]. The box's front wall is the dark one: a low rim, so the floor can be seen over it.`,
     `${n} pieces lie on the table, each of a different colour and made of ${cm} cm cubes joined face to face (the seams between its cubes show as lines). ${hidden === 1 ? 'One piece lies' : `${hidden} pieces lie`} behind the grey wall at the back, out of sight from the first view: move the camera to see ${hidden === 1 ? 'it' : 'them'}.`,
     `Goal: fill every cell of the box with pieces. ${s.spares ? 'Not every piece is needed: some are spares that fit in no filling of the box. ' : ''}The episode ends as soon as the box is full.`,
     'Cells are named [col, row, layer]: col counts from the left (0 = the leftmost column as seen from the first view), row from the front (0 = the row along the dark front wall), layer from the bottom (0 = on the box floor).',
@@ -300,12 +300,13 @@ function rulers(s: A1Scene): RulerSpec[] {
   const w = (s.box.cols * CELL) / 2;
   const d = (s.box.rows * CELL) / 2;
   const top = round9(boxTop(s.box) + 0.0003);
+  const rim = round9(FLOOR + FRONT_RIM + 0.0003);
   return [
-    // Along the front rim and the left rim, from the front-left inner corner: a tick per cell.
-    { from: [-w, top, round9(d + WALL / 2)], to: [w, top, round9(d + WALL / 2)], tickDir: [0, 0, 1], minor: CELL, major: round9(2 * w) },
+    // Along the low front rim and the left rim, from the front-left inner corner: a tick per cell.
+    { from: [-w, rim, round9(d + WALL / 2)], to: [w, rim, round9(d + WALL / 2)], tickDir: [0, 0, 1], minor: CELL, major: round9(2 * w) },
     { from: [round9(-w - WALL / 2), top, d], to: [round9(-w - WALL / 2), top, -d], tickDir: [-1, 0, 0], minor: CELL, major: round9(2 * d) },
     // Along the table's front edge, for sizing pieces.
-    { from: [-0.4, 0.0005, 0.185], to: [0.4, 0.0005, 0.185], tickDir: [0, 0, 1] },
+    { from: [-TABLE_RULER.half, 0.0005, TABLE_RULER.z], to: [TABLE_RULER.half, 0.0005, TABLE_RULER.z], tickDir: [0, 0, 1] },
   ];
 }
 

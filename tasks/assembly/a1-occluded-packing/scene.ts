@@ -44,8 +44,21 @@ export interface A1Scene {
 export const FLOOR = 0.006;
 /** Thickness of the box walls. */
 export const WALL = 0.006;
-/** The wall that hides some pieces: its front face (z), thickness, half length and height. */
-export const HIDE_WALL = { zFront: -0.1, thickness: 0.01, halfLength: 0.4, height: 0.13 } as const;
+/**
+ * The wall that hides some pieces: its front face (z), thickness, half length and height. Tall
+ * enough that pieces lying behind it stay out of sight from the first view, which looks down
+ * steeply enough to see into the box.
+ */
+export const HIDE_WALL = { zFront: -0.1, thickness: 0.01, halfLength: 0.4, height: 0.18 } as const;
+/**
+ * Height of the box's dark front wall above the floor's top: a low rim, so the first view sees
+ * the floor of the front row (and the black square in cell [0, 0, 0]) over it.
+ */
+export const FRONT_RIM = 0.012;
+/** Half side of the black square that marks the floor of cell [0, 0, 0]. */
+export const ORIGIN_MARK_HALF = 0.007;
+/** The ruler along the table's front edge (x from −half to +half), for sizing pieces: short enough that its end labels stay in the first view. */
+export const TABLE_RULER = { half: 0.25, z: 0.185 } as const;
 /** Table slab: top at y = 0. */
 export const TABLE = { half: [0.46, 0.01, 0.25] as Vec3, centreZ: -0.04 } as const;
 /** Slots in front of the wall, left and right of the box (x, z of a piece's footprint centre), in one row. */
@@ -57,8 +70,11 @@ export const HIDDEN_SLOTS: readonly [number, number][] = [
   [-0.26, -0.16], [-0.13, -0.16], [0, -0.16], [0.13, -0.16], [0.26, -0.16],
 ];
 
-/** The first view: low, from the front, the whole table in frame. */
-export const INITIAL_CAMERA: CameraSpec = { azimuth: 0, elevation: 30, distance: 1.0, target: [0, 0.02, 0.02] };
+/**
+ * The first view: from the front and above, steep enough to see the box floor's lines over the
+ * low front rim, with every piece in front of the wall and the table ruler's ends in frame.
+ */
+export const INITIAL_CAMERA: CameraSpec = { azimuth: 0, elevation: 50, distance: 0.95, target: [0, 0.02, 0.0] };
 
 /** Box floor top. */
 export const FLOOR_TOP = FLOOR;

@@ -13,14 +13,15 @@ import { ViolationError } from '../../../sim/violation.ts';
 import type { Pose, ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import { countPackings, type Cell } from '../../../solvers/polycube.ts';
-import type { FamilyEnv, Instance } from '../../types.ts';
+import type { FamilyEnv, Instance, ViewDeclaration } from '../../types.ts';
 import { cellKey, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
 import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
 import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
 import { matToQuat } from '../../kits/polycube-pieces/rotations.ts';
 import { LETTERS } from './problem.ts';
-import { questionObservation } from './question.ts';
-import { BOARD_CENTRE, BOARD_HALF, boardRotation, cellCentre, GHOST_INSET, PLATE, PLATE_TOP, STRIP, TABLE, TRAYS, type A6Scene, type PhysicalScene, type QuestionScene } from './scene.ts';
+import { questionObservation, questionViewParts } from './question.ts';
+import { BOARD_CENTRE, BOARD_HALF, boardRotation, cellCentre, GHOST_INSET, ORIGIN_MARK_HALF, PLATE, PLATE_TOP, STRIP, TABLE, TRAY_LETTERS, TRAYS, type A6Scene, type PhysicalScene, type QuestionScene } from './scene.ts';
+import { glyphShapes } from '../../kits/glyphs.ts';
 
 /** What `world.meta.placed` holds for a piece on the board. */
 interface Placed extends PlacedPiece {
@@ -34,6 +35,7 @@ interface Placed extends PlacedPiece {
 const BOARD_COLOR = '#d9bf92';
 const TRAY_COLOR = '#c9ced3';
 const GHOST_COLOR = '#6f86a6';
+const LETTER_COLOR = '#1d1d1d';
 
 /** Adds the table, the board with its cell marks and the target outline, and the trays. */
 function buildStatics(world: World, s: PhysicalScene): void {
@@ -58,8 +60,16 @@ function buildStatics(world: World, s: PhysicalScene): void {
   const marks: ShapeSpec[] = [];
   for (let i = 0; i <= cols; i++) marks.push(boxShape([line, h, d], [-w + i * CELL, y, 0]));
   for (let k = 0; k <= rows; k++) marks.push(boxShape([w, h, line], [0, y, -d + k * CELL]));
-  marks.push(boxShape([0.006, h, 0.006], [-w + CELL / 2, y, d - CELL / 2]));
   world.addBody({ name: 'board-marks', kind: 'static', collides: false, pose: boardPose, shapes: marks, color: '#2a2118' });
+  // The black square of cell [0, 0, 0] is its own body, so the view rule can tell that it is seen.
+  world.addBody({
+    name: 'origin-mark',
+    kind: 'static',
+    collides: false,
+    pose: boardPose,
+    shapes: [boxShape([ORIGIN_MARK_HALF, h, ORIGIN_MARK_HALF], [-w + CELL / 2, y, d - CELL / 2])],
+    color: '#111111',
+  });
   // Painted axes from the corner of cell [0, 0, 0]: red along the columns (beside row 0), blue
   // along the rows (beside column 0); the red one also covers the corner where they meet.
   const gap = 0.002;
@@ -100,7 +110,39 @@ function buildStatics(world: World, s: PhysicalScene): void {
       material: WOOD,
       color: TRAY_COLOR,
     });
+    // The tray's letter, painted on the table in front of it, as the rules name it.
+    world.addBody({
+      name: `letter-${s.trays[i].letter}`,
+      kind: 'static',
+      collides: false,
+      // The font's boxes are centred on y = 0: lift them so the ink lies on the table.
+      pose: { p: [x, TRAY_LETTERS.ink / 2, TRAY_LETTERS.z], q: [0, 0, 0, 1] },
+      shapes: glyphShapes(s.trays[i].letter, TRAY_LETTERS.height, TRAY_LETTERS.ink),
+      color: LETTER_COLOR,
+    });
   });
+}
+
+/** What the first view must show (the view rule): every body the rules mention, at a size one can act on. */
+function physicalViewParts(s: PhysicalScene): ViewDeclaration[] {
+  return [
+    {
+      bodies: [
+        { name: 'table', minPixels: 20000, mayBeCut: true },
+        { name: 'board', minPixels: 12000 },
+        { name: 'outline', minPixels: 6000 },
+        { name: 'board-marks', minPixels: 300 },
+        { name: 'origin-mark', minPixels: 60 },
+        { name: 'column-axis', minPixels: 150 },
+        { name: 'row-axis', minPixels: 150 },
+        ...s.trays.flatMap((t) => [
+          { name: `tray-${t.letter}`, minPixels: 8000 },
+          { name: `letter-${t.letter}`, minPixels: 150 },
+          ...t.pieces.map((p) => ({ name: p.name, minPixels: 1200 })),
+        ]),
+      ],
+    },
+  ];
 }
 
 /** Builds the assembly world and returns the family logic bound to it. */
@@ -155,6 +197,7 @@ export function buildPhysical(instance: Instance<PhysicalScene>, world: World): 
         return 'committed: the episode ends with the board as it is';
       },
     },
+    viewParts: () => physicalViewParts(s),
     solved() {
       const recs = Object.entries(placement.placed());
       if (recs.length !== 2 || trayLetter(recs[0][0]) !== trayLetter(recs[1][0])) return false;
@@ -220,6 +263,7 @@ function buildQuestion(instance: Instance<QuestionScene>, world: World): FamilyE
       ].join('\n');
     },
     observe: (ctx) => questionObservation(ctx.renderer, s),
+    viewParts: () => questionViewParts(s),
   };
 }
 

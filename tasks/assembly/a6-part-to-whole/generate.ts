@@ -53,8 +53,8 @@ function physicalRules(s: PhysicalScene): string {
     ? 'The board is turned on the table, so its columns and rows need not run left to right and front to back in the first view: read them from the black square and the two painted strips.'
     : 'As seen from the first view, columns run from left to right and rows from front to back.';
   return [
-    `A board lies at the back of a table. On it a translucent grey-blue outline shows a target solid of ${n} cubes, each ${CM} cm. Lines on the board mark the outline's grid of ${cols} × ${rows} cells (columns × rows), up to ${layers} layer${layers === 1 ? '' : 's'} high; a small black square marks cell [0, 0, 0]. A red strip painted beside the grid runs along the columns and a blue strip along the rows, both from the corner of cell [0, 0, 0], where an upright ruler stands with a labelled tick at every ${CM} cm layer boundary.`,
-    'In front of the board four trays lie in a row: A, B, C and D from left to right as seen from the first view. Each tray holds two pieces made of the same cubes: piece 1 (orange) in the front half of the tray and piece 2 (blue) in the back half, named after their tray: A1, A2, B1, … D2. The seams between a piece\'s cubes show as lines.',
+    `A board lies at the front of a table, nearest the first view. On it a translucent grey-blue outline shows a target solid of ${n} cubes, each ${CM} cm. Lines on the board mark the outline's grid of ${cols} × ${rows} cells (columns × rows), up to ${layers} layer${layers === 1 ? '' : 's'} high; a small black square marks cell [0, 0, 0]. A red strip painted beside the grid runs along the columns and a blue strip along the rows, both from the corner of cell [0, 0, 0], where an upright ruler stands with a tick at every ${CM} cm layer boundary, labelled from 0 (where labels would crowd, every other one is left out).`,
+    'Behind the board four trays lie in a row: A, B, C and D from left to right as seen from the first view, each tray\'s letter painted on the table in front of it. Each tray holds two pieces made of the same cubes: piece 1 (orange) in the front half of the tray and piece 2 (blue) in the back half, named after their tray: A1, A2, B1, … D2. The seams between a piece\'s cubes show as lines.',
     'Exactly one tray holds two pieces that together can fill the outline exactly (each piece turned and moved as a rigid body, with no overlap and no gap); the two pieces of any other tray cannot.',
     'Goal: fill the outline with the two pieces of that tray. The episode ends, solved, as soon as the outline is filled; commit() ends it at once as it is.',
     `Cells are named [col, row, layer]: col counts along the red strip from 0, row along the blue strip from 0, and layer from the board up (0 = lying on the board). ${axes}`,
@@ -71,8 +71,11 @@ function physicalRulers(s: PhysicalScene): RulerSpec[] {
   const t = s.board.turns;
   const off = 0.012;
   const out = matApply(boardRotation(t), [-1, 0, 1]).map((x) => round9(x / Math.SQRT2)) as Vec3;
-  // Upright at the outer corner of cell [0, 0, 0]: a labelled tick at every layer boundary, a mid tick at every layer's middle.
-  return [{ from: boardPoint(t, [-w - off, 0, d + off]), to: boardPoint(t, [-w - off, round9(s.board.layers * CELL), d + off]), tickDir: out, minor: CELL / 2, major: CELL }];
+  // Upright at the outer corner of cell [0, 0, 0]: a labelled tick at every layer boundary, a
+  // mid tick at every layer's middle; at least two layers high, so that two labels always show
+  // (the renderer may label every other boundary where the labels would crowd).
+  const height = round9(Math.max(2, s.board.layers) * CELL);
+  return [{ from: boardPoint(t, [-w - off, 0, d + off]), to: boardPoint(t, [-w - off, height, d + off]), tickDir: out, minor: CELL / 2, major: CELL }];
 }
 
 function physicalPlan(s: PhysicalScene): string {

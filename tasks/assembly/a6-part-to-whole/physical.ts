@@ -2,7 +2,7 @@
  * The physical form of A6: a problem laid out on a table. The target stands on the board as a
  * translucent outline, in an orientation in which the correct pair can be assembled by lowering
  * its two pieces straight down (one after the other, each standing by itself); the four
- * options lie in four trays in a row, A to D from the left, piece 1 at the front of its tray
+ * options lie in four trays in a row behind the board, A to D from the left, piece 1 at the front of its tray
  * and piece 2 at the back, each in an orientation it stands in.
  *
  * The planner finds, for the tray that holds the answer, a packing of the target (the polycube
@@ -116,7 +116,7 @@ function assemblable(target: Cell[], pieces: readonly Cell[][]): boolean {
 
 /** Whether a piece in this orientation has a footprint that fits its slot on a tray. */
 function fitsSlot(o: Cell[]): boolean {
-  return [0, 2].every((a) => Math.max(...o.map((c) => c[a])) < MAX_FOOTPRINT);
+  return Math.max(...o.map((c) => c[0])) < MAX_FOOTPRINT.x && Math.max(...o.map((c) => c[2])) < MAX_FOOTPRINT.z;
 }
 
 /** Lays a problem out on the table, or says why it cannot be. */

@@ -17,7 +17,8 @@ import type { Renderer } from '../../../render/renderer.ts';
 import type { SceneDescription, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import { normalize, rotate, type Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
-import type { ObservationImage } from '../../types.ts';
+import type { ObservationImage, ViewDeclaration } from '../../types.ts';
+import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { cellKey } from '../../kits/polycube-pieces/cells.ts';
 import { CELL, pieceMid } from '../../kits/polycube-pieces/pieces.ts';
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
@@ -171,13 +172,31 @@ function solidScene(view: SolidView, color: string): { scene: SceneDescription; 
   return { scene: { bodies: [{ name: 'solid', shapes, pose: { p: centre, q: [0, 0, 0, 1] }, color, opacity: 1, visible: true }], rulers: [] }, target: centre };
 }
 
-async function drawSolid(renderer: Renderer, view: SolidView, color: string, orthoHeight: number): Promise<Buffer> {
+/** The scene and camera of one drawing of a solid. */
+function solidPicture(view: SolidView, color: string, orthoHeight: number): { scene: SceneDescription; camera: CameraSpec } {
   const { scene, target } = solidScene(view, color);
-  return renderer.render(
-    scene,
-    { azimuth: view.azimuth, elevation: view.elevation, distance: 1, target, projection: 'orthographic', orthoHeight },
-    { width: PANEL, height: PANEL },
-  );
+  return { scene, camera: { azimuth: view.azimuth, elevation: view.elevation, distance: 1, target, projection: 'orthographic', orthoHeight } };
+}
+
+async function drawSolid(renderer: Renderer, view: SolidView, color: string, orthoHeight: number): Promise<Buffer> {
+  const { scene, camera } = solidPicture(view, color, orthoHeight);
+  return renderer.render(scene, camera, { width: PANEL, height: PANEL });
+}
+
+/**
+ * What the view rule checks in a question's pictures: every drawing of a solid (the target
+ * twice, each option's two components) shows the solid whole, at least this large.
+ */
+export function questionViewParts(s: QuestionScene): ViewDeclaration[] {
+  const drawings: Array<[string, SolidView, string]> = [
+    ...s.targetViews.map((v, i): [string, SolidView, string] => [`target drawing ${i + 1}`, v, SOLID_COLORS.target]),
+    ...s.options.flatMap(([a, b], i): Array<[string, SolidView, string]> => [
+      [`option ${LETTERS[i]} component 1`, a, SOLID_COLORS.first],
+      [`option ${LETTERS[i]} component 2`, b, SOLID_COLORS.second],
+    ]),
+  ];
+  // 4000 px at 768 × 768 is about 1560 px of a 480-pixel panel: a small component still shows each cube.
+  return drawings.map(([label, view, color]) => ({ label, ...solidPicture(view, color, s.orthoHeight), width: PANEL, height: PANEL, bodies: [{ name: 'solid', minPixels: 4000 }] }));
 }
 
 /** The two images the question is built from: the target's (two views) and each option's (two components). */

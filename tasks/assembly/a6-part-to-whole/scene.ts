@@ -1,7 +1,8 @@
 /**
  * A6 part-to-whole: the scene an instance carries — the assembly form's world or the question
  * form's pictures — and the physical layout of the assembly form, in metres: the table, the board with the target
- * outline, the four trays in a row in front of it, and the grid of the board (turned in
+ * outline at the front, the four trays in a row behind it (their letters painted on the table
+ * in front of them), and the grid of the board (turned in
  * quarter turns about the vertical at the `+rot` tier).
  *
  * Board cells are `[i, j, k]` in the board's own frame: `i` along the board's column axis, `j`
@@ -88,25 +89,29 @@ export interface QuestionScene {
 }
 
 /** Table slab: top at y = 0. */
-export const TABLE = { half: [0.5, 0.01, 0.37] as Vec3, centreZ: -0.1 } as const;
+export const TABLE = { half: [0.5, 0.01, 0.38] as Vec3, centreZ: 0 } as const;
 /** Thickness of the board and of the tray plates; their tops are at this height. */
 export const PLATE = 0.006;
 /** Top of the board and of the trays. */
 export const PLATE_TOP = PLATE;
-/** Centre of the board on the table (x, z). */
-export const BOARD_CENTRE: readonly [number, number] = [0, -0.27];
+/** Centre of the board on the table (x, z): in front of the trays, nearest the first camera, so the first view sees it as large as it can. */
+export const BOARD_CENTRE: readonly [number, number] = [0, 0.215];
 /** Half side of the square board. */
 export const BOARD_HALF = 0.105;
 /** Trays: centres along x (A to D from the left), their z, half sizes, and the piece slots (z) in each. */
 export const TRAYS = {
-  x: [-0.255, -0.085, 0.085, 0.255] as const,
-  z: 0.07,
-  half: [0.08, PLATE / 2, 0.165] as Vec3,
+  x: [-0.21, -0.07, 0.07, 0.21] as const,
+  z: -0.14,
+  half: [0.065, PLATE / 2, 0.165] as Vec3,
   /** Piece 1 lies in the front half, piece 2 in the back half. */
-  slotZ: [0.15, -0.01] as const,
+  slotZ: [-0.06, -0.22] as const,
 } as const;
-/** Longest side of a piece's footprint on a tray, in cubes (the slots are this wide). */
-export const MAX_FOOTPRINT = 5;
+/**
+ * Longest sides of a piece's footprint on a tray, in cubes: across the tray (x) and along it
+ * (z). Trays are narrow so that the row of four fits the first view with the board as large as
+ * it can be.
+ */
+export const MAX_FOOTPRINT = { x: 4, z: 5 } as const;
 /** Longest side of the target grid on the board, in cubes. */
 export const MAX_GRID = 5;
 /** Most layers the target may have on the board. */
@@ -116,8 +121,21 @@ export const GHOST_INSET = 0.003;
 /** Width of the painted axis strips along the grid's first row and first column. */
 export const STRIP = 0.005;
 
-/** The first view: from the front, above, the trays in front and the board behind. */
-export const INITIAL_CAMERA: CameraSpec = { azimuth: 0, elevation: 50, distance: 1.1, target: [0, 0, -0.09] };
+/**
+ * The tray letters painted on the table in front of the trays (the shared glyph kit,
+ * `tasks/kits/glyphs.ts`): letter height, ink thickness and the letters' centre line (z).
+ */
+export const TRAY_LETTERS = { height: 0.0385, ink: 0.0004, z: 0.052 } as const;
+
+/** Half side of the black square that marks cell [0, 0, 0] on the board. */
+export const ORIGIN_MARK_HALF = 0.007;
+
+/**
+ * The first view: from the front and high above, framed on the row of trays (with their
+ * letters) and the board just behind them, so the outline, its marks and strips are as large
+ * as the trays' width allows.
+ */
+export const INITIAL_CAMERA: CameraSpec = { azimuth: 0, elevation: 50, distance: 0.85, target: [0, 0, 0.04] };
 
 /** The rotation of the board: `turns` quarter turns counter-clockwise as seen from above. */
 export function boardRotation(turns: number): Rotation {

@@ -314,6 +314,19 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
     solved() {
       return result()?.held === true;
     },
+    // The first view (view rule, AUTHORING step 4a): the mat the placements are read off, its
+    // origin target, both piers, the hung load, and every ruler readable; nothing is hidden.
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'mat', minPixels: 50000 },
+          { name: 'origin', group: ['origin-target', 'origin-target-ring', 'origin-target-dot'], minPixels: 400 },
+          { name: 'pier-west', minPixels: 2000 },
+          { name: 'pier-east', minPixels: 2000 },
+          { name: 'load', group: ['load-hook', 'load-cord', 'load-weight'], minPixels: 800 },
+        ],
+      },
+    ],
     progress() {
       if (result()?.held) return 1;
       const { covered, tied } = spanState();

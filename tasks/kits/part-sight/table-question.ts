@@ -62,6 +62,23 @@ export function buildLetterQuestion(instance: Instance<TableScene & { answer: st
       },
     },
     solved: () => world.meta.answer === s.answer,
+    // The first view (view rule, AUTHORING step 4a): the table (wider than the view), every
+    // lettered part with its letter plate, the stands and the walls. Behind the +occ walls a
+    // part shows only part of itself on purpose (the generator keeps 15 % or more in sight).
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'table', minPixels: 20000, mayBeCut: true },
+          ...s.parts.map((p) => ({ name: `part-${p.letter}`, minPixels: s.walls.length ? 250 : 1500 })),
+          ...s.plates.flatMap((pl) => [
+            { name: `plate-${pl.letter}`, minPixels: 800 },
+            { name: `ink-${pl.letter}`, minPixels: 200 },
+          ]),
+          ...s.stands.map((_, i) => ({ name: `stand-${i + 1}`, minPixels: 2000 })),
+          ...s.walls.map((_, i) => ({ name: `wall-${i + 1}`, minPixels: 500 })),
+        ],
+      },
+    ],
     // Right or wrong: partial credit for a wrong letter would pay guessing.
     progress: () => 0,
     stateText: state,

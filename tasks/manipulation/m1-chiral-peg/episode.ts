@@ -7,6 +7,7 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { qangle, qrotate, transformPoint, vadd, vdist } from '../../../sim/math.ts';
 import type { BodySpec, Pose, Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { plateGeometry } from './plate-geometry.ts';
 import { turnsBetween } from './solver.ts';
@@ -22,6 +23,8 @@ import {
   frameToWorld,
   goalQuat,
   holePolygon,
+  holeRimName,
+  holeRimShapes,
   pegShapes,
   rulerCoords,
   turned,
@@ -32,7 +35,7 @@ import {
 /** Where the axis arrows stand (their common origin), world metres. */
 const MARKER_ORIGIN: Vec3 = [PLATE.width / 2 + 0.05, PLATE.top, PLATE.depth / 2 + 0.03];
 const ARROW_LENGTH = 0.06;
-const COLORS = { peg: '#e39b2d', plate: '#cfc6b4', rails: '#7d6b58', x: '#d62728', y: '#2ca02c', z: '#1f77b4', origin: '#f4f4f4' };
+const COLORS = { peg: '#e39b2d', plate: '#cfc6b4', rim: '#5b5246', rails: '#7d6b58', x: '#d62728', y: '#2ca02c', z: '#1f77b4', origin: '#f4f4f4' };
 
 function deg(rad: number): number {
   return (rad * 180) / Math.PI;
@@ -116,6 +119,11 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
   // The collider (convex pieces) is not drawn; the seamless mesh is drawn and does not collide.
   world.addBody({ name: 'plate', kind: 'static', pose: { p: [0, 0, 0], q: [0, 0, 0, 1] }, shapes: geo.pieces, material: steel, visible: false });
   world.addBody({ name: 'plate-surface', kind: 'static', collides: false, pose: { p: [0, 0, 0], q: [0, 0, 0, 1] }, shapes: [geo.mesh], color: COLORS.plate });
+  // A dark rim around each hole on the plate's top (drawn only): the holes read clearly, and
+  // the view rule can tell that none is hidden in the first view.
+  s.holes.forEach((h, i) => {
+    world.addBody({ name: holeRimName(i), kind: 'static', collides: false, pose: { p: [h.x, PLATE.top, h.z], q: yaw(h.yawDeg) }, shapes: holeRimShapes(h.cells, s.clearance), color: COLORS.rim });
+  });
   const railHalf: Vec3 = [RAIL_WIDTH / 2, bottom / 2, z1];
   world.addBody({
     name: 'rails',
@@ -152,7 +160,17 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
   };
 
   const moveTo = (target: Pose): void => {
-    world.moveSwept('peg', target);
+    try {
+      world.moveSwept('peg', target);
+    } catch (err) {
+      // The plate's collider is not drawn; its drawn surface is. Name that one, so the rollback
+      // image tints what was hit and the message names what the picture shows.
+      if (err instanceof ViolationError && err.violation.bodies.includes('plate')) {
+        const v = err.violation;
+        throw new ViolationError({ ...v, bodies: v.bodies.map((b) => (b === 'plate' ? 'plate-surface' : b)), message: v.message.replaceAll("'plate'", "'plate-surface'") });
+      }
+      throw err;
+    }
   };
 
   return {
@@ -185,6 +203,20 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
       },
     },
     solved,
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'plate-surface', minPixels: 30000 },
+          { name: 'rails', minPixels: 300 },
+          { name: 'peg', minPixels: 2500 },
+          // Every hole in sight: none hidden by the peg (M1 has no occlusion lever).
+          ...s.holes.map((_, i) => ({ name: holeRimName(i), minPixels: 400 })),
+          { name: 'frame-x', minPixels: 300 },
+          { name: 'frame-y', minPixels: 300 },
+          { name: 'frame-z', minPixels: 300 },
+        ],
+      },
+    ],
     progress() {
       if (solved()) return 1;
       // Credit only for the steps an insertion is made of, each counted once the one before it

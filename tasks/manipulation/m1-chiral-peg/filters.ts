@@ -1,6 +1,7 @@
 /**
  * M1 shortcut filters and sightless strategies: exactly one hole has the peg's outline, its
- * mirror image is among the decoys, and the peg starts well away from the fitting orientation.
+ * mirror image is among the decoys, the peg starts well away from the fitting orientation, and
+ * where it starts it hides no hole and no ruler label in the first view.
  * See README.md for the shortcuts considered.
  */
 import { qangle } from '../../../sim/math.ts';
@@ -8,6 +9,7 @@ import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { mirror, oneSidedKey } from './polyomino.ts';
 import { goalQuat, type M1Scene } from './scene.ts';
+import { hiddenByPeg } from './sight.ts';
 
 /** Why a scene is not a fair instance, or null (a generator-side shortcut filter). */
 export function sceneProblem(scene: M1Scene): string | null {
@@ -21,7 +23,11 @@ export function sceneProblem(scene: M1Scene): string | null {
 }
 
 /** Cheap static checks every instance must pass (the generator re-draws until they hold; verify reports them). */
-export const SHORTCUT_FILTERS: InstanceFilter<M1Scene>[] = [{ name: 'fair-layout', check: (inst) => sceneProblem(inst.scene) }];
+export const SHORTCUT_FILTERS: InstanceFilter<M1Scene>[] = [
+  { name: 'fair-layout', check: (inst) => sceneProblem(inst.scene) },
+  // M1 hides nothing on purpose: the peg's start must not stand in front of a hole or a ruler's labels.
+  { name: 'holes-and-rulers-in-sight', check: (inst) => hiddenByPeg(inst.scene, inst.camera.initial, inst.rulers)[0] ?? null },
+];
 
 /** M1's own sightless strategies for the shortcut battery. */
 export const SIGHTLESS: SightlessStrategy[] = [];

@@ -120,6 +120,42 @@ export function holePolygon(hole: M1Hole, clearance: number): Point2[] {
   });
 }
 
+/** Width of the dark rim drawn around each hole on the plate's top, metres. */
+export const RIM_WIDTH = 0.0025;
+
+/** The body name of hole `i`'s rim (drawn only). */
+export function holeRimName(i: number): string {
+  return `hole-rim-${i + 1}`;
+}
+
+/**
+ * A hole's rim in the hole's own frame (origin at the hole's centre on the plate's top, turned
+ * with the hole): one flat box per edge of the hole's outline, lying on the plate just outside
+ * the edge, lengthened at the outline's convex corners so the rim is closed.
+ */
+export function holeRimShapes(cells: Cell2[], clearance: number): ShapeSpec[] {
+  const loop = grownOutline(cells, CELL, clearance);
+  const m = loop.length;
+  const h = 0.0002;
+  const shapes: ShapeSpec[] = [];
+  for (let i = 0; i < m; i++) {
+    const a = loop[i];
+    const b = loop[(i + 1) % m];
+    const c = loop[(i + 2) % m];
+    const d: Point2 = [Math.sign(b[0] - a[0]), Math.sign(b[1] - a[1])];
+    const next: Point2 = [Math.sign(c[0] - b[0]), Math.sign(c[1] - b[1])];
+    // Counter-clockwise loop: the outside (the plate) is to the right of each edge, and a left
+    // turn at the edge's end is a convex corner of the hole.
+    const out: Point2 = [d[1], -d[0]];
+    const convexEnd = d[0] * next[1] - d[1] * next[0] > 0;
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) + (convexEnd ? RIM_WIDTH : 0);
+    const mid: Point2 = [a[0] + (d[0] * len) / 2 + (out[0] * RIM_WIDTH) / 2, a[1] + (d[1] * len) / 2 + (out[1] * RIM_WIDTH) / 2];
+    const half: Vec3 = d[0] !== 0 ? [len / 2, h, RIM_WIDTH / 2] : [RIM_WIDTH / 2, h, len / 2];
+    shapes.push({ type: 'box', half: half.map(round9) as Vec3, pose: { p: [round9(mid[0]), h, round9(mid[1])], q: [0, 0, 0, 1] } });
+  }
+  return shapes;
+}
+
 /** Largest distance from a hole's centre to its outline, metres. */
 export function holeRadius(cells: Cell2[], clearance: number): number {
   return Math.max(...grownOutline(cells, CELL, clearance).map(([u, v]) => Math.hypot(u, v)));

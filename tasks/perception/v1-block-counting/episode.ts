@@ -54,6 +54,24 @@ export function build(instance: Instance<V1Scene>, world: World): FamilyEnv {
     solved() {
       return typeof world.meta.answer === 'number' && world.meta.answer === cubesInWorld();
     },
+    // The first view (view rule, AUTHORING step 4a): the table and the whole pile in frame (as one
+    // part: blocks hidden behind or under others are the task), the L7 wall, and the rulers the
+    // rules mention, less one the pile hides on purpose (its labels must not show).
+    viewParts: () => {
+      // With the L7 wall on the side the camera faces, the first ruler lies along the far side
+      // (generate.ts), behind the pile from the first view.
+      const hiddenRulers = s.walls.length ? [0] : [];
+      return [
+        {
+          bodies: [
+            { name: 'table', minPixels: 15000 },
+            { name: 'pile', group: s.blocks.map((b) => b.name), minPixels: 20000 },
+            ...s.walls.map((w) => ({ name: w.name, minPixels: 10000 })),
+          ],
+          hiddenRulers,
+        },
+      ];
+    },
     // A wrong count earns half progress only as a near miss: off by one where the first view
     // alone is off by two or more. Credit growing with closeness would pay for guessing: a
     // tier's counts span only about a dozen values, so a blind mid-range guess would be close.

@@ -36,6 +36,21 @@ export function build(instance: Instance<V4Scene>, world: World): FamilyEnv {
       return typeof a === 'number' && Math.abs(a - s.answerCm) <= s.toleranceCm + 1e-9;
     },
     // All or nothing: credit for coming close would pay a blind guess at the middle of the range.
+    // The first view (view rule, AUTHORING step 4a): the table, every box the question names or
+    // shows (ends, the measured block or frame, decoys, the screen), less the end block the
+    // L5/L7 screen hides on purpose, and every ruler readable.
+    viewParts: () => {
+      // The hidden end's faces name their box (`box/part/face`); an end block hides whole, a
+      // frame's far post hides while the frame shows.
+      const endBox = s.hiddenEnd >= 0 ? s.ends[s.hiddenEnd][0]?.split('/')[0] : undefined;
+      const hidden = s.boxes.filter((b) => b.name === endBox && b.role === 'end').map((b) => b.name);
+      return [
+        {
+          bodies: [{ name: 'table', minPixels: 20000, mayBeCut: true }, ...s.boxes.map((b) => ({ name: b.name, minPixels: 1500 }))],
+          hidden,
+        },
+      ];
+    },
     progress: () => 0,
     stateText() {
       const f = (v: readonly number[]): string => `(${v.map((x) => (x * 100).toFixed(1)).join(', ')}) cm`;

@@ -11,7 +11,7 @@ import type { FamilyEnv, Instance, ObservationImage } from '../../types.ts';
 import { solidMesh, type SolidMesh } from './mesh.ts';
 import { modelOf, type V5Model } from './model.ts';
 import { composePanel, DEPTH_CAMERA } from './panel.ts';
-import { IOU_SUCCESS, silhouette } from './projection.ts';
+import { IOU_SUCCESS, silhouette, VIEW_SIZE } from './projection.ts';
 import {
   ACTIONS,
   actionLabel,
@@ -153,6 +153,18 @@ export function build(instance: Instance<V5Scene>, world: World): FamilyEnv {
       const st = readState(world);
       return `projection IoU now ${st.iou.toFixed(3)}, best so far ${st.best.toFixed(3)}; ${st.rotations} of ${STEP_CAP} rotations used; ${st.since} of ${STAGNATION_LIMIT} rotations in a row without a new best.`;
     },
+    viewParts: (ctx) => [
+      {
+        // The middle of the panel: the renderer's depth view of the icon (the silhouettes beside
+        // it are masks computed from the same geometry, not pictures of the world).
+        label: 'depth view',
+        scene: ctx.scene(),
+        camera: DEPTH_CAMERA,
+        width: VIEW_SIZE,
+        height: VIEW_SIZE,
+        bodies: [{ name: BODY, minPixels: 20000 }],
+      },
+    ],
     async observe(ctx): Promise<ObservationImage[]> {
       const st = readState(world);
       const depth = await ctx.renderer.render(ctx.scene(), DEPTH_CAMERA, { view: 'depth', width: 320, height: 320 });

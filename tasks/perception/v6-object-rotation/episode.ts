@@ -8,7 +8,7 @@ import { composeRow } from '../../../render/compose.ts';
 import { qmul, qrotate, yawQuat } from '../../../sim/math.ts';
 import type { SceneBody } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import type { FamilyEnv, Instance, ObservationImage } from '../../types.ts';
+import type { FamilyEnv, Instance, ObservationImage, ViewDeclaration } from '../../types.ts';
 import type { ObjectPart } from './objects.ts';
 import { QUESTION_NAMES, VIEW_NAMES } from './questions.ts';
 import { IMAGE_SIZE, SCREEN_COLOR, TURNTABLE_COLOR, type V6Scene } from './scene.ts';
@@ -88,6 +88,28 @@ export function build(instance: Instance<V6Scene>, world: World): FamilyEnv {
         ...views,
         `Correct answer ${answerText(expected)}: ${q.reason}. Committed answer: ${world.meta.answer === null ? 'none yet' : answerText(world.meta.answer)}.`,
       ].join('\n');
+    },
+    viewParts(ctx): ViewDeclaration[] {
+      const base = ctx.scene();
+      const objects = base.bodies.filter((b) => b.name.startsWith(OBJECT_PREFIX)).map((b) => b.name);
+      // Each picture of the question shows the object whole (its colour bodies counted as one
+      // part: a turntable view hides the back of an object, never all of it) and the turntable,
+      // none cut by the frame. At +occ the screen is in sight, hides the turntable and the lower
+      // part of the object on purpose, and the object may run off the bottom behind it, never
+      // off the top or the sides.
+      return q.views.map((v) => ({
+        label: v.label,
+        scene: { ...base, bodies: turned(base.bodies, v.frame) },
+        camera: instance.camera.initial,
+        width: IMAGE_SIZE,
+        height: IMAGE_SIZE,
+        bodies: [
+          { name: 'turntable', minPixels: 6000 },
+          { name: 'object', group: objects, minPixels: 20000, mayBeCut: s.screen ? ['bottom'] : false },
+          ...(s.screen ? [{ name: 'screen', minPixels: 3000, mayBeCut: true }] : []),
+        ],
+        hidden: s.screen ? ['turntable'] : [],
+      }));
     },
     async observe(ctx): Promise<ObservationImage[]> {
       const base = ctx.scene();

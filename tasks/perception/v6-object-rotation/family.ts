@@ -28,7 +28,7 @@ function suiteIds(tier: Tier): string[] {
 /** What V6 is: id, version, category, title, summary and tiers. */
 export const V6_DESCRIPTOR: FamilyDescriptor = {
   id: 'V6',
-  version: 2,
+  version: 3,
   category: 'V',
   title: 'Object rotation',
   summary:

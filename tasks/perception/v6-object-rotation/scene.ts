@@ -1,4 +1,5 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { cameraFrame } from '../../../render/camera-frame.ts';
 import type { Vec3 } from '../../../sim/types.ts';
 import { buildObject, type TurntableObject } from './objects.ts';
 import type { Question } from './questions.ts';
@@ -67,13 +68,13 @@ export function screeningCamera(object: TurntableObject): ScreenCamera {
  * The fixed camera of every picture: azimuth 0 (looking from +Z at the object's front when
  * it stands at stop 0), {@link ELEVATION_DEG} up, far enough that the turntable and the object
  * at any turn fit. Behind the `+occ` screen it frames only what the screen leaves visible
- * (the object above {@link SCREEN_HIDES} of its height); the screen itself runs off the
- * bottom of the picture.
+ * (see {@link occludedCamera}).
  */
 export function questionCamera(object: TurntableObject, occluded = false): CameraSpec {
+  if (occluded) return occludedCamera(object);
   const radius = turntableRadius(object);
-  const low = occluded ? SCREEN_HIDES * object.height : -TURNTABLE_THICKNESS;
-  const target: Vec3 = [0, roundTo(occluded ? (low + object.height) / 2 : object.height * 0.45, 6), 0];
+  const low = -TURNTABLE_THICKNESS;
+  const target: Vec3 = [0, roundTo(object.height * 0.45, 6), 0];
   const points: Vec3[] = [];
   for (let i = 0; i < 16; i++) {
     const a = (i * Math.PI) / 8;
@@ -82,6 +83,61 @@ export function questionCamera(object: TurntableObject, occluded = false): Camer
   const reach = Math.max(...points.map((p) => Math.hypot(p[0] - target[0], p[1] - target[1], p[2] - target[2])));
   const distance = Math.ceil((reach / Math.sin((FOV_DEG / 2) * (Math.PI / 180))) * 100) / 100;
   return { azimuth: 0, elevation: ELEVATION_DEG, distance, target };
+}
+
+/** Where the `+occ` screen's top edge lies in the picture, as a share of its height from the top. */
+export const SCREEN_EDGE_AT = 0.9;
+/** Least gap between the object and the picture's top and sides behind the `+occ` screen, as a share of the picture. */
+export const OCCLUDED_MARGIN = 0.06;
+
+/**
+ * The camera behind the `+occ` screen: as close as it can be while the object's highest reach
+ * at any turn (a ring of its radius at its full height) and its widest reach (the same ring at
+ * the height the screen hides up to) stay {@link OCCLUDED_MARGIN} inside the picture, with the
+ * sight line over the screen's top (which meets the turntable axis at {@link SCREEN_HIDES} of
+ * the object's height, `screenFor`) at {@link SCREEN_EDGE_AT} of the picture's height. So the
+ * screen shows as a narrow band along the bottom, and the object above it fills the picture.
+ */
+export function occludedCamera(object: TurntableObject): CameraSpec {
+  const h = object.height;
+  const r = object.radius;
+  const edge: Vec3 = [0, SCREEN_HIDES * h, 0];
+  const ring: Vec3[] = [];
+  for (let i = 0; i < 16; i++) {
+    const a = (i * Math.PI) / 8;
+    for (const y of [SCREEN_HIDES * h, h]) ring.push([r * Math.sin(a), y, r * Math.cos(a)]);
+  }
+  const camera = (targetY: number, distance: number): CameraSpec => ({ azimuth: 0, elevation: ELEVATION_DEG, distance, target: [0, targetY, 0] });
+  // Image coordinates in [0, 1], y down, of a point seen by a camera.
+  const project = (c: CameraSpec, p: Vec3): [number, number] => {
+    const f = cameraFrame(c);
+    const d = [p[0] - f.position[0], p[1] - f.position[1], p[2] - f.position[2]];
+    const depth = -(d[0] * f.back[0] + d[1] * f.back[1] + d[2] * f.back[2]);
+    const t = Math.tan(((FOV_DEG / 2) * Math.PI) / 180) * depth;
+    return [0.5 + (d[0] * f.right[0] + d[1] * f.right[1] + d[2] * f.right[2]) / (2 * t), 0.5 - (d[0] * f.up[0] + d[1] * f.up[1] + d[2] * f.up[2]) / (2 * t)];
+  };
+  // For a distance, the target height that puts the screen's edge where it belongs (raising the
+  // target lowers everything in the picture), found by bisection.
+  const aimed = (distance: number): CameraSpec => {
+    let lo = -h;
+    let hi = 2 * h;
+    for (let k = 0; k < 60; k++) {
+      const mid = (lo + hi) / 2;
+      if (project(camera(mid, distance), edge)[1] < SCREEN_EDGE_AT) lo = mid;
+      else hi = mid;
+    }
+    return camera(roundTo((lo + hi) / 2, 4), distance);
+  };
+  const fits = (c: CameraSpec): boolean =>
+    ring.every((p) => {
+      const [x, y] = project(c, p);
+      return x >= OCCLUDED_MARGIN && x <= 1 - OCCLUDED_MARGIN && y >= OCCLUDED_MARGIN;
+    });
+  for (let cm = 20; cm < 1000; cm++) {
+    const c = aimed(cm / 100);
+    if (fits(c)) return c;
+  }
+  return aimed(10);
 }
 
 const profiles = new Map<string, SymmetryProfile>();

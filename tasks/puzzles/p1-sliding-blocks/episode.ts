@@ -7,7 +7,7 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
-import { addPiece, addTray, WALL_THICKNESS, pieceCell, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import { addPiece, addTray, WALL_THICKNESS, pieceCell, trayViewBodies, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { BLOCK_COLORS, BLOCK_HEIGHT, GOAL_COLOR, TARGET_COLOR, WALL_HEIGHT, type P1Scene } from './scene.ts';
 import { slidingProblem, type P1State } from './solver.ts';
@@ -92,6 +92,16 @@ export function build(instance: Instance<P1Scene>, world: World): FamilyEnv {
       const t = pieceCell(world, tray, blockBody(target.id), target.w, target.h);
       return t.col === s.goal.col && t.row === s.goal.row && t.offset < 0.003;
     },
+    // The first view (view rule, AUTHORING step 4a): the tray, its N, the goal marks and every
+    // lettered block; nothing is hidden on purpose (L7 turns the tray, it hides nothing).
+    viewParts: () => [
+      {
+        bodies: [
+          ...trayViewBodies(s.blocks.map((b) => blockBody(b.id))),
+          { name: 'goal', group: ['goal-cells', 'goal-bar'], minPixels: 1500 },
+        ],
+      },
+    ],
     staticsAfter() {
       // Blocks ride in the tray (kinematic): nothing can settle or topple, so no settle check.
       return false;

@@ -8,10 +8,13 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
-import { addPiece, addTray, pieceCell, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import { addPiece, addTray, labelOf, pieceCell, trayViewBodies, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { CAR_HEIGHT, GOAL_COLOR, TALL_HEIGHT, TARGET_COLOR, TRUCK_HEIGHT, VEHICLE_COLORS, WALL_HEIGHT, type P2Scene, type P2Vehicle } from './scene.ts';
+import { CAR_HEIGHT, GOAL_COLOR, hiddenBehindTall, TALL_HEIGHT, TARGET_COLOR, TRUCK_HEIGHT, VEHICLE_COLORS, WALL_HEIGHT, type P2Scene, type P2Vehicle } from './scene.ts';
 import { trafficProblem } from './solver.ts';
+
+/** The north rim of the lot when a vehicle is tall (the lower L7 camera), m. */
+const L7_NORTH_MARGIN = 0.09;
 
 /** Body name of a vehicle. */
 export function vehicleBody(id: string): string {
@@ -26,7 +29,9 @@ function footprint(v: P2Vehicle): { w: number; h: number } {
 export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
   const s = instance.scene;
   const tray: TrayLayout = { cols: s.size, rows: s.size, cell: s.cell, yawDeg: 0 };
-  addTray(world, tray, { wallHeight: WALL_HEIGHT, floorColor: '#b9bcc0', wallColor: '#6b6f75' });
+  // The L7 camera looks lower (42°, so the tall vehicle hides what stands behind it): a wider
+  // north rim keeps the N out of what the north wall hides.
+  addTray(world, tray, { wallHeight: WALL_HEIGHT, floorColor: '#b9bcc0', wallColor: '#6b6f75', northMargin: s.tall ? L7_NORTH_MARGIN : undefined });
   const a = s.vehicles[0];
   const half = (s.size * s.cell) / 2;
   const laneZ = (a.row + 0.5 - s.size / 2) * s.cell;
@@ -97,6 +102,14 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
       const c = pieceCell(world, tray, vehicleBody(a.id), 2, 1);
       return c.col === s.goalCol && c.row === a.row && c.offset < 0.003;
     },
+    // The first view (view rule, AUTHORING step 4a): the lot, its N, the exit and every lettered
+    // vehicle, less those the tall vehicle hides on purpose at L7 (hiddenBehindTall).
+    viewParts: () => [
+      {
+        bodies: [...trayViewBodies(s.vehicles.map((v) => vehicleBody(v.id))), { name: 'exit-gate', minPixels: 300 }],
+        hidden: hiddenBehindTall(s).flatMap((id) => [vehicleBody(id), labelOf(vehicleBody(id))]),
+      },
+    ],
     staticsAfter() {
       // Vehicles ride on the lot's floor (kinematic): nothing can settle or topple.
       return false;

@@ -11,7 +11,7 @@ import { goalDistances } from '../../../solvers/discrete-search/index.ts';
 import { makeInstance } from '../../instance.ts';
 import { TRAY_MARGIN, WALL_THICKNESS } from '../../kits/grid-tray.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { CELL, type P2Scene, type P2Vehicle } from './scene.ts';
+import { CELL, vehicleCells, type P2Scene, type P2Vehicle } from './scene.ts';
 import { solveTraffic, trafficProblem } from './solver.ts';
 
 /** Vehicles, distance band and levers of each tier. */
@@ -155,7 +155,7 @@ function addDecoys(rng: Rng, scene: P2Scene, count: number, length: number): P2S
  * its columns. Ties go to the earlier letter.
  */
 export function tallestHider(scene: P2Scene): string {
-  const cells = (v: P2Vehicle): Array<[number, number]> => Array.from({ length: v.length }, (_, k) => (v.axis === 'ew' ? [v.col + k, v.row] : [v.col, v.row + k]));
+  const cells = vehicleCells;
   let best = scene.vehicles[1].id;
   let bestScore = -1;
   for (const v of scene.vehicles.slice(1)) {

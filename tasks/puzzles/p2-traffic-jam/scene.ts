@@ -39,3 +39,22 @@ export const TARGET_COLOR = '#c0392b';
 export const GOAL_COLOR = '#27ae60';
 // No red, no green.
 export const VEHICLE_COLORS = ['#2e86c1', '#d4ac0d', '#7d3c98', '#ca6f1e', '#5d6d7e', '#1abc9c', '#884ea0', '#34495e', '#a04000', '#2874a6', '#b7950b', '#6e2c00'];
+
+/** The cells a vehicle covers, as `[col, row]`. */
+export function vehicleCells(v: P2Vehicle): Array<[number, number]> {
+  return Array.from({ length: v.length }, (_, k) => (v.axis === 'ew' ? [v.col + k, v.row] : [v.col, v.row + k]));
+}
+
+/**
+ * The vehicles the tall one hides on purpose from the first view (which looks from the south;
+ * the same shadow `tallestHider` scores): every vehicle with a cell in the two rows just north
+ * of the tall one, in its columns. Empty when no vehicle is tall.
+ */
+export function hiddenBehindTall(scene: P2Scene): string[] {
+  const tall = scene.vehicles.find((v) => v.id === scene.tall);
+  if (!tall) return [];
+  const mine = vehicleCells(tall);
+  const north = Math.min(...mine.map((c) => c[1]));
+  const cols = new Set(mine.map((c) => c[0]));
+  return scene.vehicles.filter((o) => o !== tall && vehicleCells(o).some(([c, r]) => cols.has(c) && r < north && r >= north - 2)).map((o) => o.id);
+}

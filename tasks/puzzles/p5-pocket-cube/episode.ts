@@ -127,6 +127,9 @@ export function build(instance: Instance<P5Scene>, world: World): FamilyEnv {
     return true;
   };
 
+  // The second picture of every observation: the cube from the opposite side, from below (from
+  // above at L7, which hides the bottom face on purpose).
+  const backView = (camera: CameraSpec): CameraSpec => ({ ...camera, azimuth: camera.azimuth + 180, elevation: s.bottomView ? -35 : 35 });
   return {
     tools: {
       turn(args) {
@@ -159,9 +162,22 @@ export function build(instance: Instance<P5Scene>, world: World): FamilyEnv {
       const st = readCube(world);
       return `Fixed-corner state (Kociemba corner order URF UFL ULB UBR DFR DLF DBL DRB): cubies ${st.cp.map((c) => CUBIE_NAMES[c]).join(' ')}, twists ${st.co.join(' ')}; ${pocketCubeDistance(st, 'htm')} half-turn moves from solved.`;
     },
+    // Both pictures of the first observation (view rule, AUTHORING step 4a): the whole cube (its
+    // cubies and stickers as one part) in frame and large in both, and in the first the base
+    // plate it is held above (wider than the view, it may run past the frame; the view from
+    // below does not draw it). Which stickers face away from each
+    // picture is the task's own geometry, not declared per sticker.
+    viewParts: (ctx) => {
+      const cube = ctx.scene().bodies.map((b) => b.name).filter((n) => n !== 'base');
+      const whole = { name: 'cube', group: cube, minPixels: 40000 };
+      return [
+        { label: 'first view', bodies: [whole, { name: 'base', minPixels: 2000, mayBeCut: true }] },
+        { label: 'view from the opposite side', camera: backView(ctx.camera), bodies: [whole] },
+      ];
+    },
     async observe(ctx) {
       const main = await ctx.renderer.render(ctx.scene(), ctx.camera);
-      const back: CameraSpec = { ...ctx.camera, azimuth: ctx.camera.azimuth + 180, elevation: s.bottomView ? -35 : 35 };
+      const back = backView(ctx.camera);
       const second = await ctx.renderer.render(ctx.scene(), back);
       const images: ObservationImage[] = [
         { kind: 'view', png: main, caption: 'Current view.' },

@@ -160,6 +160,25 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
         return Math.hypot(p[0] - gx, p[2] - gz) < HOLE_RADIUS - PEG_RADIUS + 1e-3;
       });
     },
+    // The first view (view rule, AUTHORING step 4a): the board, the three pegs with their letter
+    // stands, the goal pad and every disk (a smaller disk always lies above a larger one, so each
+    // shows at least its rim). The rules ask for no length, so no ruler must be read: the board's
+    // scale is a help whose far labels a tall stack may stand in front of.
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'board', minPixels: 20000 },
+          ...PEG_NAMES.flatMap((l) => [
+            { name: `peg-${l}`, minPixels: 1000 },
+            { name: `stand-${l}`, minPixels: 3000 },
+            { name: `letter-${l}`, minPixels: 600 },
+          ]),
+          { name: 'goal-pad', minPixels: 1000 },
+          ...Array.from({ length: n }, (_, i) => ({ name: `disk-${i + 1}`, minPixels: 800 })),
+        ],
+        rulers: [],
+      },
+    ],
     staticsAfter() {
       // A lowered disk drops 0.5 mm and is still within 0.03 s; 0.2 s of settling shows any
       // disk that would keep moving, at 40 % of the cost of the default half second.

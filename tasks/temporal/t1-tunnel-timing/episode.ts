@@ -8,7 +8,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { fmt, GATE_MOVE_S, GATE_THICKNESS, PREROLL_S, WAIT_MAX_S, WAIT_MIN_S, type GateName, type T1Scene } from './scene.ts';
 import { T1_WORLD_OPTIONS } from './solver.ts';
-import { BALL, ballInPit, buildTrack, currentLift, installGateMechanism, t1State } from './track.ts';
+import { BALL, ballInPit, buildTrack, currentLift, DECOY_BALL, gateBody, installGateMechanism, t1State } from './track.ts';
 
 function gateStatus(world: World, s: T1Scene, name: GateName): string {
   const g = t1State(world).gates[name];
@@ -61,6 +61,23 @@ export function build(instance: Instance<T1Scene>, world: World): FamilyEnv {
     },
     solved,
     failed: failureText,
+    // The frame the first strobe strip ends on, the world now (view rule, AUTHORING step 4a): the
+    // track, its tunnel, every gate, the pit and the ball, the decoy track and its ball where the
+    // tier has one, and the ruler readable. The +hidden-slope lever hides a slope inside the
+    // tunnel, not a body.
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'track', minPixels: 3000 },
+          { name: 'tunnel', minPixels: 2000 },
+          ...s.gates.map((g) => ({ name: gateBody(g.name), minPixels: 150 })),
+          { name: 'pit-walls', minPixels: 500 },
+          { name: BALL, minPixels: 100 },
+          { name: 'ruler-strip', minPixels: 10000 },
+          ...(s.decoy ? [{ name: 'decoy-track', minPixels: 3000 }, { name: DECOY_BALL, minPixels: 80 }] : []),
+        ],
+      },
+    ],
     progress() {
       // Per gate: 1 when passed cleanly, ½ when the ball touched it while it was lifted (the
       // firing overlapped the ball's arrival); the pit is the last share.
@@ -80,7 +97,7 @@ export function build(instance: Instance<T1Scene>, world: World): FamilyEnv {
         lines.push(`${g.name} gate: centre plane x = ${fmt(g.x, 4)} m, slab ${fmt(GATE_THICKNESS * 100, 1)} cm thick; ${gateStatus(world, s, g.name)}, lifted ${fmt(currentLift(world, s, g.name) * 100, 1)} cm.`);
       }
       lines.push(`Tunnel from x = ${fmt(s.tunnelFromX, 4)} to ${fmt(s.tunnelToX, 4)} m; the pit starts at x = ${fmt(s.toX, 4)} m.`);
-      if (s.kinkX !== null) lines.push(`The floor is level up to x = ${fmt(s.kinkX, 4)} m and runs downhill at ${fmt(s.slopeDeg, 3)}° beyond.`);
+      if (s.kinkX !== null) lines.push(`The floor is level up to x = ${fmt(s.kinkX, 4)} m, runs downhill at ${fmt(s.slopeDeg, 4)}° to x = ${fmt(s.slopeToX ?? s.toX, 4)} m, and is level again beyond.`);
       if (s.decoy) lines.push(`Blue decoy ball: centre x = ${fmt(world.getPose('decoy-ball').p[0], 4)} m (irrelevant).`);
       const f = failureText();
       if (f) lines.push(f);

@@ -14,22 +14,29 @@ import { reference } from './solver.ts';
 /** What T1 is: id, version, category, title, summary and tiers. */
 export const T1_DESCRIPTOR: FamilyDescriptor = {
   id: 'T1',
-  version: 1,
+  version: 2,
   category: 'T',
   title: 'Tunnel timing',
   summary:
-    'A ball rolls towards a gated tunnel; the agent estimates its speed from strobe frames and rulers, lets time run with wait, and fires the gate (which opens for a fixed time, once) so the ball passes without touching it. Tests temporal estimation under a frozen clock; verified by a phase-window solver over the physical path.',
+    'A ball rolls towards a gated tunnel; the agent estimates its speed from strobe frames and rulers, lets time run with wait, and fires the gate (which opens for a fixed time, once) so the ball passes without touching it. Tests temporal estimation under a frozen clock; verified by a phase-window solver over the physical path. Arrival times spread over at least twelve window widths, so no fixed firing schedule works.',
   tiers: {
-    L1: { levers: [], description: 'Slow ball (0.20–0.30 m/s), one gate open 0.6 s, arrival 2.5–3.5 s after the first picture; window about 0.45 s.' },
-    L3: { levers: [], description: 'Faster ball (0.35–0.45 m/s), one gate open 0.4 s, a decoy track with a blue ball at a clearly different speed.' },
+    L1: {
+      levers: [],
+      description: 'Slow ball (0.15–0.19 m/s) reaching the gate 1.0–5.8 s after the first picture; one gate, open 0.46 s; the window to fire it is 0.17–0.26 s wide (2.5–5 cm of the ball\'s travel).',
+    },
+    L3: {
+      levers: [],
+      description: 'Ball at 0.16–0.20 m/s reaching the gate 1.0–5.2 s after the first picture; one gate, open 0.40 s (window 0.14–0.22 s); a decoy track with a blue ball at a clearly different speed.',
+    },
     L5: {
       levers: [],
-      description: 'Ball at 0.45–0.60 m/s, gates at both ends of an opaque tunnel (each open 0.3 s, once), a decoy track: the exit gate must be timed for a ball the agent cannot see.',
+      description:
+        'Ball at 0.17–0.21 m/s reaching the entrance 1.0–4.4 s after the first picture; gates at both ends of an opaque tunnel 0.20–0.30 m long, each open 0.35 s, once (windows 0.11–0.18 s); a decoy track: the exit gate must be timed for a ball the agent cannot see.',
     },
     L7: {
       levers: ['+hidden-slope'],
       description:
-        'L5 plus an undisclosed physical change: just past where the first strobe leaves the ball, the track turns gently downhill (about 1°), so the ball reaches the gates 22–35 % faster than it started; timing from the first strobe alone fails.',
+        'L5 plus an undisclosed physical change: just past where the first strobe leaves the ball the track runs very gently downhill (under 1°) and levels out 10 cm before the entrance, so the ball meets the gates (at 0.17–0.205 m/s, arriving 1.6–5.0 s after the first picture) 22–35 % faster than it started; timing from the first strobe alone fails. Windows no wider than L5\'s.',
     },
   },
 };

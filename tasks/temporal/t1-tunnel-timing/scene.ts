@@ -24,11 +24,11 @@ export const GATE_MOVE_S = 0.1;
 /** Floor run between the last gate (or the tunnel's mouth) and the pit's edge, metres. */
 export const RUNOUT = 0.1;
 /** Length of the pit along the track, metres. */
-export const PIT_LENGTH = 0.18;
+export const PIT_LENGTH = 0.14;
 /** Depth of the pit floor below the track's end, metres. */
 export const PIT_DEPTH = 0.07;
 /** Lateral offset of the decoy track (behind the main one, seen from the first view), metres. */
-export const DECOY_Z = -0.2;
+export const DECOY_Z = -0.13;
 /** Gravity used by the analytic model, m/s² (the world's default). */
 export const G = 9.81;
 /** Seconds the environment runs a moving world before the first observation. */
@@ -77,6 +77,8 @@ export interface T1Scene {
   toX: number;
   /** Where a hidden downhill section starts (L7), or null for a level track. */
   kinkX: number | null;
+  /** Where that section ends and the track is level again (a little before the entrance gate), or null. */
+  slopeToX: number | null;
   /** Slope of the downhill section, degrees (0 when level). */
   slopeDeg: number;
   /** Gates in the order the ball meets them: the entrance, and at L5+ the exit. */
@@ -91,40 +93,65 @@ export interface T1Scene {
 
 /** The levers of a tier. */
 export interface TierParams {
+  /**
+   * Rolling speed of the red ball where it meets the gates, m/s. On a level track (L1–L5) it
+   * rolls at this speed all the way; at L7 it starts slower and reaches it on the hidden slope.
+   */
   speed: [number, number];
-  /** Seconds from the first observation until the ball's front would reach the entrance gate on a level track. */
+  /**
+   * Seconds from the first observation until the ball's front reaches the entrance gate's face
+   * (the true arrival, slope included), drawn uniformly. The range is what defeats a fixed
+   * schedule: it is at least 16 times the widest window of the tier, so no firing time lies
+   * in more than about one window in sixteen.
+   */
   arrival: [number, number];
+  /** Seconds a gate stays fully open. */
   openS: number;
   gates: 1 | 2;
+  /** Tunnel length range, metres. */
   tunnel: [number, number];
   decoy: boolean;
-  hiddenSlope: boolean;
+  /** L7: how much faster the ball meets the gates than it started (the hidden slope's effect), or null. */
+  speedUp: [number, number] | null;
 }
 
-/** Tier table. */
+/**
+ * Tier table. The ball is slow (about 4–5 cm per 0.25 s frame, a good step to read against
+ * 1 cm ticks) so that a wide spread of arrival times fits on a track short enough to fill a
+ * picture. Windows narrow from L1 to L5 (a shorter open time against a ball that needs about
+ * 0.06 m / speed to pass under the gate); L7 has L5's open time and a slower ball at the gates,
+ * so its windows are no wider than L5's.
+ */
 export const TIER_PARAMS: Record<Tier, TierParams> = {
-  L1: { speed: [0.2, 0.3], arrival: [2.2, 3.2], openS: 0.6, gates: 1, tunnel: [0.25, 0.25], decoy: false, hiddenSlope: false },
-  L3: { speed: [0.35, 0.45], arrival: [1.6, 2.4], openS: 0.4, gates: 1, tunnel: [0.25, 0.35], decoy: true, hiddenSlope: false },
-  L5: { speed: [0.45, 0.6], arrival: [1.4, 2.0], openS: 0.3, gates: 2, tunnel: [0.3, 0.45], decoy: true, hiddenSlope: false },
-  L7: { speed: [0.45, 0.6], arrival: [1.4, 2.0], openS: 0.3, gates: 2, tunnel: [0.3, 0.45], decoy: true, hiddenSlope: true },
+  L1: { speed: [0.15, 0.19], arrival: [1.0, 5.8], openS: 0.46, gates: 1, tunnel: [0.2, 0.2], decoy: false, speedUp: null },
+  L3: { speed: [0.16, 0.2], arrival: [1.0, 5.2], openS: 0.4, gates: 1, tunnel: [0.2, 0.28], decoy: true, speedUp: null },
+  L5: { speed: [0.17, 0.21], arrival: [1.0, 4.4], openS: 0.35, gates: 2, tunnel: [0.2, 0.3], decoy: true, speedUp: null },
+  L7: { speed: [0.17, 0.205], arrival: [1.6, 5.0], openS: 0.35, gates: 2, tunnel: [0.2, 0.3], decoy: true, speedUp: [1.22, 1.35] },
 };
 
-/** Height of the main track's floor surface at `x` (0 on the level part). */
+/** Height of the main track's floor surface at `x` (0 on the first level part; lower past the downhill section). */
 export function floorY(s: T1Scene, x: number): number {
   if (s.kinkX === null || x <= s.kinkX) return 0;
-  return -(x - s.kinkX) * Math.tan((s.slopeDeg * Math.PI) / 180);
+  const to = Math.min(x, s.slopeToX ?? Infinity);
+  return -(to - s.kinkX) * Math.tan((s.slopeDeg * Math.PI) / 180);
 }
 
-/** Ball motion under the analytic model: time (world seconds) its centre reaches x, and its speed there. */
+/**
+ * Ball motion under the analytic model: time (world seconds) its centre reaches x, and its
+ * speed there. Level: constant speed; downhill: a = 5/7 · g · sin θ; level again: the speed
+ * it reached.
+ */
 export function analyticArrival(s: T1Scene, x: number): { t: number; v: number } {
   const v0 = s.speed;
   if (s.kinkX === null || x <= s.kinkX) return { t: (x - s.startX) / v0, v: v0 };
   const th = (s.slopeDeg * Math.PI) / 180;
   const tk = (s.kinkX - s.startX) / v0;
   const a = (5 / 7) * G * Math.sin(th);
-  const d = (x - s.kinkX) / Math.cos(th);
+  const to = Math.min(x, s.slopeToX ?? Infinity);
+  const d = (to - s.kinkX) / Math.cos(th);
   const v = Math.sqrt(v0 * v0 + 2 * a * d);
-  return { t: tk + (v - v0) / a, v };
+  const onSlope = a > 0 ? (v - v0) / a : d / v0;
+  return { t: tk + onSlope + (x - to) / v, v };
 }
 
 /** Lift of a gate (metres) `since` seconds after it was fired; 0 before and after its cycle. */
@@ -156,5 +183,5 @@ export function analyticWindow(s: T1Scene, gate: GateSpec): { lo: number; hi: nu
  * as constant (what the hidden slope at L7 defeats).
  */
 export function naiveWindow(s: T1Scene, gate: GateSpec): { lo: number; hi: number } {
-  return analyticWindow({ ...s, kinkX: null, slopeDeg: 0 }, gate);
+  return analyticWindow({ ...s, kinkX: null, slopeToX: null, slopeDeg: 0 }, gate);
 }

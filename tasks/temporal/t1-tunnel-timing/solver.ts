@@ -31,6 +31,8 @@ const DT = T1_WORLD_OPTIONS.timestep;
 const MAX_RUN_S = 12;
 /** Extra time the reference waits after the ball first lies in the pit, seconds. */
 const SETTLE_MARGIN_S = 0.3;
+/** Steps between checks for a touch while a confirmation run plays out. */
+const CHECK_STEPS = 24;
 /** Steps outside a window used to confirm that its edges are real. */
 const EDGE_PROBE_STEPS = 3;
 
@@ -150,12 +152,41 @@ async function play(scene: T1Scene, fires: Array<{ gate: GateName; step: number 
       at = f.step;
       t1State(world).gates[f.gate].firedAt = world.time;
     }
-    world.advance(Math.max(0, endStep - at) * DT);
+    // Run to the end, but stop at the first touch: a jammed gate fails the run for good.
+    for (let n = at; n < endStep && t1State(world).failure === null; n += CHECK_STEPS) world.advance(Math.min(CHECK_STEPS, endStep - n) * DT);
     const failed = t1State(world).failure !== null;
     return { solved: !failed && ballInPit(scene, world.getPose(BALL).p), failed };
   } finally {
     world.free();
   }
+}
+
+/**
+ * Every gate's phase window, from the free run and the scan alone (no confirmation runs): what
+ * the solver measures, at a fraction of {@link solveT1}'s cost. The fixed-schedule strategy of
+ * the shortcut battery fits itself on these.
+ */
+export async function phaseWindows(instance: Instance<T1Scene>): Promise<PhaseWindow[]> {
+  const key = JSON.stringify(instance.scene);
+  let windows = windowCache.get(key);
+  if (!windows) {
+    const { path } = await freeRun(instance.scene);
+    windows = scanWindows(instance.scene, path);
+    remember(key, windows);
+  }
+  return structuredClone(windows);
+}
+
+/**
+ * Windows already measured, by scene (the battery fits its fixed schedule on instances whose
+ * reference it has just solved). Pure results of the scene, so sharing them changes nothing.
+ */
+const windowCache = new Map<string, PhaseWindow[]>();
+const WINDOW_CACHE_SIZE = 512;
+
+function remember(key: string, windows: PhaseWindow[]): void {
+  windowCache.set(key, structuredClone(windows));
+  if (windowCache.size > WINDOW_CACHE_SIZE) windowCache.delete(windowCache.keys().next().value!);
 }
 
 /**
@@ -166,6 +197,7 @@ export async function solveT1(instance: Instance<T1Scene>): Promise<T1Solution> 
   const scene = instance.scene;
   const { path, pitStep } = await freeRun(scene);
   const windows = scanWindows(scene, path);
+  remember(JSON.stringify(scene), windows);
   const endStep = pitStep + Math.round(SETTLE_MARGIN_S / DT);
   const mids = windows.map((w) => ({ gate: w.gate, step: w.midStep }));
   const last = Math.max(...mids.map((m) => m.step));

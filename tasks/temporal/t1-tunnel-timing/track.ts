@@ -17,7 +17,7 @@ const RAIL_THICK = 0.007;
 /** Half width of a track block across the track. */
 const BLOCK_HALF_Z = 0.05;
 /** The benches stand on the ground here; everything is drawn down to it. */
-export const GROUND_Y = -0.14;
+export const GROUND_Y = -0.09;
 const TUNNEL_INNER = 0.066;
 const TUNNEL_ROOF = 0.01;
 const TUNNEL_WALL = 0.009;
@@ -84,7 +84,8 @@ const ORIGIN: Pose = { p: [0, 0, 0], q: [0, 0, 0, 1] };
  * split at the kink and tilted with the slope (rails, walls; the ball never rests on them).
  */
 function alongFloor(s: T1Scene, xa: number, xb: number, bottom: number, top: number, z: number, halfZ: number): ShapeSpec[] {
-  const cuts = s.kinkX !== null && s.kinkX > xa && s.kinkX < xb ? [xa, s.kinkX, xb] : [xa, xb];
+  const bends = s.kinkX === null ? [] : [s.kinkX, s.slopeToX ?? Infinity].filter((x) => x > xa && x < xb);
+  const cuts = [xa, ...bends, xb];
   const out: ShapeSpec[] = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
     const a = cuts[i];
@@ -111,25 +112,70 @@ export function gateClosedPose(s: T1Scene, x: number): Pose {
 export const GATE_HALF: Vec3 = [GATE_THICKNESS / 2, GATE_HEIGHT / 2, BLOCK_HALF_Z];
 
 function addTrackBlock(world: World, name: string, s: T1Scene, z: number, from: number, to: number, level: boolean): void {
-  // One collider for the whole rolling surface: a ball crossing the seam between two boxes
-  // loses several per cent of its speed in Rapier (measured), so the floor is never split.
-  let floor: ShapeSpec;
+  // One collider for each plane of the rolling surface: a ball crossing the seam between two
+  // coplanar boxes loses several per cent of its speed in Rapier (measured), so a plane is never split.
+  const floor: ShapeSpec[] = [];
   if (level || s.kinkX === null) {
-    floor = box([(to - from) / 2, -GROUND_Y / 2, BLOCK_HALF_Z], [(from + to) / 2, GROUND_Y / 2, z]);
+    floor.push(box([(to - from) / 2, -GROUND_Y / 2, BLOCK_HALF_Z], [(from + to) / 2, GROUND_Y / 2, z]));
   } else {
-    // Level, then a downhill run: the top profile bends down, so the block stays convex.
+    // Level, then a downhill run: the top profile bends down, so the block stays convex. Where
+    // the slope ends the track goes on level, on a second block whose top reaches back under
+    // the whole slope (just below its surface): the ball rolls off the slope onto the middle of
+    // a flat face. Had the level block begun where the slope ends, the ball would strike its
+    // front edge there and lose about 15 % of its speed (measured in Rapier).
+    const end = Math.min(s.slopeToX ?? to, to);
+    const yEnd = floorY(s, end);
     const profile: Array<[number, number]> = [
       [from, 0],
       [s.kinkX, 0],
-      [to, floorY(s, to)],
-      [to, GROUND_Y],
+      [end, yEnd],
+      [end, GROUND_Y],
       [from, GROUND_Y],
     ];
     const points: Vec3[] = [];
     for (const [x, y] of profile) for (const dz of [-BLOCK_HALF_Z, BLOCK_HALF_Z]) points.push([round9(x), round9(y), round9(z + dz)]);
-    floor = { type: 'hull', points };
+    floor.push({ type: 'hull', points });
+    if (end < to) floor.push(box([(to - s.kinkX) / 2, (yEnd - GROUND_Y) / 2, BLOCK_HALF_Z], [(s.kinkX + to) / 2, (yEnd + GROUND_Y) / 2, z]));
+    // The colliders' seams would be drawn as lines across the track and give the undisclosed
+    // slope away; the block is drawn instead as one mesh of its true profile, whose bends (under
+    // 1°) draw no outline.
+    world.addBody({ name, kind: 'static', pose: ORIGIN, shapes: floor, color: COLORS.block, material: { friction: 0.6 }, visible: false });
+    const top: Array<[number, number]> = [
+      [from, 0],
+      [s.kinkX, 0],
+      [end, yEnd],
+      [to, yEnd],
+    ];
+    world.addBody({ name: `${name}-surface`, kind: 'static', pose: ORIGIN, shapes: [prism(top.filter((p, i) => i === 0 || p[0] > top[i - 1][0]), GROUND_Y, z, BLOCK_HALF_Z)], color: COLORS.block, collides: false });
+    return;
   }
-  world.addBody({ name, kind: 'static', pose: ORIGIN, shapes: [floor], color: COLORS.block, material: { friction: 0.6 } });
+  world.addBody({ name, kind: 'static', pose: ORIGIN, shapes: floor, color: COLORS.block, material: { friction: 0.6 } });
+}
+
+/**
+ * A block as a triangle mesh: the polygon under `top` (points left to right) down to `bottom`,
+ * extruded `halfZ` either side of `z`. Faces wind outwards.
+ */
+function prism(top: Array<[number, number]>, bottom: number, z: number, halfZ: number): ShapeSpec {
+  const vertices: Vec3[] = [];
+  // Per profile point: front top, back top, front bottom, back bottom.
+  for (const [x, y] of top) vertices.push([round9(x), round9(y), round9(z + halfZ)], [round9(x), round9(y), round9(z - halfZ)], [round9(x), round9(bottom), round9(z + halfZ)], [round9(x), round9(bottom), round9(z - halfZ)]);
+  const F = (i: number): number => 4 * i;
+  const B = (i: number): number => 4 * i + 1;
+  const FB = (i: number): number => 4 * i + 2;
+  const BB = (i: number): number => 4 * i + 3;
+  const indices: [number, number, number][] = [];
+  for (let i = 0; i + 1 < top.length; i++) {
+    const j = i + 1;
+    indices.push([F(i), F(j), B(j)], [F(i), B(j), B(i)]); // top, +y
+    indices.push([FB(i), FB(j), F(j)], [FB(i), F(j), F(i)]); // front, +z
+    indices.push([BB(i), B(j), BB(j)], [BB(i), B(i), B(j)]); // back, −z
+    indices.push([FB(i), BB(j), FB(j)], [FB(i), BB(i), BB(j)]); // bottom, −y
+  }
+  const n = top.length - 1;
+  indices.push([FB(0), F(0), B(0)], [FB(0), B(0), BB(0)]); // left end, −x
+  indices.push([FB(n), B(n), F(n)], [FB(n), BB(n), B(n)]); // right end, +x
+  return { type: 'mesh', vertices, indices };
 }
 
 function addPit(world: World, name: string, x0: number, top: number, z: number, color: string): void {
@@ -140,7 +186,9 @@ function addPit(world: World, name: string, x0: number, top: number, z: number, 
     name: `${name}-floor`,
     kind: 'static',
     pose: ORIGIN,
-    shapes: [box([PIT_LENGTH / 2, (bottom - GROUND_Y) / 2, BLOCK_HALF_Z], [(x0 + x1) / 2, (bottom + GROUND_Y) / 2, z])],
+    // The floor block reaches under the end wall, so the walls stand on it and the walls body
+    // is all above the pit floor (the first view crops the benches below the track).
+    shapes: [box([(PIT_LENGTH + wall) / 2, (bottom - GROUND_Y) / 2, BLOCK_HALF_Z], [(x0 + x1 + wall) / 2, (bottom + GROUND_Y) / 2, z])],
     color,
     material: { friction: 0.8 },
   });
@@ -149,7 +197,7 @@ function addPit(world: World, name: string, x0: number, top: number, z: number, 
     kind: 'static',
     pose: ORIGIN,
     shapes: [
-      box([wall / 2, (top + 0.02 - GROUND_Y) / 2, BLOCK_HALF_Z], [x1 + wall / 2, (top + 0.02 + GROUND_Y) / 2, z]),
+      box([wall / 2, (top + 0.02 - bottom) / 2, BLOCK_HALF_Z], [x1 + wall / 2, (top + 0.02 + bottom) / 2, z]),
       box([PIT_LENGTH / 2, (top - bottom) / 2, wall / 2], [(x0 + x1) / 2, (top + bottom) / 2, z + BLOCK_HALF_Z - wall / 2]),
       box([PIT_LENGTH / 2, (top - bottom) / 2, wall / 2], [(x0 + x1) / 2, (top + bottom) / 2, z - BLOCK_HALF_Z + wall / 2]),
     ],
@@ -161,7 +209,7 @@ function addTunnel(world: World, name: string, s: T1Scene, from: number, to: num
   const top = level ? 0 : Math.max(floorY(s, from), 0);
   const roofY = top + TUNNEL_INNER;
   const shapes: ShapeSpec[] = [box([(to - from) / 2, TUNNEL_ROOF / 2, CHANNEL_HALF + TUNNEL_WALL], [(from + to) / 2, roofY + TUNNEL_ROOF / 2, z])];
-  const ls: T1Scene = level ? { ...s, kinkX: null, slopeDeg: 0 } : s;
+  const ls: T1Scene = level ? { ...s, kinkX: null, slopeToX: null, slopeDeg: 0 } : s;
   for (const side of [-1, 1]) {
     const wz = z + side * (CHANNEL_HALF + TUNNEL_WALL / 2);
     // Walls reach from the floor up to the roof (taller where the floor has dropped).
@@ -171,12 +219,17 @@ function addTunnel(world: World, name: string, s: T1Scene, from: number, to: num
   world.addBody({ name, kind: 'static', pose: ORIGIN, shapes, color: COLORS.tunnel });
 }
 
-function addRails(world: World, name: string, s: T1Scene, ranges: Array<[number, number]>, z: number, level: boolean): void {
-  const ls: T1Scene = level ? { ...s, kinkX: null, slopeDeg: 0 } : s;
+/** How far rails reach down into the block, metres: below the lowest floor of a hidden slope (about 1.5 mm). */
+const RAIL_FOOT = 0.003;
+
+function addRails(world: World, name: string, s: T1Scene, ranges: Array<[number, number]>, z: number): void {
+  // Rails run level (the ball never touches them): rails bent with a hidden slope would show
+  // their joints. They reach into the block, so no gap opens where the floor has dropped.
+  const level: T1Scene = { ...s, kinkX: null, slopeToX: null, slopeDeg: 0 };
   const shapes: ShapeSpec[] = [];
   for (const [a, b] of ranges) {
     if (b - a < 1e-3) continue;
-    for (const side of [-1, 1]) shapes.push(...alongFloor(ls, a, b, 0, RAIL_HEIGHT, z + side * (CHANNEL_HALF + RAIL_THICK / 2), RAIL_THICK / 2));
+    for (const side of [-1, 1]) shapes.push(...alongFloor(level, a, b, -RAIL_FOOT, RAIL_HEIGHT, z + side * (CHANNEL_HALF + RAIL_THICK / 2), RAIL_THICK / 2));
   }
   world.addBody({ name, kind: 'static', pose: ORIGIN, shapes, color: COLORS.rail });
 }
@@ -228,7 +281,7 @@ export function buildTrack(world: World, s: T1Scene): void {
   addTrackBlock(world, 'track', s, 0, back, s.toX, false);
   const first = s.gates[0].x - GATE_THICKNESS / 2 - GATE_CLEARANCE;
   const last = Math.max(s.tunnelToX, ...s.gates.map((g) => g.x + GATE_THICKNESS / 2 + GATE_CLEARANCE));
-  addRails(world, 'rails', s, [[back, first], [last, s.toX]], 0, false);
+  addRails(world, 'rails', s, [[back, first], [last, s.toX]], 0);
   addTunnel(world, 'tunnel', s, s.tunnelFromX, s.tunnelToX, 0, false);
   addBackWall(world, 'back-wall', back, 0);
   addPit(world, 'pit', s.toX, floorY(s, s.toX), 0, COLORS.pit);
@@ -254,7 +307,7 @@ export function buildTrack(world: World, s: T1Scene): void {
   if (s.decoy) {
     const d = s.decoy;
     addTrackBlock(world, 'decoy-track', s, DECOY_Z, d.fromX, d.toX, true);
-    addRails(world, 'decoy-rails', s, [[d.fromX, d.tunnelFromX], [d.tunnelToX, d.toX]], DECOY_Z, true);
+    addRails(world, 'decoy-rails', s, [[d.fromX, d.tunnelFromX], [d.tunnelToX, d.toX]], DECOY_Z);
     addTunnel(world, 'decoy-tunnel', s, d.tunnelFromX, d.tunnelToX, DECOY_Z, true);
     addBackWall(world, 'decoy-back-wall', d.fromX, DECOY_Z);
     addPit(world, 'decoy-pit', d.toX, 0, DECOY_Z, COLORS.decoyPit);

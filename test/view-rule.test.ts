@@ -1,0 +1,193 @@
+/**
+ * The view rule through the family hook (`FamilyEnv.viewParts`, `tasks/view-rule.ts`): the same
+ * check the check-suite runs over every family × tier, here on hand-built families whose first
+ * view breaks it on purpose, and on a real family moved into a view that hides a part.
+ */
+import { expect } from 'chai';
+import { Renderer } from '../render/renderer.ts';
+import type { RulerSpec, Vec3 } from '../sim/types.ts';
+import type { World } from '../sim/world.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { makeInstance } from '../tasks/instance.ts';
+import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
+import { PLATE } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
+import type { FamilyEnv, Instance, TaskFamily, ViewDeclaration } from '../tasks/types.ts';
+import { checkFirstView, undeclaredMessage } from '../tasks/view-rule.ts';
+import { checkViewRule } from '../render/view-rule.ts';
+import type { BodyMeasure, MeasureResult } from '../render/renderer.ts';
+
+/** A 60 cm ruler on the floor in front of the parts, labels every 10 cm. */
+const RULER: RulerSpec = { from: [-0.3, 0.001, 0.15], to: [0.3, 0.001, 0.15] };
+
+interface Layout {
+  /** Where part-b stands (x); far right puts it half out of the frame. */
+  partBx: number;
+  /** A wall in front of the ruler's right half. */
+  wall: boolean;
+  /** The declaration the family makes (null: it declares nothing). */
+  declare: ((s: Layout) => ViewDeclaration[]) | null;
+}
+
+/** A hand-built family: two parts, a ruler, and optionally a wall; one instance per layout. */
+function family(layout: Layout): TaskFamily<Layout> {
+  const descriptor = { id: 'P98', version: 1, category: 'P' as const, title: 'View rule check', summary: 'A hand-built scene for the view rule.', tiers: { L1: { levers: [], description: 'the only tier' } } };
+  const box = (world: World, name: string, half: Vec3, p: Vec3, color: string): void => {
+    world.addBody({ name, kind: 'static', pose: { p, q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half }], color });
+  };
+  return {
+    ...descriptor,
+    generate: (seed, tier): Instance<Layout> =>
+      makeInstance<Layout>(descriptor, tier, seed, {
+        title: descriptor.title,
+        rules: 'Look at part-a and part-b; read their places off the ruler.',
+        tools: [],
+        camera: { initial: { azimuth: 0, elevation: 30, distance: 1.4, target: [0, 0.05, 0] } },
+        rulers: [RULER],
+        ground: { y: 0 },
+        dynamic: false,
+        scoring: 'graded',
+        scene: layout,
+        reveal: { plan: 'none' },
+      }),
+    build(instance: Instance<Layout>, world: World): FamilyEnv {
+      const s = instance.scene;
+      box(world, 'part-a', [0.05, 0.05, 0.05], [-0.1, 0.05, -0.1], '#2e86de');
+      box(world, 'part-b', [0.05, 0.05, 0.05], [s.partBx, 0.05, -0.1], '#27ae60');
+      if (s.wall) box(world, 'wall', [0.1, 0.12, 0.01], [0.2, 0.12, 0.3], '#8d6e63');
+      const env: FamilyEnv = { tools: {}, solved: () => false, progress: () => 0, stateText: () => '' };
+      if (s.declare) {
+        const declare = s.declare;
+        env.viewParts = () => declare(s);
+      }
+      return env;
+    },
+    reference: () => ({ calls: [], method: 'none' }),
+  };
+}
+
+const BOTH_PARTS = (): ViewDeclaration[] => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }] }];
+
+describe('the view rule on measurements (pure)', () => {
+  const body = (name: string, pixels: number, bounds: [number, number, number, number]): BodyMeasure => ({
+    name,
+    drawn: true,
+    pixels,
+    bounds,
+    cut: bounds[0] < 0 || bounds[1] < 0 || bounds[2] > 768 || bounds[3] > 768,
+  });
+  const m = (bodies: BodyMeasure[]): MeasureResult => ({ kind: 'measure', width: 768, height: 768, bodies, labels: [] });
+
+  it('a part of several bodies adds their pixels up and is cut where any of them is', () => {
+    const two = m([body('object-0', 150, [100, 100, 200, 200]), body('object-1', 150, [150, 150, 300, 300])]);
+    expect(checkViewRule(two, { bodies: [{ name: 'object', group: ['object-0', 'object-1'], minPixels: 280 }] }).ok).to.equal(true);
+    expect(checkViewRule(two, { bodies: [{ name: 'object', group: ['object-0', 'object-1'], minPixels: 320 }] }).failures.map((f) => f.kind)).to.deep.equal(['body-too-small']);
+    const cut = m([body('object-0', 150, [100, 100, 200, 200]), body('object-1', 150, [150, 600, 300, 800])]);
+    expect(checkViewRule(cut, { bodies: [{ name: 'object', group: ['object-0', 'object-1'] }] }).failures.map((f) => `${f.kind} ${f.subject}`)).to.deep.equal(['body-cut object']);
+    expect(checkViewRule(m([body('object-0', 150, [0, 0, 1, 1])]), { bodies: [{ name: 'object', group: ['object-0', 'object-9'] }] }).failures[0].kind).to.equal('body-unknown');
+  });
+
+  it('a part may be allowed to run off named sides only', () => {
+    const low = m([body('object', 5000, [100, 300, 400, 900])]);
+    expect(checkViewRule(low, { bodies: [{ name: 'object', mayBeCut: ['bottom'] }] }).ok).to.equal(true);
+    const high = m([body('object', 5000, [100, -20, 400, 900])]);
+    const f = checkViewRule(high, { bodies: [{ name: 'object', mayBeCut: ['bottom'] }] }).failures;
+    expect(f.map((x) => x.kind)).to.deep.equal(['body-cut']);
+    expect(f[0].details.sides).to.deep.equal(['top']);
+    expect(checkViewRule(high, { bodies: [{ name: 'object', mayBeCut: true }] }).ok).to.equal(true);
+  });
+});
+
+describe('the view rule through the family hook (headless Chromium)', function () {
+  this.timeout(180000);
+  let renderer: Renderer;
+  before(() => {
+    renderer = new Renderer();
+  });
+  after(async () => {
+    await renderer.close();
+  });
+
+  const verdictOf = async (layout: Layout): Promise<Awaited<ReturnType<typeof checkFirstView>>> => {
+    const f = family(layout);
+    const env = await TaskEnv.create(f as TaskFamily, f.generate(1, 'L1'));
+    try {
+      return await checkFirstView(env, renderer);
+    } finally {
+      env.free();
+    }
+  };
+
+  it('a clean first view passes: both parts whole and large enough, every label of the ruler shown', async () => {
+    const v = await verdictOf({ partBx: 0.2, wall: false, declare: BOTH_PARTS });
+    expect(v.problems).to.deep.equal([]);
+    expect(v.declared).to.equal(true);
+    expect(v.views).to.have.length(1);
+    expect(v.views[0].measurement.labels.filter((l) => l.state === 'shown').map((l) => l.text)).to.deep.equal(['0', '10 cm', '20 cm', '30 cm', '40 cm', '50 cm', '60 cm']);
+  });
+
+  it('a label behind a wall and a part outside the frame fail, each named, with the instance and the picture', async () => {
+    const v = await verdictOf({ partBx: 0.62, wall: true, declare: BOTH_PARTS });
+    expect(v.declared).to.equal(true);
+    const kinds = v.views[0].verdict.failures.map((f) => `${f.kind} ${f.subject}`);
+    expect(kinds).to.include('body-cut part-b');
+    expect(kinds).to.include('label-occluded ruler 0 label "50 cm"');
+    expect(v.problems.every((p) => p.startsWith('P98-L1-s1 first view: '))).to.equal(true);
+    expect(v.problems.some((p) => /'part-b' is cut by the frame \(right\)/.test(p))).to.equal(true);
+    // part-a is untouched by either fault.
+    expect(kinds.some((k) => k.endsWith(' part-a'))).to.equal(false);
+  });
+
+  it('what the tier hides on purpose is exempt, but a hidden ruler must not show its labels', async () => {
+    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], rulers: [] }] });
+    expect(exempt.problems).to.deep.equal([]);
+    // The wall hides only part of the ruler: the labels left in sight give the hidden scale away.
+    const hiddenRuler = await verdictOf({ partBx: 0.2, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], hiddenRulers: [0] }] });
+    const kinds = hiddenRuler.views[0].verdict.failures.map((f) => f.kind);
+    expect(kinds).to.include('hidden-label-shown');
+    expect(kinds.filter((k) => k !== 'hidden-label-shown')).to.deep.equal([]);
+  });
+
+  it('a body seen through a translucent one counts as seen (a ghost outline over a mark)', async () => {
+    const scene = {
+      bodies: [
+        { name: 'mark', shapes: [{ type: 'box' as const, half: [0.04, 0.002, 0.04] as Vec3 }], pose: { p: [0, 0.002, 0] as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] }, color: '#111111', opacity: 1, visible: true },
+        { name: 'ghost', shapes: [{ type: 'box' as const, half: [0.06, 0.06, 0.06] as Vec3 }], pose: { p: [0, 0.06, 0] as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] }, color: '#6f86a6', opacity: 0.55, visible: true },
+      ],
+      rulers: [],
+    };
+    const camera = { azimuth: 0, elevation: 60, distance: 0.8, target: [0, 0, 0] as Vec3 };
+    const seen = await renderer.measure(scene, camera);
+    const pixels = (name: string, mm: MeasureResult): number => mm.bodies.find((b) => b.name === name)!.pixels;
+    expect(pixels('mark', seen)).to.be.greaterThan(1000);
+    expect(pixels('ghost', seen)).to.be.greaterThan(pixels('mark', seen));
+    // The same box made opaque hides the mark.
+    const covered = await renderer.measure({ ...scene, bodies: [scene.bodies[0], { ...scene.bodies[1], opacity: 1 }] }, camera);
+    expect(pixels('mark', covered)).to.equal(0);
+  });
+
+  it('a family that declares nothing (or no bodies) fails, and the message says what to declare', async () => {
+    for (const declare of [null, () => [], () => [{ bodies: [] }]] as Layout['declare'][]) {
+      const v = await verdictOf({ partBx: 0.2, wall: false, declare });
+      expect(v.declared).to.equal(false);
+      expect(v.views).to.deep.equal([]);
+      expect(v.problems).to.deep.equal([`P98-L1-s1: ${undeclaredMessage('P98')}`]);
+    }
+    const msg = undeclaredMessage('P98');
+    for (const word of ['viewParts', 'episode.ts', 'minPixels', 'hidden', 'hiddenRulers', 'rulers', 'AUTHORING.md']) expect(msg).to.contain(word);
+  });
+
+  it('a part that stands where the rules mention it but too small fails: a real family whose peg hides a hole (M1)', async () => {
+    const instance = m1ChiralPeg.generate(100, 'L7');
+    const env = await TaskEnv.create(m1ChiralPeg as TaskFamily, instance);
+    try {
+      expect((await checkFirstView(env, renderer)).problems).to.deep.equal([]);
+      // Hold the peg low over hole 1, as a start the generator refuses would: the hole is hidden.
+      const h = instance.scene.holes[0];
+      env.world.setPose('peg', { p: [h.x, PLATE.top + 0.045, h.z], q: instance.scene.start.q });
+      const v = await checkFirstView(env, renderer);
+      expect(v.views[0].verdict.failures.map((f) => `${f.kind} ${f.subject}`)).to.include('body-too-small hole-rim-1');
+    } finally {
+      env.free();
+    }
+  });
+});
