@@ -294,7 +294,8 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
     const own = await RedisServer.start({ own: true });
     let back: RedisServer | null = null;
     try {
-      const w = spaceact(['worker', '--queue', own.url, '--lock-seconds', '8'], true);
+      // Two worker processes under one parent (`--concurrency 2`), stopped with SIGTERM at the end.
+      const w = spaceact(['worker', '--queue', own.url, '--lock-seconds', '8', '--concurrency', '2'], true);
       procs.push(w);
       const out = join(tmp, 'lost');
       const args = (url: string): string[] => [...runArgs('lost', ids, ['--render', 'never']), '--queue', url];
@@ -316,6 +317,11 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
       expect(again.code, again.out).to.equal(0);
       expect(summaryOf(out).episodes).to.deep.equal(summaryOf(join(tmp, 'serial-lost')).episodes);
       for (const id of ids) expect(trajectory(out, id), id).to.deep.equal(trajectory(join(tmp, 'serial-lost'), id));
+      // SIGTERM ends the parent and both children (a forked child's channel had kept it alive).
+      w.child.kill('SIGTERM');
+      const ended = await w.done;
+      expect(ended.code, ended.out).to.equal(0);
+      expect(ended.out.match(/SIGTERM: the episode in flight stops/g), ended.out).to.have.length(2);
     } finally {
       await Promise.all(procs.splice(0).map(stop));
       await back?.stop();

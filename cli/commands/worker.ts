@@ -30,8 +30,13 @@ async function runOne(url: string, lockSeconds: number): Promise<void> {
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
     // Forked by `spaceact worker --concurrency N`, whose death (kill -9 included) ends this one too.
-    if (process.send) process.on('disconnect', () => onSignal('the parent process went away'));
+    if (process.send) process.on('disconnect', () => void stop('the parent process went away').then(resolve));
   });
+  // A forked worker's channel to its parent would keep this process alive once closed.
+  if (process.connected) {
+    process.removeAllListeners('disconnect');
+    process.disconnect?.();
+  }
 }
 
 /** Runs `n` one-at-a-time workers as child processes (each its own core and browser), restarting any that dies. */
