@@ -9,8 +9,8 @@ import type { Agent } from './types.ts';
 
 export type { AgentOptions } from './types.ts';
 
-/** Makes a fresh agent for one episode. */
-export type AgentFactory = (opts: AgentOptions) => Agent;
+/** Makes a fresh agent for one episode (`env`: where a model agent reads its key; default `process.env`). */
+export type AgentFactory = (opts: AgentOptions, env?: NodeJS.ProcessEnv) => Agent;
 
 /** Agents selectable with `--agent`. */
 export const AGENTS: Record<string, AgentFactory> = {
@@ -18,7 +18,7 @@ export const AGENTS: Record<string, AgentFactory> = {
   null: () => new NullAgent(),
   random: (opts) => RandomAgent.fromOptions(opts),
   greedy: (opts) => GreedyAgent.fromOptions(opts),
-  openai: (opts) => OpenAIAgent.fromOptions(opts),
+  openai: (opts, env) => OpenAIAgent.fromOptions(opts, env),
 };
 
 /** The factory for `name`, or a clear error listing the known agents. */
@@ -26,4 +26,14 @@ export function agentFactory(name: string): AgentFactory {
   const f = Object.hasOwn(AGENTS, name) ? AGENTS[name] : undefined;
   if (!f) throw new SpaceActError('invalid-argument', `unknown agent "${name}"; agents: ${Object.keys(AGENTS).join(', ')}`, { agent: name });
   return f;
+}
+
+/**
+ * An agent built only to read its name and settings, never asked anything: the coordinator of
+ * a queue run, which plays no episode, needs no API key (its workers read theirs from their own
+ * environment), so a stand-in is put in the key's variable for this one agent.
+ */
+export function describeAgent(name: string, opts: AgentOptions): Agent {
+  const keyVar = typeof opts.apiKeyEnv === 'string' ? opts.apiKeyEnv : 'OPENAI_API_KEY';
+  return agentFactory(name)(opts, { ...process.env, [keyVar]: process.env[keyVar] || 'no-key-needed-to-describe-the-agent' });
 }

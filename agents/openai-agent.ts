@@ -18,7 +18,7 @@ import {
   type RetryPolicy,
   type SecretScrubber,
 } from './api-faults.ts';
-import { costOf, addUsage, loadPriceTable, type ModelPrice } from './prices.ts';
+import { costOf, addUsage, loadPriceTable, parsePriceTable, type ModelPrice } from './prices.ts';
 import { buildTurnMessages, refusalText } from './prompt.ts';
 import { checkReply, MAX_REPLY_CHARS, tooLongProblem, type ReplyCheck } from './reply-parser.ts';
 import { requestDigest, ResponseCache } from './response-cache.ts';
@@ -221,7 +221,8 @@ export class OpenAIAgent implements Agent {
    * Builds the agent from command-line options: `baseUrl`, `model` (required), `apiKeyEnv`,
    * `temperature`, `maxOutputTokens`, `maxTokensField`, `reasoningEffort`, `timeout` (s),
    * `apiAttempts`, `backoffBase` (s), `backoffCap` (s), `replyRetries`, `historyTurns`, `seed`,
-   * `cache` (folder), `prices` (file). The key is read from the environment only.
+   * `cache` (folder), `prices` (file) or `pricesTable` (its JSON text). The key is read from the
+   * environment only.
    */
   static fromOptions(opts: AgentOptions, env: NodeJS.ProcessEnv = process.env): OpenAIAgent {
     const model = stringOption(opts, 'model');
@@ -268,8 +269,10 @@ export class OpenAIAgent implements Agent {
     const cache = stringOption(opts, 'cache');
     if (cache) config.cacheDir = cache;
     const prices = stringOption(opts, 'prices');
-    if (prices) {
-      const table = loadPriceTable(prices);
+    // `pricesTable`: the table's JSON text, as a queue run sends it to workers without the file.
+    const pricesTable = stringOption(opts, 'pricesTable');
+    if (prices || pricesTable) {
+      const table = prices ? loadPriceTable(prices) : parsePriceTable(pricesTable!, '(sent with the job)');
       if (table[model]) config.price = table[model];
     }
     return new OpenAIAgent(config, key);

@@ -30,15 +30,29 @@ const validatePrices = new Ajv2020({ allErrors: true, strict: false }).compile(P
 
 /** Reads and checks a price table file: `{"model": {"input_per_mtok": 2.5, "output_per_mtok": 10}}`. */
 export function loadPriceTable(file: string): PriceTable {
-  let data: unknown;
+  let text: string;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new SpaceActError('io', `cannot read the price table ${file}: ${(err as Error).message}`, { file });
   }
+  return parsePriceTable(text, file);
+}
+
+/**
+ * Checks a price table given as JSON text (`source` names it in errors). Queue runs send the
+ * table's text with the job, since a worker on another machine does not have the file.
+ */
+export function parsePriceTable(text: string, source: string): PriceTable {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new SpaceActError('io', `cannot read the price table ${source}: ${(err as Error).message}`, { file: source });
+  }
   if (!validatePrices(data)) {
     const problems = formatSchemaErrors(validatePrices.errors);
-    throw new SpaceActError('invalid-argument', `price table ${file} is not valid: ${problems.join('; ')}`, { file, problems });
+    throw new SpaceActError('invalid-argument', `price table ${source} is not valid: ${problems.join('; ')}`, { file: source, problems });
   }
   return data as PriceTable;
 }

@@ -3,8 +3,10 @@
  * the plain-data form of an agent that worker processes rebuild it from. Shared by the runner
  * and its worker pool (neither imports the other for them).
  */
-import type { AgentOptions } from './types.ts';
-import type { EpisodeOutcome } from './types.ts';
+import type { EpisodeResult } from './episode-runner.ts';
+import type { Mode } from './modes.ts';
+import type { RenderWhen } from './run-defaults.ts';
+import type { AgentOptions, EpisodeOutcome, Usage } from './types.ts';
 
 /** One row of `summary.json`. */
 export interface SummaryEntry {
@@ -69,4 +71,35 @@ export interface RunSummary {
 export interface AgentSpec {
   name: string;
   options: AgentOptions;
+}
+
+/** What every worker of a run is told once: enough to rebuild the agent and run episodes. */
+export interface WorkerInit {
+  agent: AgentSpec;
+  mode: Mode;
+  out: string;
+  render: RenderWhen;
+  historyImages: number;
+  keepAbandoned: boolean;
+}
+
+/**
+ * What the runner gives a way of spreading episodes over workers — the local worker pool
+ * (`worker-pool.ts`) and the queue coordinator (`queue/coordinator.ts`) — and is called back
+ * with, so that both report turns, costs and episodes alike.
+ */
+export interface DispatchOptions {
+  ids: string[];
+  init: WorkerInit;
+  /** Polled before each episode is handed out and after each turn; true stops the run. */
+  shouldStop(): boolean;
+  onTurnCost(cost: number): void;
+  /** An episode started in a worker. */
+  onEpisodeStart?(id: string): void;
+  /** A new turn was logged (for the progress line). */
+  onTurn?(id: string, turn: { turn: number; reply: { usage?: Usage } }): void;
+  /** A finished episode (called in completion order; the caller orders the summary). */
+  onEpisode(index: number, result: EpisodeResult): void;
+  /** Something repaired or dropped (see `RunOptions.onNotice`). */
+  onNotice?(message: string): void;
 }

@@ -4,23 +4,23 @@ import { packageVersion } from '../core/package-info.ts';
 import { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
-import type { Instance, TaskFamily } from '../tasks/types.ts';
-import { agentFactory } from './agent-registry.ts';
+import { agentFactory, describeAgent } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
-import { EpisodeLog, instanceDigest, LOG_FORMAT, LogDamageError, type LogHeader, type LogInspection } from './episode-log.ts';
-import { runEpisode } from './loop.ts';
+import { EpisodeLog, LogDamageError, type LogInspection } from './episode-log.ts';
+import { DiskEpisodeRecorder, playEpisode, roundCost, summaryEntry, type EpisodeResult } from './episode-runner.ts';
 import { modeName, type Mode } from './modes.ts';
+import { runQueued } from './queue/coordinator.ts';
+import { connectRedis } from './queue/protocol.ts';
 import { RUN_DEFAULTS, type RenderWhen } from './run-defaults.ts';
-import { scoreEpisode, type Score } from './scoring.ts';
-import type { Agent, EpisodeOutcome, ObservationImage, TurnRecord, Usage } from './types.ts';
-import type { AgentSpec, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
+import type { Agent, TurnRecord, Usage } from './types.ts';
+import type { AgentSpec, DispatchOptions, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
 import { runParallel } from './worker-pool.ts';
 
 // The run's record types have their own module (the worker pool uses them too); re-exported
 // here so a caller of the runner finds them with it.
 export type { AgentSpec, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
-import { referenceSolution } from '../tasks/reference-cache.ts';
-import { roundTo } from '../core/determinism.ts';
+// The one episode runner, re-exported for callers of the runner.
+export { referenceActionCount, type EpisodeResult } from './episode-runner.ts';
 
 /** Options of a run over several instances. */
 export interface RunOptions {
@@ -35,6 +35,11 @@ export interface RunOptions {
   historyImages?: number;
   /** Episodes run at once, each worker process with its own renderer (default 1: in this process). */
   concurrency?: number;
+  /**
+   * `redis://HOST:PORT`: enqueue the episodes there for `spaceact worker` processes on any
+   * machine, and write what they send into `out` (instead of running them here).
+   */
+  queue?: string;
   /** Dollars: once the cost recorded in this output folder reaches it, the run stops after the turn in flight. */
   costLimit?: number;
   /**
@@ -77,50 +82,6 @@ export interface EpisodeRunOptions {
   onNotice?(message: string): void;
 }
 
-/** A finished episode, and whether it ended in this run (rather than being reused from its log). */
-export interface EpisodeResult {
-  entry: SummaryEntry;
-  fresh: boolean;
-}
-
-/** The non-perception action count of a family's reference solution. */
-export async function referenceActionCount(family: TaskFamily, instance: Instance): Promise<number> {
-  const sol = await referenceSolution(family, instance);
-  const kind = new Map(instance.tools.map((t) => [t.name, t.kind]));
-  return sol.calls.filter((c) => kind.get(c.tool) !== 'perception').length;
-}
-
-function summaryEntry(o: EpisodeOutcome, score: Score, referenceActions: number): SummaryEntry {
-  const e: SummaryEntry = {
-    instance: o.instance,
-    family: o.family,
-    tier: o.tier,
-    agent: o.agent,
-    mode: o.mode,
-    solved: o.solved,
-    score: score.score,
-    graded: score.graded,
-    turns: o.turns,
-    actions: o.actions,
-    violations: o.violations,
-    invalidReplies: o.invalidReplies,
-    abandoned: o.abandoned,
-    endReason: o.endReason,
-    progress: roundTo(o.progress, 3),
-    referenceActions,
-    inputTokens: o.usage.inputTokens,
-    outputTokens: o.usage.outputTokens,
-  };
-  if (o.abandonReason) e.abandonReason = o.abandonReason;
-  if (o.usage.cost !== undefined) e.cost = roundCost(o.usage.cost);
-  return e;
-}
-
-/** Rounds dollars to a millionth so sums do not show float noise. */
-function roundCost(x: number): number {
-  return roundTo(x, 6);
-}
-
 /** Writes `summary.json` atomically, so a reader never sees half a file. */
 export function writeSummary(out: string, summary: RunSummary): void {
   const tmp = join(out, 'summary.json.tmp');
@@ -138,85 +99,18 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
 }
 
 /**
- * {@link runLoggedEpisode}, saying whether the episode ended in this run. An abandoned
- * episode (an infrastructure failure, never the model's doing) is continued from the turn
- * that failed, unless `keepAbandoned`; its earlier log is kept beside the new one
- * (`log.abandoned-N.jsonl`). A damaged log throws a `LogDamageError`.
+ * {@link runLoggedEpisode}, saying whether the episode ended in this run: the one episode
+ * runner ({@link playEpisode}) with the log on this machine's disk. An abandoned episode (an
+ * infrastructure failure, never the model's doing) is continued from the turn that failed,
+ * unless `keepAbandoned`; its earlier log is kept beside the new one (`log.abandoned-N.jsonl`).
+ * A damaged log throws a `LogDamageError`.
  */
 export async function runLoggedEpisodeResult(id: string, opts: EpisodeRunOptions, renderer: Renderer | null): Promise<EpisodeResult | null> {
-  const { family, instance } = instanceFromId(id);
-  const log = new EpisodeLog(opts.out, id);
-  const earlier = log.read();
-  if (earlier.tornTail) {
-    opts.onNotice?.(`${log.file}: dropped line ${earlier.tornTail.line}, cut short with no line break (${earlier.tornTail.chars} characters: the turn in flight when the run was stopped)`);
-  }
-  const agent = opts.makeAgent();
-  const referenceActions = await referenceActionCount(family, instance);
-  const header: LogHeader = {
-    type: 'header',
-    format: LOG_FORMAT,
-    package: { name: 'spaceact', version: packageVersion() },
-    instance: { id, family: family.id, familyVersion: family.version, tier: instance.tier, seed: instance.seed, digest: instanceDigest(instance) },
-    agent: { name: agent.name, settings: agent.settings },
-    mode: modeName(opts.mode),
-    budgets: instance.budgets,
-    historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
-    startedAt: new Date().toISOString(),
-  };
-  try {
-    let turns = earlier.turns;
-    if (earlier.header) {
-      const h = earlier.header;
-      const same = h.instance.digest === header.instance.digest && h.agent.name === header.agent.name && h.mode === header.mode;
-      if (!same) {
-        throw new SpaceActError(
-          'invalid-state',
-          `${log.file} holds a different run (instance ${h.instance.id} digest ${h.instance.digest}, agent ${h.agent.name}, mode ${h.mode}); use another --out`,
-        );
-      }
-      if (earlier.end && !(earlier.end.outcome.abandoned && !opts.keepAbandoned)) {
-        return { entry: summaryEntry(earlier.end.outcome, earlier.end.score, earlier.end.referenceActions), fresh: false };
-      }
-      if (earlier.end) {
-        // Retried: keep the turns before the one that failed, and the whole old log aside.
-        const failed = turns.findIndex((t) => t.reply.abandoned);
-        turns = failed < 0 ? turns : turns.slice(0, failed);
-        let n = 1;
-        while (existsSync(join(log.dir, `log.abandoned-${n}.jsonl`))) n++;
-        renameSync(log.file, join(log.dir, `log.abandoned-${n}.jsonl`));
-        opts.onNotice?.(`${id}: retrying the abandoned episode from turn ${turns.length + 1} (${earlier.end.outcome.abandonReason ?? 'no reason recorded'}); the old log is kept as log.abandoned-${n}.jsonl`);
-      }
-      header.startedAt = h.startedAt;
-      log.restart(header, turns);
-    } else {
-      log.start(header);
-    }
-    let finalImages: ObservationImage[] = [];
-    const outcome = await runEpisode({
-      family,
-      instance,
-      agent,
-      mode: opts.mode,
-      renderer,
-      render: opts.render ?? RUN_DEFAULTS.render,
-      historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
-      replay: turns.map((t) => ({ ...t, images: t.images.map((i) => ({ kind: i.kind, caption: i.caption })) })),
-      onTurn: (record, images) => {
-        log.appendTurn(record, images);
-        opts.onTurn?.(record);
-      },
-      onEnd: (images) => {
-        finalImages = images;
-      },
-      ...(opts.shouldStop ? { shouldStop: opts.shouldStop } : {}),
-    });
-    if (outcome.endReason === 'stopped') return null;
-    const score = scoreEpisode({ ...outcome, referenceActions, scoring: instance.scoring });
-    log.finish({ outcome, score, referenceActions, finishedAt: new Date().toISOString() }, finalImages);
-    return { entry: summaryEntry(outcome, score, referenceActions), fresh: true };
-  } finally {
-    await agent.close?.();
-  }
+  const recorder = new DiskEpisodeRecorder(opts.out, id, {
+    ...(opts.keepAbandoned !== undefined ? { keepAbandoned: opts.keepAbandoned } : {}),
+    ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
+  });
+  return playEpisode(id, opts, renderer, recorder);
 }
 
 /** One episode folder of a run folder, as found on disk. */
@@ -329,14 +223,21 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   const concurrency = opts.concurrency ?? RUN_DEFAULTS.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpaceActError('invalid-argument', '--concurrency must be a whole number of at least 1');
   if (concurrency > 1 && !opts.agent) throw new SpaceActError('invalid-argument', 'parallel runs need the agent given by name (`agent`), not a `makeAgent` function');
+  if (opts.queue !== undefined && !opts.agent) throw new SpaceActError('invalid-argument', 'queue runs need the agent given by name (`agent`), not a `makeAgent` function');
+  if (opts.queue !== undefined && concurrency > 1) {
+    throw new SpaceActError('invalid-argument', '--concurrency is for runs on this machine; with --queue, start workers with `spaceact worker --queue URL --concurrency N`');
+  }
   if (opts.costLimit !== undefined && !(opts.costLimit >= 0)) throw new SpaceActError('invalid-argument', '--cost-limit must be a non-negative number of dollars');
 
   const abandonLimit = opts.abandonLimit ?? DEFAULT_ABANDON_LIMIT;
   if (!Number.isInteger(abandonLimit) || abandonLimit < 0) throw new SpaceActError('invalid-argument', '--abandon-limit must be a whole number of at least 0');
   const notice = (m: string): void => opts.onNotice?.(m);
 
+  // An unreachable queue fails before anything is written.
+  if (opts.queue !== undefined) (await connectRedis(opts.queue)).disconnect();
   const found = checkRunFolder(opts.out, opts.repair ?? false, notice);
-  const probe = makeAgent();
+  // A queue run's coordinator plays nothing, so it needs no key to name the agent.
+  const probe = opts.queue !== undefined ? describeAgent(opts.agent!.name, opts.agent!.options) : makeAgent();
   await probe.close?.();
   const base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished' | 'stopped'> = {
     package: { name: 'spaceact', version: packageVersion() },
@@ -414,18 +315,20 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   } as const;
 
   try {
-    if (concurrency > 1 && ids.length > 1) {
-      await runParallel({
-        ids,
-        workers: Math.min(concurrency, ids.length),
-        init: { agent: opts.agent!, ...episodeOpts },
-        shouldStop: stopNow,
-        onTurnCost: (cost) => meter?.add(cost),
-        onEpisodeStart: (id) => opts.onEpisodeStart?.(id),
-        onTurn: (id, turn) => opts.onTurn?.(id, turn),
-        onEpisode: record,
-        onNotice: notice,
-      });
+    const dispatch: DispatchOptions = {
+      ids,
+      init: { agent: opts.agent!, ...episodeOpts },
+      shouldStop: stopNow,
+      onTurnCost: (cost) => meter?.add(cost),
+      onEpisodeStart: (id) => opts.onEpisodeStart?.(id),
+      onTurn: (id, turn) => opts.onTurn?.(id, turn),
+      onEpisode: record,
+      onNotice: notice,
+    };
+    if (opts.queue !== undefined) {
+      await runQueued({ ...dispatch, url: opts.queue });
+    } else if (concurrency > 1 && ids.length > 1) {
+      await runParallel({ ...dispatch, workers: Math.min(concurrency, ids.length) });
     } else {
       const needsRenderer = !opts.mode.blind && episodeOpts.render !== 'never';
       const renderer = needsRenderer ? new Renderer() : null;

@@ -5,21 +5,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runProcessPool } from './process-pool.ts';
-import type { Mode } from './modes.ts';
-import type { RenderWhen } from './run-defaults.ts';
-import type { AgentSpec } from './run-types.ts';
-import type { EpisodeResult } from './runner.ts';
+import type { EpisodeResult } from './episode-runner.ts';
+import type { DispatchOptions, WorkerInit } from './run-types.ts';
 import type { Usage } from './types.ts';
 
-/** What every worker is told once: enough to rebuild the agent and run episodes. */
-export interface WorkerInit {
-  agent: AgentSpec;
-  mode: Mode;
-  out: string;
-  render: RenderWhen;
-  historyImages: number;
-  keepAbandoned: boolean;
-}
+export type { WorkerInit } from './run-types.ts';
 
 /** What a run worker reports while an episode runs. */
 export type RunWorkerEvent =
@@ -28,29 +18,17 @@ export type RunWorkerEvent =
   | { type: 'notice'; message: string };
 
 /** Options of {@link runParallel}. */
-export interface ParallelOptions {
-  ids: string[];
+export interface ParallelOptions extends DispatchOptions {
   workers: number;
-  init: WorkerInit;
-  /** Polled before each episode is handed out and after each turn; true stops the run. */
-  shouldStop(): boolean;
-  onTurnCost(cost: number): void;
-  /** An episode started in a worker. */
-  onEpisodeStart?(id: string): void;
-  /** A new turn was logged in a worker (for the progress line). */
-  onTurn?(id: string, turn: { turn: number; reply: { usage?: Usage } }): void;
-  /** A finished episode (called in completion order; the caller orders the summary). */
-  onEpisode(index: number, result: EpisodeResult): void;
-  /** Something a worker repaired or dropped (see `RunOptions.onNotice`). */
-  onNotice?(message: string): void;
 }
 
 const WORKER_ENTRY = fileURLToPath(new URL('./run-worker.ts', import.meta.url));
 
 /**
  * Runs episodes in `workers` child processes, handing out instances in order as workers come
- * free. A stop (cost limit) is forwarded to every worker, which ends after its turn in flight;
- * a failed episode stops the others the same way and is then rethrown.
+ * free; runs past one machine go through the Redis queue instead (`queue/coordinator.ts`), with
+ * the same callbacks. A stop (cost limit) is forwarded to every worker, which ends after its
+ * turn in flight; a failed episode stops the others the same way and is then rethrown.
  */
 export async function runParallel(opts: ParallelOptions): Promise<void> {
   await runProcessPool<WorkerInit, string, EpisodeResult | null, RunWorkerEvent>({

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { flagName, numberOption, stringOption } from '../../core/options.ts';
 import type { AgentOptions } from '../../agents/types.ts';
-import { agentFactory, AGENTS } from '../../agents/agent-registry.ts';
+import { agentFactory, AGENTS, describeAgent } from '../../agents/agent-registry.ts';
 import { parseMode } from '../../agents/modes.ts';
 import { RENDER_WHEN, RUN_DEFAULTS, type RenderWhen } from '../../agents/run-defaults.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
@@ -10,6 +10,7 @@ import { SpaceActError } from '../../core/errors.ts';
 import { selectInstances, suiteNames } from '../../tasks/suites.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
+import { checkRedisUrl } from '../../agents/queue/protocol.ts';
 
 /** Which command-line options each agent reads (anything else given for it is an error). */
 const AGENT_OPTIONS: Record<string, readonly string[]> = {
@@ -59,6 +60,7 @@ export function register(program: Command): void {
     .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)
     .option('--history-images <m>', 'images of the last m turns kept in the history', String(RUN_DEFAULTS.historyImages))
     .option('--concurrency <n>', 'episodes run in parallel worker processes', String(RUN_DEFAULTS.concurrency))
+    .option('--queue <url>', 'redis://HOST:PORT: enqueue the episodes for `spaceact worker` processes on any machine; they send every turn here, and this folder is written as by a local run')
     .option('--cost-limit <dollars>', 'stop after the turn in flight once this much is recorded in --out (needs --prices)')
     .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
     .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn, besides enumerable ones')
@@ -93,8 +95,10 @@ export function register(program: Command): void {
       const abandonLimit = numberOption(opts, 'abandonLimit', { min: 0, max: 1_000_000, integer: true })!;
       const flags = opts as { repair?: boolean; keepAbandoned?: boolean };
       const options = agentOptions(agentName, opts);
-      // Build one agent now, so bad options fail before anything runs.
-      const probe = factory(options);
+      // Build one agent now, so bad options fail before anything runs (a queue run's coordinator
+      // needs no key: its workers read theirs).
+      const queue = opts.queue !== undefined ? checkRedisUrl(stringOption(opts, 'queue')!) : undefined;
+      const probe = queue !== undefined ? describeAgent(agentName, options) : factory(options);
       await probe.close?.();
       if (costLimit !== undefined && agentName === 'openai' && probe.settings.price === undefined) {
         throw new SpaceActError('invalid-argument', `--cost-limit needs a price for model ${String(options.model)}: give --prices with an entry for it`);
@@ -110,6 +114,7 @@ export function register(program: Command): void {
           render,
           historyImages,
           concurrency,
+          ...(queue !== undefined ? { queue } : {}),
           ...(costLimit !== undefined ? { costLimit } : {}),
           onEpisodeStart: (id) => progress.episodeStarted(id),
           onTurn: (id, turn) => progress.turnDone(turn, id),

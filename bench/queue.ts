@@ -1,0 +1,93 @@
+/**
+ * Queue-run throughput: the reference agent over a fixed set of episodes (`--render always`),
+ * coordinated over BullMQ on a real redis-server on loopback, with 1, 2 and 4 `spaceact worker`
+ * processes on this machine; episodes per minute and the ratio to one worker, measured in the
+ * same run. A serial run in one process (no queue) is measured too, for the queue's own cost.
+ * Workers are started and ready (Chromium launched lazily by the first episode) before the
+ * clock starts; each configuration writes a fresh run folder.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseMode } from '../agents/modes.ts';
+import { runInstances } from '../agents/runner.ts';
+import { RedisServer } from '../test/support/redis-server.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'bin', 'spaceact.mjs');
+
+/** Short episodes from several families (one to a few turns each with the reference agent). */
+const EPISODES = ['P6-L1-s100', 'P6-L3-s100', 'V1-L3-s100', 'V1-L5-s100', 'A6-L3-s100', 'M1-L3-s100', 'T1-L3-s100', 'A1-L3-s100'];
+
+/** Starts a worker process and resolves once it waits for episodes. */
+function startWorker(url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'worker', '--queue', url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('waiting for episodes')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`a worker exited (${code}) before it was ready:\n${out}`)));
+  });
+}
+
+async function stopWorkers(workers: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    workers.map((w) => new Promise<void>((resolve) => {
+      if (w.exitCode !== null || w.signalCode !== null) return resolve();
+      w.once('exit', () => resolve());
+      w.kill('SIGTERM');
+    })),
+  );
+}
+
+/** Episodes per minute of one run over {@link EPISODES} into a fresh folder. */
+async function episodesPerMinute(dir: string, name: string, queue?: string): Promise<number> {
+  const started = performance.now();
+  const summary = await runInstances({
+    instances: EPISODES,
+    agent: { name: 'reference', options: {} },
+    mode: parseMode('default'),
+    out: join(dir, name),
+    render: 'always',
+    ...(queue ? { queue } : {}),
+  });
+  const minutes = (performance.now() - started) / 60_000;
+  if (summary.totals.solved !== EPISODES.length) throw new Error(`${name}: ${summary.totals.solved}/${EPISODES.length} solved`);
+  return EPISODES.length / minutes;
+}
+
+/** Throughput with 1, 2 and 4 workers as a ratio to one worker; the serial in-process run beside it. */
+export async function benchQueue(): Promise<Record<string, unknown>> {
+  const redis = await RedisServer.start();
+  const dir = mkdtempSync(join(tmpdir(), 'spaceact-bench-queue-'));
+  const perMinute: Record<string, number> = {};
+  try {
+    perMinute.serialInProcess = await episodesPerMinute(dir, 'serial');
+    for (const n of [1, 2, 4]) {
+      const workers = await Promise.all(Array.from({ length: n }, () => startWorker(redis.url)));
+      try {
+        perMinute[`workers${n}`] = await episodesPerMinute(dir, `queue-${n}`, redis.url);
+      } finally {
+        await stopWorkers(workers);
+      }
+    }
+  } finally {
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const one = perMinute.workers1;
+  const round = (x: number): number => Number(x.toFixed(2));
+  return {
+    episodes: EPISODES.length,
+    agent: 'reference',
+    render: 'always',
+    cores: (await import('node:os')).availableParallelism(),
+    episodesPerMinute: Object.fromEntries(Object.entries(perMinute).map(([k, v]) => [k, round(v)])),
+    ratioToOneWorker: { workers1: 1, workers2: round(perMinute.workers2 / one), workers4: round(perMinute.workers4 / one) },
+    oneWorkerToSerial: round(one / perMinute.serialInProcess),
+  };
+}
