@@ -8,3 +8,14 @@
 export * from './polycube.ts';
 export { solveExactCover, type ExactCoverOptions, type ExactCoverProblem, type ExactCoverResult } from './exact-cover.ts';
 export { generateFiltered, redrawRng, type InstanceFilter, type RedrawOptions } from './redraw.ts';
+export {
+  planPath,
+  callLegs,
+  callsBetween,
+  type HeldPartMotion,
+  type PlanFound,
+  type PlanNotFound,
+  type PlanOptions,
+  type PlanResult,
+  type PlannedCall,
+} from '../solvers/se3-planner/index.ts';

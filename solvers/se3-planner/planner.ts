@@ -409,7 +409,6 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
       }
     }
     if (!path && o.probe !== false && !o.guide) guide = probeRoute(start, freeGoals[0]);
-    if (process.env.PLANNER_DEBUG) console.error('probe guide', JSON.stringify(guide?.map((g) => g.p.map((v) => Number(v.toFixed(3))))), JSON.stringify(counters));
     if (!path) {
       const levels = amount === (relaxMode === 'scale' ? 1 : 0) ? [0] : Array.from({ length: stageCount + 1 }, (_, k) => relaxation(k, stageCount));
       for (let k = 0; k < levels.length; k++) {
@@ -523,11 +522,7 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
         for (const call of callsBetween(motionModel, at, waypoints[i], { round: true })) {
           for (const leg of callLegs(motionModel, at, call)) {
             counters.motionChecks++;
-            const hit = world.sweep(body, leg, sweepOpts);
-            if (hit.hit) {
-              if (process.env.PLANNER_DEBUG) console.error('certify: blocked', i, JSON.stringify(call), JSON.stringify(hit.violation), JSON.stringify(at));
-              return null;
-            }
+            if (world.sweep(body, leg, sweepOpts).hit) return null;
             world.setPose(body, leg);
           }
           at = world.getPose(body);

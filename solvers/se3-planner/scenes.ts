@@ -59,28 +59,47 @@ function qnormalize3(v: Vec3): Vec3 {
   return [v[0] / n, v[1] / n, v[2] / n];
 }
 
-/** Adds the wall (four boxes framing the slot) and the part (`part`, kinematic) to `world`. */
-export function buildSlotScene(world: World, opts: SlotSceneOptions): void {
-  const t = SLOT_WALL_THICKNESS / 2;
-  const w = opts.width / 2;
-  const h = opts.height / 2;
-  const cy = SLOT_CENTRE_HEIGHT;
+/** A wall across z = 0 with a rectangular opening, as four boxes framing it. */
+export interface WallSpec {
+  /** Opening width (along x) and height (along y), metres. */
+  width: number;
+  height: number;
+  /** Wall thickness, metres (default {@link SLOT_WALL_THICKNESS}). */
+  thickness?: number;
+  /** Height of the opening's centre above the floor, metres (default {@link SLOT_CENTRE_HEIGHT}). */
+  centreHeight?: number;
+  /** Half extents of the whole wall (x, y), metres (default 0.3 × 0.2). */
+  halfSize?: { x: number; y: number };
+}
+
+/** Adds the wall as a static body named `wall`. */
+export function addWall(world: World, spec: WallSpec): void {
+  const t = (spec.thickness ?? SLOT_WALL_THICKNESS) / 2;
+  const w = spec.width / 2;
+  const h = spec.height / 2;
+  const cy = spec.centreHeight ?? SLOT_CENTRE_HEIGHT;
+  const half = spec.halfSize ?? WALL_HALF;
   const I: Quat = [0, 0, 0, 1];
-  const sideHalf = (WALL_HALF.x - w) / 2;
+  const sideHalf = (half.x - w) / 2;
   const lowHalf = (cy - h) / 2;
-  const topHalf = (2 * WALL_HALF.y - (cy + h)) / 2;
+  const topHalf = (2 * half.y - (cy + h)) / 2;
   world.addBody({
     name: 'wall',
     kind: 'static',
     pose: { p: [0, 0, 0], q: I },
     color: '#b7b0a2',
     shapes: [
-      { type: 'box', half: [sideHalf, WALL_HALF.y, t], pose: { p: [-w - sideHalf, WALL_HALF.y, 0], q: I } },
-      { type: 'box', half: [sideHalf, WALL_HALF.y, t], pose: { p: [w + sideHalf, WALL_HALF.y, 0], q: I } },
+      { type: 'box', half: [sideHalf, half.y, t], pose: { p: [-w - sideHalf, half.y, 0], q: I } },
+      { type: 'box', half: [sideHalf, half.y, t], pose: { p: [w + sideHalf, half.y, 0], q: I } },
       { type: 'box', half: [w, lowHalf, t], pose: { p: [0, lowHalf, 0], q: I } },
       { type: 'box', half: [w, topHalf, t], pose: { p: [0, cy + h + topHalf, 0], q: I } },
     ],
   });
+}
+
+/** Adds the slot wall and the part (`part`, kinematic, at {@link SLOT_START}) to `world`. */
+export function buildSlotScene(world: World, opts: SlotSceneOptions): void {
+  addWall(world, opts);
   world.addBody({ name: 'part', kind: 'kinematic', pose: structuredClone(SLOT_START), shapes: [{ type: 'box', half: [...SLOT_PART_HALF] }], color: '#e39b2d' });
 }
 

@@ -425,7 +425,6 @@ export function searchForest(ctx: SearchContext, start: Pose, goals: Pose[], gui
 
   function finish(): SearchPath | null {
     counters.nodes += forest.reduce((n, t) => n + t.nodes.length, 0);
-    if (process.env.PLANNER_DEBUG) (globalThis as Record<string, unknown>).plannerForest = forest;
     return found;
   }
 }
