@@ -1,4 +1,4 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 /** Options from the command line (strings) or from code (numbers), as agents receive them. */
 export type AgentOptions = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { AgentOptions } from './agent-options.ts';
 import { GreedyAgent } from './greedy-agent.ts';
 import { NullAgent } from './null.ts';

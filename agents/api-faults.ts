@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import type { Rng } from '../tasks/rng.ts';
+import type { Rng } from '../core/rng.ts';
 
 /** How API failures are retried. */
 export interface RetryPolicy {

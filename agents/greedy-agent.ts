@@ -1,5 +1,5 @@
 import { toolCallProblems } from '../tasks/instance-schema.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { ToolCall, ToolSpec } from '../tasks/types.ts';
 import { numberOption, type AgentOptions } from './agent-options.ts';
 import { enumerateSchema, sampleCall } from './schema-sampler.ts';

@@ -1,5 +1,5 @@
 import type { Renderer } from '../render/renderer.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { TaskEnv, type CallResult } from '../tasks/env.ts';
 import type { Instance, TaskFamily, ToolCall } from '../tasks/types.ts';
 import { modeName, type Mode } from './modes.ts';

@@ -1,4 +1,4 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 /**
  * Diagnostic modes. Each removes or adds exactly one thing; they combine where that makes

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { SpaceActError } from '../sim/errors.ts';
-import { Rng } from '../tasks/rng.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
 import { numberOption, stringOption, type AgentOptions } from './agent-options.ts';
 import { backoffMs, classifyApiError, DEFAULT_RETRY, scrubSecret, sleep, type RetryPolicy } from './api-faults.ts';
 import { costOf, addUsage, loadPriceTable, type ModelPrice } from './prices.ts';

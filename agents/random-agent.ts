@@ -1,4 +1,4 @@
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { ToolCall } from '../tasks/types.ts';
 import { numberOption, type AgentOptions } from './agent-options.ts';
 import { sampleCall } from './schema-sampler.ts';

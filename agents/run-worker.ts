@@ -5,7 +5,7 @@
  * away (killed), the worker exits at once: it loses at most its turn in flight.
  */
 import { Renderer } from '../render/renderer.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { agentFactory } from './agent-registry.ts';
 import { runLoggedEpisode } from './runner.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-pool.ts';

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageVersion } from '../cli/package-info.ts';
+import { packageVersion } from '../core/package-info.ts';
 import { Renderer } from '../render/renderer.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import type { Instance, TaskFamily } from '../tasks/types.ts';
 import type { AgentOptions } from './agent-options.ts';
@@ -15,6 +15,7 @@ import { scoreEpisode, type Score } from './scoring.ts';
 import type { Agent, EpisodeOutcome, TurnRecord } from './types.ts';
 import { runParallel } from './worker-pool.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
+import { roundTo } from '../core/determinism.ts';
 
 /** One row of `summary.json`. */
 export interface SummaryEntry {
@@ -126,7 +127,7 @@ function summaryEntry(o: EpisodeOutcome, score: Score, referenceActions: number)
     invalidReplies: o.invalidReplies,
     abandoned: o.abandoned,
     endReason: o.endReason,
-    progress: Math.round(o.progress * 1000) / 1000,
+    progress: roundTo(o.progress, 3),
     referenceActions,
     inputTokens: o.usage.inputTokens,
     outputTokens: o.usage.outputTokens,
@@ -138,7 +139,7 @@ function summaryEntry(o: EpisodeOutcome, score: Score, referenceActions: number)
 
 /** Rounds dollars to a millionth so sums do not show float noise. */
 function roundCost(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
+  return roundTo(x, 6);
 }
 
 /** Writes `summary.json` atomically, so a reader never sees half a file. */

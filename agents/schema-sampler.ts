@@ -1,5 +1,5 @@
 import { toolCallProblems } from '../tasks/instance-schema.ts';
-import type { Rng } from '../tasks/rng.ts';
+import type { Rng } from '../core/rng.ts';
 import type { JsonSchema, ToolCall, ToolSpec } from '../tasks/types.ts';
 
 /** Range used for a number with no bound on one side or both. */

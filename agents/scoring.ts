@@ -9,6 +9,7 @@
  *   carries `score: null` and `graded: false`, and means leave it out.
  * - Abandoned (API failures past retries): 0, marked, whatever the progress.
  */
+import { roundTo } from '../core/determinism.ts';
 
 /** What the scorer needs from an episode. */
 export interface ScoreInput {
@@ -38,7 +39,7 @@ export const UNSOLVED_MAX = 35;
 
 /** Rounds to 0.1 so summaries are stable under float noise. */
 function round1(x: number): number {
-  return Math.round(x * 10) / 10;
+  return roundTo(x, 1);
 }
 
 /** Scores one episode. */

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SpaceActError, type ErrorCode } from '../sim/errors.ts';
+import { SpaceActError, type ErrorCode } from '../core/errors.ts';
 import type { Mode } from './modes.ts';
 import type { AgentSpec, SummaryEntry } from './runner.ts';
 

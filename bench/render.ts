@@ -3,10 +3,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Quat, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
-import { cameraFrame } from '../render/page/camera.ts';
+import { cameraFrame } from '../render/camera-frame.ts';
 import { pageScript } from '../render/page-bundle.ts';
 import { Renderer } from '../render/renderer.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZE = 768;

@@ -16,7 +16,7 @@ import { qaxisAngle } from '../sim/math.ts';
 import { colliderDesc } from '../sim/shapes.ts';
 import type { BodySpec, Pose, ShapeSpec } from '../sim/types.ts';
 import { DEFAULT_CONTACT_FREQUENCY, World } from '../sim/world.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 
 const TIMESTEP = 1 / 240;
 const GRAVITY = { x: 0, y: -9.81, z: 0 };

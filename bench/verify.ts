@@ -4,7 +4,7 @@
  * the same packings, measured in the same run.
  */
 import { suiteInstances } from '../tasks/suites.ts';
-import { countPackings, orientations, type Cell } from '../verify/polycube.ts';
+import { countPackings, orientations, type Cell } from '../solvers/polycube.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstances } from '../verify/verify.ts';
 
 /** The seven Soma pieces. */

@@ -2,8 +2,8 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { SpaceActError } from '../sim/errors.ts';
-import { packageVersion } from './package-info.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { packageVersion } from '../core/package-info.ts';
 
 /** A CLI command module: each file in `cli/commands/` exports one. */
 export interface CommandModule {

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import puppeteer from 'puppeteer';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 function executable(path: string | undefined): path is string {
   if (!path) return false;

@@ -1,7 +1,7 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Pose, Quat, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import { NAMED_VIEWS, type CameraSpec } from './camera-spec.ts';
-import { DEFAULT_FOV } from './page/camera.ts';
+import { DEFAULT_FOV } from './camera-frame.ts';
 
 function rotate(q: Quat, v: Vec3): Vec3 {
   const n = Math.hypot(q[0], q[1], q[2], q[3]);

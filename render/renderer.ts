@@ -1,9 +1,9 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
 import { composeRow } from './compose.ts';
-import { DEFAULT_FOV, orthoHeightOf } from './page/camera.ts';
+import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
 import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 import { checkCamera, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';

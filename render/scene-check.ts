@@ -1,4 +1,4 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, Pose, Quat, RulerSpec, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { CSS_COLOR_NAMES } from './css-colors.ts';

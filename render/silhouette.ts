@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 /**
  * Intersection over union of two silhouettes of the same size (one byte per pixel, 0 or 1).

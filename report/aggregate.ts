@@ -1,7 +1,7 @@
 import type { SummaryEntry } from '../agents/runner.ts';
-import { TIERS } from '../tasks/types.ts';
-import { CATEGORY_ORDER, categoryOf, compareFamilies } from './run-data.ts';
-import { mean, wilson, type Interval } from './stats.ts';
+import { CATEGORIES, categoryOf, compareFamilies, TIERS } from '../core/catalog.ts';
+import { mean, wilson, type Interval } from '../core/statistics.ts';
+import { roundTo } from '../core/determinism.ts';
 
 /** Figures over a group of episodes (a family, a category, a tier or the whole run). */
 export interface GroupStats {
@@ -50,7 +50,7 @@ export function groupStats(key: string, entries: readonly SummaryEntry[]): Group
     outputTokens: entries.reduce((s, e) => s + e.outputTokens, 0),
     abandoned: entries.filter((e) => e.abandoned).length,
   };
-  if (entries.some((e) => e.cost !== undefined)) g.cost = Math.round(entries.reduce((s, e) => s + (e.cost ?? 0), 0) * 1e6) / 1e6;
+  if (entries.some((e) => e.cost !== undefined)) g.cost = roundTo(entries.reduce((s, e) => s + (e.cost ?? 0), 0), 6);
   return g;
 }
 
@@ -61,7 +61,7 @@ export function groupKey(e: SummaryEntry, by: GroupBy): string {
 
 function orderOf(by: GroupBy): (a: string, b: string) => number {
   if (by === 'family') return compareFamilies;
-  const order: readonly string[] = by === 'tier' ? TIERS : CATEGORY_ORDER;
+  const order: readonly string[] = by === 'tier' ? TIERS : CATEGORIES;
   const rank = (k: string): number => (order.includes(k) ? order.indexOf(k) : order.length);
   return (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -1,5 +1,5 @@
-import { html, type Html } from './escape.ts';
-import type { Interval } from './stats.ts';
+import { html, type Html } from '../core/html-escape.ts';
+import type { Interval } from '../core/statistics.ts';
 
 /** One bar of a {@link barChart}. */
 export interface Bar {

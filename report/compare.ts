@@ -1,7 +1,8 @@
 import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
-import { SpaceActError } from '../sim/errors.ts';
-import { CATEGORY_ORDER, categoryOf, compareFamilies, loadSummary } from './run-data.ts';
-import { bootstrapMean, DEFAULT_RESAMPLES, wilson, type Interval } from './stats.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { CATEGORIES, categoryOf, compareFamilies } from '../core/catalog.ts';
+import { loadSummary } from './run-data.ts';
+import { bootstrapMean, DEFAULT_RESAMPLES, wilson, type Interval } from '../core/statistics.ts';
 
 /** Options of a comparison. */
 export interface CompareOptions {
@@ -118,7 +119,7 @@ export function compareSummaries(a: RunSummary, b: RunSummary, opts: CompareOpti
   all.sort(([x], [y]) => compareFamilies(x.family, y.family) || (x.instance < y.instance ? -1 : x.instance > y.instance ? 1 : 0));
   const abandonedDropped = all.filter(([x, y]) => x.abandoned || y.abandoned).map(([x]) => x.instance);
   const kept = all.filter(([x, y]) => !x.abandoned && !y.abandoned);
-  const categories: string[] = [...CATEGORY_ORDER, '?'].filter((c) => kept.some(([x]) => categoryOf(x.family) === c));
+  const categories: string[] = [...CATEGORIES, '?'].filter((c) => kept.some(([x]) => categoryOf(x.family) === c));
   return {
     a: { dir: opts.dirA ?? '', agent: a.agent.name, mode: a.mode, episodes: a.episodes.length },
     b: { dir: opts.dirB ?? '', agent: b.agent.name, mode: b.mode, episodes: b.episodes.length },

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { LogTurn } from '../agents/episode-log.ts';
 import type { SummaryEntry } from '../agents/runner.ts';
 import { pageScript } from '../render/page-bundle.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { aggregateBy, groupStats, type GroupBy, type GroupStats } from './aggregate.ts';
 import { barChart } from './charts.ts';
-import { html, inlineElement, type Html } from './escape.ts';
-import { CATEGORY_NAMES, categoryOf, loadRun, type EpisodeData, type RunData } from './run-data.ts';
+import { html, inlineElement, type Html } from '../core/html-escape.ts';
+import { CATEGORY_NAMES, categoryOf } from '../core/catalog.ts';
+import { loadRun, type EpisodeData, type RunData } from './run-data.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

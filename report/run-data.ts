@@ -2,44 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EpisodeLog, episodeDirName, type LogEnd, type LogHeader, type LogTurn } from '../agents/episode-log.ts';
 import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
-import { SpaceActError } from '../sim/errors.ts';
-import type { Category } from '../tasks/types.ts';
-
-/** Catalog order of the categories (construction, puzzles, manipulation, assembly, perception, temporal). */
-export const CATEGORY_ORDER: readonly Category[] = ['B', 'P', 'M', 'A', 'V', 'T'];
-
-/** Names of the six categories. */
-export const CATEGORY_NAMES: Record<Category, string> = {
-  B: 'structural construction',
-  P: 'combinatorial puzzles',
-  M: 'continuous manipulation',
-  A: 'assembly',
-  V: 'multi-view perception',
-  T: 'temporal and mechanism',
-};
-
-/**
- * The category of a family id: its letter (`P6` → `P`). Summaries carry the family, not the
- * category, and a report must read runs of families this build no longer registers.
- */
-export function categoryOf(family: string): Category | '?' {
-  const c = family.charAt(0).toUpperCase() as Category;
-  return CATEGORY_ORDER.includes(c) ? c : '?';
-}
-
-/** Sort key of a family id in catalog order (category, then number). */
-export function familyOrder(family: string): [number, number, string] {
-  const c = CATEGORY_ORDER.indexOf(categoryOf(family) as Category);
-  const n = Number(family.slice(1));
-  return [c < 0 ? CATEGORY_ORDER.length : c, Number.isFinite(n) ? n : Infinity, family];
-}
-
-/** Compares family ids in catalog order. */
-export function compareFamilies(a: string, b: string): number {
-  const x = familyOrder(a);
-  const y = familyOrder(b);
-  return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
-}
+import { SpaceActError } from '../core/errors.ts';
 
 /** One episode of a run as the report shows it. */
 export interface EpisodeData {

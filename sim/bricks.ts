@@ -34,7 +34,8 @@
  * anything on its way down. Failed placements and removals throw {@link ViolationError} with the
  * brick left where it stopped; call them inside `world.attempt()` to roll back.
  */
-import { SpaceActError, ViolationError } from './errors.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { ViolationError } from './violation.ts';
 import { solveStatics, type StaticsConnection, type StaticsLoad } from './brick-statics.ts';
 import { composePose, qrotate, transformPoint, vscale, yawQuat } from './math.ts';
 import type { Pose, ShapeSpec, Vec3, Violation } from './types.ts';

@@ -6,7 +6,7 @@
  * says what was wrong and what is accepted. Checks never mutate their input; the ones that
  * return a value return a fresh, normalised copy.
  */
-import { SpaceActError } from './errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Pose, Quat, Vec3 } from './types.ts';
 
 /** Largest accepted |coordinate| of a position, metres. */

@@ -17,8 +17,9 @@
  */
 import { createHash } from 'node:crypto';
 import RAPIER from '@dimforge/rapier3d-compat';
-import { canonicalJson } from './canonical-json.ts';
-import { SpaceActError, ViolationError } from './errors.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { ViolationError } from './violation.ts';
 import { applyMaterial, resolveMaterial } from './materials.ts';
 import { clonePose, composePose, inverseTransformPoint, qangle, qconj, qrotate, relativePose, transformPoint, vdist, vscale } from './math.ts';
 import { boxCorners, colliderDesc, compileShape, localAabb, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';

@@ -1,8 +1,9 @@
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { NAMED_VIEWS } from '../render/camera-spec.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Vec3 } from '../sim/types.ts';
 import type { CameraConfig, ToolSpec } from './types.ts';
+import { round9 } from '../core/determinism.ts';
 
 /**
  * The perception tools every family shares. They move only the camera: world time, the
@@ -79,11 +80,6 @@ function wrapDeg(a: number): number {
   return r;
 }
 
-/** Rounds away float noise so equal tool calls always give bit-equal cameras. */
-function tidy(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
-
 /**
  * Applies one camera tool to a camera, within the instance's limits. Returns the new camera
  * and a message saying what happened (including any clamping, so the agent learns limits).
@@ -104,17 +100,17 @@ export function applyCameraTool(
     case 'orbit': {
       const da = Number(args.azimuth_deg ?? 0);
       const de = Number(args.elevation_deg ?? 0);
-      next.azimuth = tidy(wrapDeg(camera.azimuth + da));
+      next.azimuth = round9(wrapDeg(camera.azimuth + da));
       const el = camera.elevation + de;
-      next.elevation = tidy(clamp(el, elMin, elMax));
-      if (next.elevation !== tidy(el)) notes.push(`elevation limited to ${elMin}..${elMax} degrees`);
+      next.elevation = round9(clamp(el, elMin, elMax));
+      if (next.elevation !== round9(el)) notes.push(`elevation limited to ${elMin}..${elMax} degrees`);
       break;
     }
     case 'zoom': {
       const f = Number(args.factor);
       const d = camera.distance / f;
-      next.distance = tidy(clamp(d, dMin, dMax));
-      if (next.distance !== tidy(d)) notes.push('zoom limit reached');
+      next.distance = round9(clamp(d, dMin, dMax));
+      if (next.distance !== round9(d)) notes.push('zoom limit reached');
       break;
     }
     case 'pan': {
@@ -130,7 +126,7 @@ export function applyCameraTool(
       const len = Math.hypot(off[0], off[1], off[2]);
       const s = len > panRadius ? panRadius / len : 1;
       if (s < 1) notes.push('pan limit reached');
-      next.target = off.map((v, i) => tidy(config.initial.target[i] + v * s)) as Vec3;
+      next.target = off.map((v, i) => round9(config.initial.target[i] + v * s)) as Vec3;
       break;
     }
     case 'view': {

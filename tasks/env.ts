@@ -1,5 +1,6 @@
 import type { CameraSpec } from '../render/camera-spec.ts';
-import { SpaceActError, ViolationError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { ViolationError } from '../sim/violation.ts';
 import type { Pose, SceneBody, SceneDescription, Violation } from '../sim/types.ts';
 import { World } from '../sim/world.ts';
 import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';

@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { SpaceActError } from '../sim/errors.ts';
+import { CATEGORIES, INSTANCE_ID_SCHEMA_PATTERN, TIERS } from '../core/catalog.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Instance, ToolCall, ToolSpec } from './types.ts';
 
 const vec3 = { type: 'array', items: { type: 'number' }, minItems: 3, maxItems: 3 };
@@ -15,12 +16,12 @@ export const INSTANCE_SCHEMA = {
   ],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', pattern: '^[A-Z][0-9]+-L[1357]-s[0-9]+$' },
+    id: { type: 'string', pattern: INSTANCE_ID_SCHEMA_PATTERN },
     family: { type: 'string', pattern: '^[A-Z][0-9]+$' },
     version: { type: 'integer', minimum: 1 },
-    tier: { enum: ['L1', 'L3', 'L5', 'L7'] },
+    tier: { enum: [...TIERS] },
     seed: { type: 'integer', minimum: 0 },
-    category: { enum: ['B', 'P', 'M', 'A', 'V', 'T'] },
+    category: { enum: [...CATEGORIES] },
     title: { type: 'string', minLength: 1 },
     rules: { type: 'string', minLength: 1 },
     tools: {

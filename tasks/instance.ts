@@ -1,3 +1,4 @@
+import { instanceId } from '../core/catalog.ts';
 import { CAMERA_TOOLS } from './camera-tools.ts';
 import type { Instance, TaskFamily, Tier, ToolSpec } from './types.ts';
 
@@ -21,7 +22,7 @@ export function makeInstance<Scene>(
 ): Instance<Scene> {
   const { tools, budgets, noCameraTools, ...rest } = parts;
   return {
-    id: `${family.id}-${tier}-s${seed}`,
+    id: instanceId(family.id, tier, seed),
     family: family.id,
     version: family.version,
     tier,

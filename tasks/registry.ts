@@ -1,4 +1,5 @@
-import { SpaceActError } from '../sim/errors.ts';
+import { compareFamilies, parseInstanceId } from '../core/catalog.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { a1OccludedPacking } from './assembly/a1-occluded-packing/family.ts';
 import { a6PartToWhole } from './assembly/a6-part-to-whole/family.ts';
 import { b1Bridge } from './construction/b1-bridge/family.ts';
@@ -9,7 +10,7 @@ import { p6PegTransfer } from './puzzles/p6-peg-transfer/family.ts';
 import { m1ChiralPeg } from './manipulation/m1-chiral-peg/family.ts';
 import { t1TunnelTiming } from './temporal/t1-tunnel-timing/family.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
-import { TIERS } from './types.ts';
+import { TIERS } from '../core/catalog.ts';
 
 /**
  * Every registered family, in catalog order. Registering a family here puts it under the
@@ -17,15 +18,9 @@ import { TIERS } from './types.ts';
  */
 export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole] as TaskFamily[];
 
-const CATEGORY_ORDER = 'BPMAVT';
-
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {
-  return [...FAMILIES].sort(
-    (a, b) =>
-      CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category) ||
-      Number(a.id.slice(1)) - Number(b.id.slice(1)),
-  );
+  return [...FAMILIES].sort((a, b) => compareFamilies(a.id, b.id));
 }
 
 /** The family with this id, or a clear error listing the known ones. */
@@ -48,13 +43,6 @@ export function hardestTier(family: TaskFamily): Tier {
   return t[t.length - 1];
 }
 
-/** Splits an instance id like `P6-L3-s100`. */
-export function parseInstanceId(id: string): { family: string; tier: Tier; seed: number } {
-  const m = /^([A-Za-z][0-9]+)-(L[1357])-s([0-9]{1,9})$/.exec(id);
-  if (!m) throw new SpaceActError('unknown-instance', `"${id}" is not an instance id (expected e.g. P6-L3-s100)`, { instance: id });
-  return { family: m[1].toUpperCase(), tier: m[2] as Tier, seed: Number(m[3]) };
-}
-
 /** Generates the instance an id names, checking the family defines that tier. */
 export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
   const p = parseInstanceId(id);
@@ -63,9 +51,4 @@ export function instanceFromId(id: string): { family: TaskFamily; instance: Inst
     throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
   }
   return { family, instance: family.generate(p.seed, p.tier) };
-}
-
-/** The canonical id of (family, tier, seed). */
-export function instanceId(family: string, tier: Tier, seed: number): string {
-  return `${family}-${tier}-s${seed}`;
 }

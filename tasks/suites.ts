@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SpaceActError } from '../sim/errors.ts';
-import { families, getFamily, instanceId, parseInstanceId, tiersOf } from './registry.ts';
-import { TIERS } from './types.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { instanceId, parseInstanceId, TIERS } from '../core/catalog.ts';
+import { families, getFamily, tiersOf } from './registry.ts';
 
 /** The seed of the released set and of the main matrix. */
 export const RELEASE_SEED = 100;

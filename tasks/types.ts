@@ -1,20 +1,14 @@
+import type { Category, Tier } from '../core/catalog.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
+import type { DrawFilter } from '../solvers/redraw.ts';
 import type { SightlessStrategy } from './sightless.ts';
 
-/** Difficulty tiers. L7 is L5 plus one lever. */
-export type Tier = 'L1' | 'L3' | 'L5' | 'L7';
-
-/** All tiers in order. */
-export const TIERS: readonly Tier[] = ['L1', 'L3', 'L5', 'L7'];
-
-/**
- * The six categories: B construction, P puzzles, M continuous manipulation, A assembly,
- * V multi-view perception, T temporal and mechanism reasoning.
- */
-export type Category = 'B' | 'P' | 'M' | 'A' | 'V' | 'T';
+// The catalog vocabulary (categories, tiers, id format) is defined once in `core/catalog.ts`;
+// the two types are part of every family's contract, so they are re-exported here.
+export type { Category, Tier } from '../core/catalog.ts';
 
 /**
  * What a tool does to the world, which decides how the loop treats it:
@@ -87,6 +81,9 @@ export interface Instance<Scene = unknown> {
   /** Named levers active at this tier (e.g. `+rot`). */
   levers: string[];
 }
+
+/** A shortcut filter of a family: a message when the instance has the shortcut, else null. */
+export type InstanceFilter<Scene = unknown> = DrawFilter<Instance<Scene>>;
 
 /** How a family's reference solution was obtained and what it proves. */
 export interface ReferenceSolution {
@@ -170,6 +167,37 @@ export interface TierInfo {
   description: string;
 }
 
+/** One finished episode of a run, as a family's run statistics read it. */
+export interface RunEpisode<Scene = unknown> {
+  /** The instance, regenerated from its id by this build. */
+  instance: Instance<Scene>;
+  solved: boolean;
+  abandoned: boolean;
+  /** The calls that ran (status `ok`), in order, from the episode's log; null when the run folder has no log for it. */
+  executed: ToolCall[] | null;
+}
+
+/**
+ * Figures a family offers over the episodes of a run (served by `spaceact stats DIR`), e.g.
+ * the per-type accuracy of a question benchmark. The command reads the run folder and hands
+ * over this family's finished episodes; the family never reads files itself.
+ */
+export interface RunStatistics<Scene = unknown, Result = unknown> {
+  /** What the figures are, in a few words (a heading). */
+  title: string;
+  /** The figures of these episodes (plain JSON, printed by `--json`). */
+  compute(episodes: Array<RunEpisode<Scene>>): Result;
+  /** The figures as text for a terminal. */
+  format(result: Result): string;
+}
+
+/**
+ * What a family is before any of its logic — id, version, category, title, summary and tiers.
+ * Each family's `family.ts` declares it once and hands it to its generator (`makeInstance`
+ * fills every instance's shared fields from it).
+ */
+export type FamilyDescriptor = Pick<TaskFamily, 'id' | 'version' | 'category' | 'title' | 'summary' | 'tiers'>;
+
 /**
  * A task family: one folder under `tasks/<category>/`, registered in `tasks/registry.ts`.
  * `generate` must be pure and deterministic; ids and versions never change meaning — a
@@ -195,7 +223,7 @@ export interface TaskFamily<Scene = unknown> {
    * Shortcut filters beyond the shared ones (null policy, random baseline): each returns a
    * message when the instance fails it.
    */
-  shortcutFilters?: Array<{ name: string; check(instance: Instance<Scene>): string | null }>;
+  shortcutFilters?: InstanceFilter<Scene>[];
   /**
    * The family's own sightless strategies for the shortcut battery (see `tasks/sightless.ts`),
    * run beside the shared ones (null, random, constant answer, memorised plan, blind probing).
@@ -217,4 +245,6 @@ export interface TaskFamily<Scene = unknown> {
    * `{ optimal: true }` for discrete puzzle families (category P), nothing for the others.
    */
   certify?: { optimal?: boolean; unique?: boolean };
+  /** Figures this family offers over a run's episodes (`spaceact stats DIR`). */
+  runStats?: RunStatistics<Scene, unknown>;
 }

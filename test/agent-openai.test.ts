@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { parseMode } from '../agents/modes.ts';
 import { OpenAIAgent } from '../agents/openai-agent.ts';
 import type { AgentReply, Observation } from '../agents/types.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import { replyText, ScriptedOpenAIServer, type Script, type ScriptedResponse } from './support/openai-server.ts';
 

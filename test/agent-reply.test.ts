@@ -7,7 +7,7 @@ import { enumerateSchema, sampleCall, sampleSchema } from '../agents/schema-samp
 import type { HistoryEntry, Observation } from '../agents/types.ts';
 import { toolCallProblems } from '../tasks/instance-schema.ts';
 import { instanceFromId } from '../tasks/registry.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { ToolSpec } from '../tasks/types.ts';
 
 const { instance } = instanceFromId('P6-L1-s100');

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
 import { compareRuns, compareSummaries, formatComparison } from '../report/compare.ts';
-import { bootstrapMean, quantile, wilson } from '../report/stats.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { bootstrapMean, quantile, wilson } from '../core/statistics.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { entry, writeHandmadeRun } from './support/report-run.ts';
 
 const run = promisify(execFile);

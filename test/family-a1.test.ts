@@ -9,15 +9,14 @@ import { decodePng, findPixels, isHighlightPixel } from '../render/pixels.ts';
 import { Renderer } from '../render/renderer.ts';
 import { qrotate } from '../sim/math.ts';
 import { a1OccludedPacking as family } from '../tasks/assembly/a1-occluded-packing/family.ts';
-import type { A1Scene } from '../tasks/assembly/a1-occluded-packing/generator.ts';
-import { TIER_SPECS } from '../tasks/assembly/a1-occluded-packing/generator.ts';
-import { boxCells } from '../tasks/assembly/a1-occluded-packing/geometry.ts';
-import { matApply, matToQuat, ROTATIONS, rotationIndex, SHORTEST_TURNS, turnsMatrix } from '../tasks/assembly/polycube-pieces/rotations.ts';
-import { standsOnTable } from '../tasks/assembly/polycube-pieces/statics.ts';
+import { TIER_SPECS } from '../tasks/assembly/a1-occluded-packing/generate.ts';
+import { boxCells, type A1Scene } from '../tasks/assembly/a1-occluded-packing/scene.ts';
+import { matApply, matToQuat, ROTATIONS, rotationIndex, SHORTEST_TURNS, turnsMatrix } from '../tasks/kits/polycube-pieces/rotations.ts';
+import { standsOnTable } from '../tasks/kits/polycube-pieces/statics.ts';
 import { certify, findPlan } from '../tasks/assembly/a1-occluded-packing/solver.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
-import { countPackings } from '../verify/polycube.ts';
+import { countPackings } from '../solvers/polycube.ts';
 
 const RELEASED: Tier[] = ['L3', 'L5', 'L7'];
 

@@ -9,16 +9,17 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
-import { a6PartToWhole as family, type A6Scene } from '../tasks/assembly/a6-part-to-whole/family.ts';
-import { physicalAnswer, TIER_SPECS, type PhysicalScene } from '../tasks/assembly/a6-part-to-whole/physical.ts';
+import { a6PartToWhole as family } from '../tasks/assembly/a6-part-to-whole/family.ts';
+import { physicalAnswer, TIER_SPECS } from '../tasks/assembly/a6-part-to-whole/physical.ts';
+import type { A6Scene, PhysicalScene, QuestionScene } from '../tasks/assembly/a6-part-to-whole/scene.ts';
 import { polycompInstances, questionSeed, SERIES_LENGTH, SERIES_MIX, seriesAnswer, seriesKind } from '../tasks/assembly/a6-part-to-whole/polycomp.ts';
 import { drawProblem, fitsInside, isChiral, LETTERS, mirrored, recurrence, recurrenceTell } from '../tasks/assembly/a6-part-to-whole/problem.ts';
-import { COMPOSITE, visibleCubes, type QuestionScene } from '../tasks/assembly/a6-part-to-whole/question.ts';
+import { COMPOSITE, visibleCubes } from '../tasks/assembly/a6-part-to-whole/question.ts';
 import { TARGET_KINDS } from '../tasks/assembly/a6-part-to-whole/shapes.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 import { suiteInstances } from '../tasks/suites.ts';
-import { canonical, countPackings, isConnected, shapeKey, type Cell } from '../verify/polycube.ts';
+import { canonical, countPackings, isConnected, shapeKey, type Cell } from '../solvers/polycube.ts';
 
 /** The options of a scene as pairs of cell lists, and its target. */
 function optionsOf(s: A6Scene): { target: Cell[]; options: Cell[][][] } {

@@ -8,7 +8,8 @@ import { qangle, qaxisAngle, qmul, qrotate } from '../sim/math.ts';
 import type { Pose, Quat } from '../sim/types.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
-import { TIER_SETTINGS, drawScene, sceneProblem } from '../tasks/manipulation/m1-chiral-peg/generator.ts';
+import { sceneProblem } from '../tasks/manipulation/m1-chiral-peg/filters.ts';
+import { TIER_SETTINGS, drawScene } from '../tasks/manipulation/m1-chiral-peg/generate.ts';
 import {
   CHIRAL_PENTOMINOES,
   cellCentres,
@@ -24,8 +25,8 @@ import {
   type Point2,
 } from '../tasks/manipulation/m1-chiral-peg/polyomino.ts';
 import { CELL, PEG_HEIGHT, PLATE, RAIL_WIDTH, holePolygon, holeRadius, yaw, type M1Scene } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
-import { Rng } from '../tasks/rng.ts';
-import { TIERS, type Tier } from '../tasks/types.ts';
+import { Rng } from '../core/rng.ts';
+import { TIERS, type Tier } from '../core/catalog.ts';
 
 function area(poly: Point2[]): number {
   let a = 0;

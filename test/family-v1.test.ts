@@ -9,9 +9,10 @@ import type { CameraSpec } from '../render/camera-spec.ts';
 import type { SceneDescription } from '../sim/types.ts';
 import { World } from '../sim/world.ts';
 import { TaskEnv } from '../tasks/env.ts';
-import { glimpsed, sightOf, V1_FILTERS, viewsOf } from '../tasks/perception/v1-block-counting/checks.ts';
-import { v1BlockCounting, type V1Scene } from '../tasks/perception/v1-block-counting/family.ts';
-import { V1_TIERS } from '../tasks/perception/v1-block-counting/tiers.ts';
+import { SHORTCUT_FILTERS as V1_FILTERS } from '../tasks/perception/v1-block-counting/filters.ts';
+import { v1BlockCounting } from '../tasks/perception/v1-block-counting/family.ts';
+import { V1_TIERS, type V1Scene } from '../tasks/perception/v1-block-counting/scene.ts';
+import { glimpsed, sightOf, viewsOf } from '../tasks/perception/v1-block-counting/sightings.ts';
 import {
   GLIMPSE_GRID,
   isClear,

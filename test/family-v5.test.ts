@@ -10,7 +10,8 @@ import { TaskEnv } from '../tasks/env.ts';
 import { iconStats } from '../tasks/perception/v5-projection-alignment/extrusion.ts';
 import { v5ProjectionAlignment as family } from '../tasks/perception/v5-projection-alignment/family.ts';
 import { foregroundMask, iconSvg, rasterizeIcon, type IconSpec } from '../tasks/perception/v5-projection-alignment/icon.ts';
-import { modelOf, type V5Scene } from '../tasks/perception/v5-projection-alignment/model.ts';
+import { modelOf } from '../tasks/perception/v5-projection-alignment/model.ts';
+import type { V5Scene } from '../tasks/perception/v5-projection-alignment/scene.ts';
 import { DEPTH_CAMERA, PANEL_HEIGHT, PANEL_WIDTH, SEPARATOR, SEPARATOR_LEVEL, VIEW_LEFT } from '../tasks/perception/v5-projection-alignment/panel.ts';
 import { closeMask, maskIoU, silhouette, VIEW_SIZE } from '../tasks/perception/v5-projection-alignment/projection.ts';
 import {
@@ -30,7 +31,7 @@ import {
 import { hamiltonAllocation, rankKey, readRotaPool, ROTA_MIN_LENGTH, ROTA_SELECTION_SEED, rotaId, selectRota } from '../tasks/perception/v5-projection-alignment/rota-suite.ts';
 import { findReference, replayPath, STAGNATION_LIMIT, STEP_CAP } from '../tasks/perception/v5-projection-alignment/search.ts';
 import { detectSymmetry, poseErrorDeg } from '../tasks/perception/v5-projection-alignment/symmetry.ts';
-import { Rng } from '../tasks/rng.ts';
+import { Rng } from '../core/rng.ts';
 import type { Instance } from '../tasks/types.ts';
 
 function randomPose(rng: Rng): Quaternion {

@@ -16,8 +16,8 @@ import { decodePng } from '../render/pixels.ts';
 import { Renderer } from '../render/renderer.ts';
 import { qmul, qrotate, yawQuat } from '../sim/math.ts';
 import { TaskEnv } from '../tasks/env.ts';
-import { answerFromViews, V6_FILTERS } from '../tasks/perception/v6-object-rotation/checks.ts';
-import { v6ObjectRotation, type V6Scene } from '../tasks/perception/v6-object-rotation/family.ts';
+import { answerFromViews, SHORTCUT_FILTERS as V6_FILTERS } from '../tasks/perception/v6-object-rotation/filters.ts';
+import { v6ObjectRotation } from '../tasks/perception/v6-object-rotation/family.ts';
 import { buildObject, OBJECT_KINDS, type ObjectPart, type TurntableObject } from '../tasks/perception/v6-object-rotation/objects.ts';
 import {
   QUESTION_TYPES,
@@ -28,9 +28,9 @@ import {
   seedOf,
   TIER_PLANS,
 } from '../tasks/perception/v6-object-rotation/questions.ts';
-import { POOL_SIZE, screeningCamera, screenObject } from '../tasks/perception/v6-object-rotation/scene.ts';
-import { formatRotationStats, rotationStats } from '../tasks/perception/v6-object-rotation/stats.ts';
-import { readRotationRun } from '../cli/commands/rotation-stats.ts';
+import { POOL_SIZE, screeningCamera, screenObject, type V6Scene } from '../tasks/perception/v6-object-rotation/scene.ts';
+import { formatRotationStats, rotationRunOf, rotationStats } from '../tasks/perception/v6-object-rotation/stats.ts';
+import { runEpisodes, runStatistics } from '../report/run-stats.ts';
 import { labelView, passesScreen, solidsOf, symmetryProfile } from '../tasks/perception/v6-object-rotation/symmetry.ts';
 import { suiteInstances } from '../tasks/suites.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
@@ -353,18 +353,23 @@ describe('V6 object rotation', function () {
       expect(t.types.find((x) => x.type === 'exact_mcq')!.chance).to.be.closeTo(1 / 9, 1e-12);
     });
 
-    it('the rotation-stats command reads a hand-made run folder, separates tiers and marks missing types', () => {
+    it('spaceact stats (and its rotation-stats alias) reads a hand-made run folder through the family hook, separates tiers and marks missing types', () => {
       const dir = mkdtempSync(join(tmpdir(), 'v6-stats-'));
       try {
         const episodes = [...seeds('detection', 2).map((id) => entry(id, true)), ...seeds('comparison', 2, 'L5').map((id, i) => entry(id, i === 1))];
         writeFileSync(join(dir, 'summary.json'), JSON.stringify({ agent: { name: 'hand', settings: {} }, mode: 'default', episodes, unfinished: [] }));
-        const out = JSON.parse(execFileSync('node', ['bin/spaceact.mjs', 'rotation-stats', dir, '--json'], { encoding: 'utf8' }));
+        const report = JSON.parse(execFileSync('node', ['bin/spaceact.mjs', 'stats', dir, '--json'], { encoding: 'utf8' }));
+        expect(report.families.map((f: { family: string }) => f.family)).to.deep.equal(['V6']);
+        const out = report.families[0].result;
         expect(out.tiers.map((t: { tier: string }) => t.tier)).to.deep.equal(['L1', 'L5']);
         expect(out.tiers[0].micro8).to.equal(1);
         expect(out.tiers[0].complete).to.equal(false);
         expect(out.tiers[1].micro8).to.equal(0.5);
-        const text = formatRotationStats(rotationStats(readRotationRun(dir)));
+        const alias = JSON.parse(execFileSync('node', ['bin/spaceact.mjs', 'rotation-stats', dir, '--json'], { encoding: 'utf8' }));
+        expect(alias).to.deep.equal(report);
+        const text = formatRotationStats(rotationStats(rotationRunOf(runEpisodes(dir, 'V6') as Array<import('../tasks/types.ts').RunEpisode<V6Scene>>)));
         expect(text).to.match(/Macro-8\s+100\.0%.*missing: Coarse angle/);
+        expect(() => runStatistics(dir, { families: ['P6'] })).to.throw(/P6 offers no run statistics/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -375,7 +380,7 @@ describe('V6 object rotation', function () {
       try {
         const ids = Array.from({ length: 8 }, (_, s) => `V6-L3-s${s}`);
         const summary = await runInstances({ instances: ids, makeAgent: () => new ReferenceAgent(), mode: DEFAULT_MODE, out: dir, render: 'never' });
-        const out = rotationStats(readRotationRun(dir));
+        const out = runStatistics(dir).families[0].result as ReturnType<typeof rotationStats>;
         expect(summary.totals.solved).to.equal(8);
         expect(out.tiers[0].macro8).to.equal(1);
         expect(out.tiers[0].micro8).to.equal(1);

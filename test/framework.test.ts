@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { modeName, parseMode } from '../agents/modes.ts';
 import { applyCameraTool } from '../tasks/camera-tools.ts';
 import { assertInstance, toolCallProblems } from '../tasks/instance-schema.ts';
-import { families, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
+import { parseInstanceId } from '../core/catalog.ts';
+import { families, instanceFromId } from '../tasks/registry.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
-import { Rng } from '../tasks/rng.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { Rng } from '../core/rng.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 describe('task framework', () => {
   it('seeded generators repeat exactly and differ by key', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { applyMove, moveProblem, solvePegTransfer, type PegState } from '../tasks/puzzles/p6-peg-transfer/solver.ts';
+import type { PegState } from '../tasks/puzzles/p6-peg-transfer/scene.ts';
+import { applyMove, moveProblem, solvePegTransfer } from '../tasks/puzzles/p6-peg-transfer/solver.ts';
 
 describe('P6 solver (exhaustive search)', () => {
   for (const n of [1, 2, 3, 4, 5, 6]) {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { SpaceActError } from '../sim/errors.ts';
-import { solveExactCover } from '../verify/exact-cover.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { solveExactCover } from '../solvers/exact-cover.ts';
 import {
   canonical,
   countPackings,

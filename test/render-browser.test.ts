@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { expect } from 'chai';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { resolveChromium } from '../render/browser-path.ts';

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { renderCommand } from '../cli/commands/render.ts';
 import { decodePng } from '../render/pixels.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');

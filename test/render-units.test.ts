@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { SceneDescription } from '../sim/types.ts';
-import { cameraFrame, orthoHeightOf } from '../render/page/camera.ts';
+import { cameraFrame, orthoHeightOf } from '../render/camera-frame.ts';
 import { rulerAxes, rulerLabel, rulerTicks } from '../render/page/ruler-marks.ts';
 import { composeRow, escapeXml } from '../render/compose.ts';
 import { fitCamera } from '../render/fit-camera.ts';

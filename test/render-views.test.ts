@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import RAPIER from '@dimforge/rapier3d-compat';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Quat, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { decodePng, findPixels, isHighlightPixel } from '../render/pixels.ts';

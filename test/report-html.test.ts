@@ -9,9 +9,9 @@ import type { Browser, Page } from 'puppeteer';
 import { parseMode } from '../agents/modes.ts';
 import { runInstances, type RunSummary, type SummaryEntry } from '../agents/runner.ts';
 import { aggregateBy, groupStats } from '../report/aggregate.ts';
-import { escapeHtml, html } from '../report/escape.ts';
+import { escapeHtml, html } from '../core/html-escape.ts';
 import { writeReport } from '../report/html.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { launchBrowser, watchedPage, type PageWatch } from './support/report-browser.ts';
 import { entry, mixedEpisodes, writeHandmadeRun, XSS } from './support/report-run.ts';
 

@@ -6,7 +6,7 @@
  * for.
  */
 import { expect } from 'chai';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { qangle, qaxisAngle, qmul, qnormalize, vdist } from '../sim/math.ts';
 import type { Pose, Quat } from '../sim/types.ts';
 import { World } from '../sim/world.ts';

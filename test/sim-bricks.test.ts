@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS, BrickSystem } from '../sim/bricks.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { transformPoint } from '../sim/math.ts';
 import { World } from '../sim/world.ts';
 

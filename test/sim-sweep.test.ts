@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { SpaceActError, ViolationError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { ViolationError } from '../sim/violation.ts';
 import { interpolatePose, qaxisAngle } from '../sim/math.ts';
 import type { Pose } from '../sim/types.ts';
 import { World } from '../sim/world.ts';

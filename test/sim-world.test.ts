@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { SpaceActError, ViolationError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { ViolationError } from '../sim/violation.ts';
 import { combinedFriction, FRICTION_COMBINE_RULE } from '../sim/materials.ts';
 import { qaxisAngle, qrotate, vscale } from '../sim/math.ts';
 import type { BodySpec, Pose, Vec3 } from '../sim/types.ts';

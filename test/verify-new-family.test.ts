@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
+import { FAMILY_ROLE_FILES } from '../tasks/family-layout.ts';
 import { tiersOf } from '../tasks/registry.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { createFamily, registerInSource, slugify } from '../verify/new-family.ts';
@@ -23,7 +24,8 @@ describe('spaceact new-family (template)', () => {
   it('writes a family that passes the check-suite checks and verify as it stands', async () => {
     const r = createFamily({ id: ID, category: 'P', title: 'Template check', register: false });
     expect(r.dir).to.equal('tasks/puzzles/p97-template-check');
-    expect(r.files).to.deep.equal(['tasks/puzzles/p97-template-check/family.ts', 'tasks/puzzles/p97-template-check/solver.ts']);
+    expect(r.files).to.deep.equal(FAMILY_ROLE_FILES.map((f) => `tasks/puzzles/p97-template-check/${f}`));
+    expect(readdirSync(DIR).sort()).to.deep.equal([...FAMILY_ROLE_FILES].sort());
     expect(r.registered).to.equal(false);
     expect(r.importLine).to.equal("import { p97TemplateCheck } from './puzzles/p97-template-check/family.ts';");
     const mod = (await import(pathToFileURL(join(DIR, 'family.ts')).href)) as Record<string, TaskFamily>;

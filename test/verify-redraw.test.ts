@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { SpaceActError } from '../sim/errors.ts';
-import { Rng } from '../tasks/rng.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { Rng } from '../core/rng.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import type { Instance } from '../tasks/types.ts';
-import { generateFiltered, redrawRng } from '../verify/redraw.ts';
+import { generateFiltered, redrawRng } from '../solvers/redraw.ts';
 
 /** A real instance with a drawn number in its scene: which attempt drew it, and the value. */
 function drawer(seed: number, calls: number[]): (attempt: number) => Instance<Drawn> {

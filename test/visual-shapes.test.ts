@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS, BrickSystem } from '../sim/bricks.ts';
-import { SpaceActError } from '../sim/errors.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { BodySpec, Pose, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import { World } from '../sim/world.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';

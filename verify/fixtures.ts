@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SpaceActError } from '../sim/errors.ts';
-import { families, getFamily, instanceFromId, parseInstanceId } from '../tasks/registry.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { parseInstanceId, type Tier } from '../core/catalog.ts';
+import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
 import { defaultReleasedInstances, FIXTURE_INSTANCES_DIR, fixtureInstanceIds } from '../tasks/suites.ts';
-import type { Instance, ReferenceSolution, Tier } from '../tasks/types.ts';
+import type { Instance, ReferenceSolution } from '../tasks/types.ts';
 import { runReference } from './verify.ts';
 
 /** Version of the fixture file layout; bumped when a field changes meaning. */

@@ -5,9 +5,10 @@
  * itself (`verify/verify.ts`) pulls in the episode loop and agents, so it is imported from its
  * own module rather than from here.
  */
-export * from './polycube.ts';
-export { solveExactCover, type ExactCoverOptions, type ExactCoverProblem, type ExactCoverResult } from './exact-cover.ts';
-export { generateFiltered, redrawRng, type InstanceFilter, type RedrawOptions } from './redraw.ts';
+export * from '../solvers/polycube.ts';
+export { solveExactCover, type ExactCoverOptions, type ExactCoverProblem, type ExactCoverResult } from '../solvers/exact-cover.ts';
+export { generateFiltered, redrawRng, type DrawFilter, type RedrawOptions } from '../solvers/redraw.ts';
+export type { InstanceFilter } from '../tasks/types.ts';
 export {
   planPath,
   callLegs,

@@ -1,18 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SpaceActError } from '../sim/errors.ts';
-import type { Category } from '../tasks/types.ts';
-
-/** The folder under `tasks/` that holds each category's families. */
-export const CATEGORY_FOLDERS: Readonly<Record<Category, string>> = {
-  B: 'construction',
-  P: 'puzzles',
-  M: 'manipulation',
-  A: 'assembly',
-  V: 'perception',
-  T: 'temporal',
-};
+import { SpaceActError } from '../core/errors.ts';
+import { CATEGORY_FOLDERS, FAMILY_ID_PATTERN, isCategory } from '../core/catalog.ts';
+import { FAMILY_ROLE_FILES } from '../tasks/family-layout.ts';
 
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATES = join(dirname(fileURLToPath(import.meta.url)), 'templates');
@@ -93,26 +84,28 @@ function fill(template: string, values: Record<string, string>): string {
 }
 
 /**
- * Writes a new family folder from the template (`family.ts` and `solver.ts`): a small, real
- * task — slide a block over a grid onto a pad — that passes the check-suite as it is, ready to
- * be turned into the family it is meant to be (see AUTHORING.md). Registers it in
+ * Writes a new family folder from the template — exactly the role files every family has
+ * ({@link FAMILY_ROLE_FILES}: family.ts, scene.ts, generate.ts, episode.ts, solver.ts,
+ * filters.ts, README.md) — holding a small, real task (slide a block over a grid onto a pad)
+ * that passes the check-suite as it is, ready to be turned into the family it is meant to be
+ * (see AUTHORING.md). Registers it in
  * `tasks/registry.ts` unless told not to. Checks everything first: on an error nothing is written.
  */
 export function createFamily(opts: NewFamilyOptions): NewFamilyResult {
   const root = opts.root ?? PACKAGE_ROOT;
   const id = String(opts.id ?? '').toUpperCase();
   const category = String(opts.category ?? '').toUpperCase();
-  if (!/^[BPMAVT]$/.test(category)) {
+  if (!isCategory(category)) {
     throw new SpaceActError('invalid-argument', `--category must be one of B, P, M, A, V, T (got "${opts.category}")`, { category: opts.category });
   }
-  if (!/^[A-Z][0-9]{1,3}$/.test(id)) throw new SpaceActError('invalid-argument', `"${opts.id}" is not a family id (a letter and a number, e.g. ${category}7)`, { id: opts.id });
+  if (!FAMILY_ID_PATTERN.test(id)) throw new SpaceActError('invalid-argument', `"${opts.id}" is not a family id (a letter and a number, e.g. ${category}7)`, { id: opts.id });
   if (id[0] !== category) throw new SpaceActError('invalid-argument', `family ${id} must start with its category letter ${category}`, { id, category });
   const title = (opts.title ?? 'New family').trim();
   if (!/^[A-Za-z0-9][A-Za-z0-9 ,.()-]{0,59}$/.test(title)) {
     throw new SpaceActError('invalid-argument', 'the title must be 1–60 letters, digits, spaces or ,.()- characters', { title });
   }
   const slug = slugify(title) || 'family';
-  const folder = CATEGORY_FOLDERS[category as Category];
+  const folder = CATEGORY_FOLDERS[category];
   const dirName = `${id.toLowerCase()}-${slug}`;
   const dir = join(root, 'tasks', folder, dirName);
   const tasksDir = join(root, 'tasks');
@@ -136,7 +129,7 @@ export function createFamily(opts: NewFamilyOptions): NewFamilyResult {
   const values = { ID: id, TITLE: title, CATEGORY: category, EXPORT: exportName, SCENE: `${id}Scene` };
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
-  for (const name of ['family.ts', 'solver.ts']) {
+  for (const name of FAMILY_ROLE_FILES) {
     const file = join(dir, name);
     writeFileSync(file, fill(readFileSync(join(TEMPLATES, `${name}.tmpl`), 'utf8'), values));
     files.push(relative(root, file));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { checkFixtures, writeFixtures, type FixtureReport } from '../../verify/fixtures.ts';
 
 /** `spaceact fixtures --write | --check [--family IDS]`: the checked-in released set. */

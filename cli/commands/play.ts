@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { numberOption } from '../../agents/agent-options.ts';
-import { startPlay } from '../../report/play/play.ts';
+import { startPlay } from '../../play/play.ts';
 
 /** `spaceact play --instance ID [--port P] [--out DIR] [--mode M]`: a person plays an instance in the browser. */
 export function register(program: Command): void {

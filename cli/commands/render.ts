@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import type { SceneDescription, Vec3 } from '../../sim/types.ts';
 import { NAMED_VIEWS, type CameraSpec } from '../../render/camera-spec.ts';
 import { fitCamera } from '../../render/fit-camera.ts';

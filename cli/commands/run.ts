@@ -4,9 +4,9 @@ import { flagName, numberOption, type AgentOptions } from '../../agents/agent-op
 import { agentFactory, AGENTS } from '../../agents/agent-registry.ts';
 import { parseMode } from '../../agents/modes.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { familyInstances, suiteInstances } from '../../tasks/suites.ts';
-import { parseInstanceId } from '../../tasks/registry.ts';
+import { parseInstanceId } from '../../core/catalog.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Renderer } from '../../render/renderer.ts';
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { TaskEnv } from '../../tasks/env.ts';
 import { instanceFromId } from '../../tasks/registry.ts';
 import type { ToolCall } from '../../tasks/types.ts';

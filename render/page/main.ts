@@ -5,7 +5,7 @@
  */
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, setBodySequence, SOLID_LAYER, type BodyObject } from './bodies.ts';
-import { cameraFrame } from './camera.ts';
+import { cameraFrame } from '../camera-frame.ts';
 import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate } from './protocol.ts';
 import { buildRulers, type RulerSet } from './rulers.ts';
 import { drawMarker } from './marker.ts';

@@ -15,7 +15,7 @@
  * A turn of more than 90° runs as two halves, so its swept path never takes the other way round
  * (slerp follows the shorter arc). The halves together sweep exactly the one turn.
  */
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { qaxisAngle, qconj, qmul, qnormalize, qrotate, vadd, vlen, vscale } from '../../sim/math.ts';
 import type { Pose, Quat, Vec3 } from '../../sim/types.ts';
 

@@ -33,7 +33,7 @@
  * Seeded and deterministic: the same world, body, goal and options give the same path and calls.
  * The budget is a number of samples, never a time.
  */
-import { SpaceActError } from '../../sim/errors.ts';
+import { SpaceActError } from '../../core/errors.ts';
 import { interpolatePose, qangle, qaxisAngle, qconj, qmul, qnormalize, vdist } from '../../sim/math.ts';
 import type { Pose, Quat, ShapeSpec, Vec3 } from '../../sim/types.ts';
 import type { Aabb, SweepOptions, World } from '../../sim/world.ts';

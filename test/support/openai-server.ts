@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { HEADINGS } from '../../agents/prompt.ts';
 import { sampleCall } from '../../agents/schema-sampler.ts';
 import { instanceFromId } from '../../tasks/registry.ts';
-import { Rng } from '../../tasks/rng.ts';
+import { Rng } from '../../core/rng.ts';
 import type { Instance, ToolCall, ToolSpec } from '../../tasks/types.ts';
 
 /** One chat-completions request as the scripted server saw it. */

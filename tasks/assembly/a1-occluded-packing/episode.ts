@@ -11,13 +11,11 @@
 import type { ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { cellKey, fromAgentCell, toAgentCell } from '../polycube-pieces/cells.ts';
-import { addTable, boxShape, CELL, WOOD } from '../polycube-pieces/pieces.ts';
-import { piecePlacement, type PlacedPiece } from '../polycube-pieces/placement.ts';
-import { ROTATIONS } from '../polycube-pieces/rotations.ts';
-import type { A1Scene } from './generator.ts';
-import { boxCells } from './geometry.ts';
-import { boxTop, cellCentre, FLOOR, FLOOR_TOP, HIDE_WALL, TABLE, WALL } from './layout.ts';
+import { cellKey, fromAgentCell, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
+import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
+import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
+import { boxCells, boxTop, cellCentre, FLOOR, FLOOR_TOP, HIDE_WALL, TABLE, WALL, type A1Scene } from './scene.ts';
 import { completable } from './solver.ts';
 
 /** Adds the table, the box (floor and walls), the cell marks and the hiding wall. */
@@ -69,7 +67,7 @@ function buildStatics(world: World, s: A1Scene): void {
 }
 
 /** Builds the world and returns the family logic bound to it. */
-export function buildEpisode(instance: Instance<A1Scene>, world: World): FamilyEnv {
+export function build(instance: Instance<A1Scene>, world: World): FamilyEnv {
   const s = instance.scene;
   buildStatics(world, s);
   const all = boxCells(s.box);

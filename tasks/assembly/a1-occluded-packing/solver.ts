@@ -10,11 +10,13 @@
  * lowest cube in each of its columns rests on the floor or on a piece already placed, so each
  * piece is carried over its whole footprint and stands still.
  */
-import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell, type Packing } from '../../../verify/polycube.ts';
-import { cellKey, referenceCube, toAgentCell } from '../polycube-pieces/cells.ts';
-import { turnsOnto } from '../polycube-pieces/rotations.ts';
-import type { PlaceStep } from '../polycube-pieces/tools.ts';
-import { boxCells, type BoxDims } from './geometry.ts';
+import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell, type Packing } from '../../../solvers/polycube.ts';
+import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
+import type { PlaceStep } from '../../kits/polycube-pieces/tools.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import type { Instance, ReferenceSolution } from '../../types.ts';
+import { boxCells, type A1Scene, type BoxDims } from './scene.ts';
 
 /** What the uniqueness certificate found. */
 export interface Certificate {
@@ -187,4 +189,23 @@ export function completable(remaining: readonly Cell[][], free: readonly Cell[])
     if (countPackings(s.map((i) => remaining[i]), free as Cell[], { limit: 1 }).count > 0) return true;
   }
   return false;
+}
+
+/** The reference: the certified filling, lowered in an order the column-precedence graph allows. */
+export function reference(instance: Instance<A1Scene>): ReferenceSolution {
+  const s = instance.scene;
+  const shapes = s.pieces.map((p) => p.cells);
+  const cert = certify(shapes, s.box);
+  const plan = findPlan(shapes, s.box, cert.fillingSubsets.length ? cert.fillingSubsets : undefined);
+  if (!plan) throw new SpaceActError('invalid-state', `${instance.id}: no filling can be built by lowering pieces straight down`, { instance: instance.id });
+  return {
+    calls: plan.steps.map((st) => ({ tool: 'place', args: { piece: s.pieces[st.piece].name, turns: st.turns, cell: st.cell } })),
+    // One action per piece used, and every filling uses exactly these pieces: nothing shorter exists.
+    optimal: cert.unique,
+    unique: cert.unique,
+    method:
+      `polycube exact cover over ${cert.fillingSubsets.length} filling subset(s) of ${s.pieces.length} pieces: ` +
+      `${cert.classes} packing(s) up to the ${cert.symmetries} rotations of the cell block (${cert.total} in all); ` +
+      `lowering order from the column-precedence graph (depth ${plan.depth}, ${plan.forcedPairs} forced pairs)`,
+  };
 }

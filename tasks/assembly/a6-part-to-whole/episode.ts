@@ -9,17 +9,18 @@
  * turned by, the board cell of its reference cube and the board cells it fills. A piece
  * lowered onto the board is judged as in A1's box (rigid-body statics on flat supports).
  */
-import { ViolationError } from '../../../sim/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import type { Pose, ShapeSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import { countPackings, type Cell } from '../../../verify/polycube.ts';
+import { countPackings, type Cell } from '../../../solvers/polycube.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { cellKey, toAgentCell } from '../polycube-pieces/cells.ts';
-import { addTable, boxShape, CELL, WOOD } from '../polycube-pieces/pieces.ts';
-import { piecePlacement, type PlacedPiece } from '../polycube-pieces/placement.ts';
-import { matToQuat } from '../polycube-pieces/rotations.ts';
-import { BOARD_CENTRE, BOARD_HALF, boardRotation, cellCentre, GHOST_INSET, PLATE, PLATE_TOP, STRIP, TABLE, TRAYS } from './layout.ts';
-import type { PhysicalScene } from './physical.ts';
+import { cellKey, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
+import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
+import { matToQuat } from '../../kits/polycube-pieces/rotations.ts';
+import { LETTERS } from './problem.ts';
+import { questionObservation } from './question.ts';
+import { BOARD_CENTRE, BOARD_HALF, boardRotation, cellCentre, GHOST_INSET, PLATE, PLATE_TOP, STRIP, TABLE, TRAYS, type A6Scene, type PhysicalScene, type QuestionScene } from './scene.ts';
 
 /** What `world.meta.placed` holds for a piece on the board. */
 interface Placed extends PlacedPiece {
@@ -196,4 +197,34 @@ export function buildPhysical(instance: Instance<PhysicalScene>, world: World): 
       return lines.join('\n');
     },
   };
+}
+
+/** The question form's episode: one `answer` call, drawn by the family's own observation (the question's pictures). */
+function buildQuestion(instance: Instance<QuestionScene>, world: World): FamilyEnv {
+  const s = instance.scene;
+  world.meta.answer = null;
+  const text = (cells: readonly number[][]): string => cells.map((c) => `[${c.join(',')}]`).join(' ');
+  return {
+    tools: {
+      answer(args) {
+        world.meta.answer = String(args.option);
+        return `answered option ${String(args.option)}`;
+      },
+    },
+    solved: () => world.meta.answer === LETTERS[s.answer],
+    progress: () => 0,
+    stateText() {
+      return [
+        `Target cubes (x, y, z): ${text(s.target)}.`,
+        ...s.options.map((o, i) => `Option ${LETTERS[i]}: first component ${text(o[0].cells)}; second component ${text(o[1].cells)}.`),
+      ].join('\n');
+    },
+    observe: (ctx) => questionObservation(ctx.renderer, s),
+  };
+}
+
+/** Builds the episode of either form. */
+export function build(instance: Instance<A6Scene>, world: World): FamilyEnv {
+  const s = instance.scene;
+  return s.form === 'question' ? buildQuestion(instance as Instance<QuestionScene>, world) : buildPhysical(instance as Instance<PhysicalScene>, world);
 }

@@ -8,47 +8,20 @@
  * The planner finds, for the tray that holds the answer, a packing of the target (the polycube
  * toolkit's exact cover) whose lowering order works, and turns it into `place` calls.
  */
-import { SpaceActError } from '../../../sim/errors.ts';
-import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../verify/polycube.ts';
-import { redrawRng } from '../../../verify/redraw.ts';
-import { Rng } from '../../rng.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../solvers/polycube.ts';
+import { redrawRng } from '../../../solvers/redraw.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
-import { cellKey, referenceCube, toAgentCell } from '../polycube-pieces/cells.ts';
-import { restingOriginHeight, round9 } from '../polycube-pieces/pieces.ts';
-import type { TablePiece } from '../polycube-pieces/placement.ts';
-import { matApply, ROTATIONS, transpose, turnsOnto } from '../polycube-pieces/rotations.ts';
-import { centreOverSupport, restingCubes, tableOrientation } from '../polycube-pieces/statics.ts';
-import type { PlaceStep } from '../polycube-pieces/tools.ts';
-import { boardRotation, MAX_FOOTPRINT, MAX_GRID, MAX_LAYERS, PLATE_TOP, TRAYS, type BoardDims } from './layout.ts';
-import { drawProblem, LETTERS, type Letter, type Problem, type ProblemSpec } from './problem.ts';
+import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
+import { restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
+import { matApply, ROTATIONS, transpose, turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
+import { centreOverSupport, restingCubes, tableOrientation } from '../../kits/polycube-pieces/statics.ts';
+import type { PlaceStep } from '../../kits/polycube-pieces/tools.ts';
+import { boardRotation, MAX_FOOTPRINT, MAX_GRID, MAX_LAYERS, PLATE_TOP, TRAYS, type A6Piece, type A6Tray, type BoardDims, type PhysicalScene } from './scene.ts';
+import { drawProblem, LETTERS, type Problem, type ProblemSpec } from './problem.ts';
 import { TARGET_KINDS, type TargetKind } from './shapes.ts';
-
-/** One piece on a tray. */
-export interface A6Piece extends TablePiece {
-  /** Tray letter and place: `A1` is the front piece of tray A, `A2` the back one. */
-  name: string;
-}
-
-/** One tray: an option of the question. */
-export interface A6Tray {
-  letter: Letter;
-  pieces: [A6Piece, A6Piece];
-}
-
-/** Parameters an A6 physical world is built from. */
-export interface PhysicalScene {
-  form: 'physical';
-  kind: TargetKind;
-  /** What the target is, in a few words (for reports; the agent sees only the outline). */
-  name: string;
-  /** The target's grid on the board and the board's quarter turns (counter-clockwise from above). */
-  board: BoardDims & { turns: number };
-  /** The target's cells in board coordinates `[i, j, k]`. */
-  target: Cell[];
-  trays: A6Tray[];
-  /** Index of the tray whose pair forms the target. */
-  answer: number;
-}
+import { round9 } from '../../../core/determinism.ts';
 
 /** Piece colours: every tray's piece 1 is orange and piece 2 blue. */
 export const PIECE_COLORS = ['#e8833a', '#3b7dd8'] as const;

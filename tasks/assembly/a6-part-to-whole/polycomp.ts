@@ -11,13 +11,14 @@
  * the seed's 120 problems × 3 presentations (ours are drawn unconditionally, not a set selected
  * for being hard).
  */
-import { SpaceActError } from '../../../sim/errors.ts';
-import { redrawRng } from '../../../verify/redraw.ts';
-import { Rng } from '../../rng.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { redrawRng } from '../../../solvers/redraw.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
 import { TIER_SPECS } from './physical.ts';
 import { drawProblem } from './problem.ts';
-import { PRESENTATIONS, questionScene, type Presentation, type QuestionScene } from './question.ts';
+import { questionScene } from './question.ts';
+import { PRESENTATIONS, type Presentation, type QuestionScene } from './scene.ts';
 import type { TargetKind } from './shapes.ts';
 
 /** First seed of the question form; smaller seeds are the assembly form. */

@@ -13,9 +13,9 @@
  * the bounds of the piece they join where they can, so no piece is ruled out by a bump outside
  * the target's proportions.
  */
-import { canonical, countPackings, isConnected, normalize, orientations, shapeKey, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
-import { cellKey, faceNeighbours } from '../polycube-pieces/cells.ts';
+import { canonical, countPackings, isConnected, normalize, orientations, shapeKey, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
+import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
 import { drawTarget, type TargetKind } from './shapes.ts';
 
 /** One option: two components, and how it was made (for plans and reports, never shown as a hint). */

@@ -15,46 +15,15 @@ import sharp from 'sharp';
 import { composeRow } from '../../../render/compose.ts';
 import type { Renderer } from '../../../render/renderer.ts';
 import type { SceneDescription, ShapeSpec, Vec3 } from '../../../sim/types.ts';
-import { normalize, rotate, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
+import { normalize, rotate, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { ObservationImage } from '../../types.ts';
-import { cellKey } from '../polycube-pieces/cells.ts';
-import { CELL, pieceMid, round9 } from '../polycube-pieces/pieces.ts';
-import { ROTATIONS } from '../polycube-pieces/rotations.ts';
+import { cellKey } from '../../kits/polycube-pieces/cells.ts';
+import { CELL, pieceMid } from '../../kits/polycube-pieces/pieces.ts';
+import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
 import { LETTERS, type Problem } from './problem.ts';
-import type { TargetKind } from './shapes.ts';
-
-/** The seed's three presentations of one problem. */
-export type Presentation = 'composite' | 'neutral' | 'descriptive';
-
-/** The presentations in the order the seeds of one problem take them. */
-export const PRESENTATIONS: readonly Presentation[] = ['composite', 'neutral', 'descriptive'];
-
-/** One drawing of a solid: its cubes as drawn (turned, normalised) and the camera's angles in degrees. */
-export interface SolidView {
-  cells: Cell[];
-  azimuth: number;
-  elevation: number;
-}
-
-/** Parameters of a question-form instance. */
-export interface QuestionScene {
-  form: 'question';
-  presentation: Presentation;
-  /** Index of the problem in its series (the three presentations of a problem share it). */
-  problem: number;
-  kind: TargetKind;
-  name: string;
-  /** The target as certified (normalised). */
-  target: Cell[];
-  /** The target's two views (one turned solid, two cameras). */
-  targetViews: [SolidView, SolidView];
-  /** Per option in letter order, its two components as drawn. */
-  options: Array<[SolidView, SolidView]>;
-  answer: number;
-  /** Visible height of every picture, metres: one scale for all of them. */
-  orthoHeight: number;
-}
+import { type Presentation, type QuestionScene, type SolidView } from './scene.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Colours: the target, and the first and second component of every option. */
 export const SOLID_COLORS = { target: '#8c9db3', first: '#e8833a', second: '#3b7dd8' } as const;

@@ -7,9 +7,9 @@
  *
  * Cells are integer `[x, y, z]` (y up). Shapes come out normalised (smallest coordinate 0).
  */
-import { isConnected, normalize, type Cell } from '../../../verify/polycube.ts';
-import type { Rng } from '../../rng.ts';
-import { cellKey, faceNeighbours } from '../polycube-pieces/cells.ts';
+import { isConnected, normalize, type Cell } from '../../../solvers/polycube.ts';
+import type { Rng } from '../../../core/rng.ts';
+import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
 
 /** The target families, named as the polycube seed names them. */
 export type TargetKind = 'loop' | 'toy' | 'cleavage' | 'joinery';

@@ -11,13 +11,15 @@
  * `result` (the load test's outcome once committed). Everything else comes from the brick
  * system's registry and the body poses.
  */
-import { BrickSystem } from '../../../sim/bricks.ts';
-import { SpaceActError, ViolationError } from '../../../sim/errors.ts';
+import { BRICK_WORLD_OPTIONS, BrickSystem } from '../../../sim/bricks.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import { yawQuat } from '../../../sim/math.ts';
 import type { Pose, ShapeSpec } from '../../../sim/types.ts';
-import type { World } from '../../../sim/world.ts';
+import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { brickType, gridToWorld, PITCH, PLATE, spanCells, type B1Scene } from './layout.ts';
+import { brickType, PITCH, PLATE } from '../../kits/bricks/catalog.ts';
+import { gridToWorld, spanCells, type B1Scene } from './scene.ts';
 
 const PIER_COLOR = '#95a5a6';
 const WEIGHT_SIZE = 0.014;
@@ -57,8 +59,13 @@ function arrowShapes(length: number): ShapeSpec[] {
   ];
 }
 
+/** World settings: the brick system's (fine time step, contact stiffness for stud-sized parts). */
+export function worldOptions(): WorldOptions {
+  return { ...BRICK_WORLD_OPTIONS };
+}
+
 /** Builds the B1 world for `instance` and returns its tools and tests. */
-export function buildEpisode(instance: Instance<B1Scene>, world: World): FamilyEnv {
+export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
   const s = instance.scene;
   const W = s.pierCols;
   const G = s.gap;

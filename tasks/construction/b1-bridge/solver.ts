@@ -13,8 +13,11 @@
  * anchor); the reference is the
  * first one whose statics (the LP of `statics-model.ts`) carry a margin over the load.
  */
-import type { ReferenceSolution, ToolCall } from '../../types.ts';
-import { brickType, LOAD_ROW, type B1Scene, type Placement } from './layout.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
+import { brickType } from '../../kits/bricks/catalog.ts';
+import type { Placement } from '../../kits/bricks/plan.ts';
+import { LOAD_ROW, type B1Scene } from './scene.ts';
 import { planStatics, type StaticsScene } from './statics-model.ts';
 
 /** Factor by which the reference must out-carry the load in the statics model. */
@@ -125,10 +128,11 @@ export function placeCall(p: Placement): ToolCall {
   return { tool: 'place', args: { brick_type: p.type, col: p.col, row: p.row, rot_deg: p.rot } };
 }
 
-/** The reference solution of a scene: place the design's three bricks, then commit. */
-export function referenceSolution(scene: B1Scene): ReferenceSolution {
+/** The reference solution of an instance: place the design's three bricks, then commit. */
+export function reference(instance: Instance<B1Scene>): ReferenceSolution {
+  const scene = instance.scene;
   const d = referenceDesign(scene);
-  if (!d) throw new Error('B1: no design in the supply carries the load (the generator should have re-drawn)');
+  if (!d) throw new SpaceActError('invalid-state', `${instance.id}: no design in the supply carries the load (the generator should have re-drawn)`, { instance: instance.id });
   const plan = designPlan(scene, d);
   return {
     calls: [...plan.map(placeCall), { tool: 'commit', args: {} }],

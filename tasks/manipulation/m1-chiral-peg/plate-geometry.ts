@@ -14,6 +14,7 @@
  */
 import type { ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { Point2 } from './polyomino.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** Vertex `x` values closer than this are merged (metres): no slab is thinner. */
 const SNAP = 2e-5;
@@ -29,10 +30,6 @@ interface Trapezoid {
   high: number;
   xa: number;
   xb: number;
-}
-
-function round6(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }
 
 function zAt(e: Edge, x: number): number {
@@ -55,7 +52,7 @@ export interface PlateGeometry {
  */
 export function plateGeometry(rect: { x0: number; x1: number; z0: number; z1: number }, holes: Point2[][], bottom: number, top: number): PlateGeometry {
   // Snap x values so that no slab is a sliver (the change is ≤ SNAP, far below any clearance).
-  const rawXs = [rect.x0, rect.x1, ...holes.flat().map((p) => round6(p[0]))].sort((a, b) => a - b);
+  const rawXs = [rect.x0, rect.x1, ...holes.flat().map((p) => roundTo(p[0], 6))].sort((a, b) => a - b);
   const xs: number[] = [];
   for (const x of rawXs) if (!xs.length || x - xs[xs.length - 1] > SNAP) xs.push(x);
   const snap = (x: number): number => {
@@ -65,7 +62,7 @@ export function plateGeometry(rect: { x0: number; x1: number; z0: number; z1: nu
   };
   const loops: Point2[][] = [
     [[rect.x0, rect.z0], [rect.x1, rect.z0], [rect.x1, rect.z1], [rect.x0, rect.z1]],
-    ...holes.map((h) => h.map((p): Point2 => [snap(round6(p[0])), round6(p[1])])),
+    ...holes.map((h) => h.map((p): Point2 => [snap(roundTo(p[0], 6)), roundTo(p[1], 6)])),
   ];
   const edges: Edge[] = [];
   for (const loop of loops) for (let i = 0; i < loop.length; i++) edges.push({ a: loop[i], b: loop[(i + 1) % loop.length] });

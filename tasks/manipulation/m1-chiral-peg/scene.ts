@@ -10,6 +10,7 @@
 import { qaxisAngle, qmul, qnormalize, qrotate, yawQuat } from '../../../sim/math.ts';
 import type { Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import { cellCentres, grownOutline, normalise, type Cell2, type Point2 } from './polyomino.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
 
 /** Side of one square of the peg's cross-section, metres. */
 export const CELL = 0.02;
@@ -35,6 +36,19 @@ export const GRID = 0.005;
 export const WORKSPACE = { min: [-0.4, 0.005, -0.32] as Vec3, max: [0.4, 0.5, 0.32] as Vec3 };
 /** Where the rulers start: the front-left corner of the plate's top surface. */
 export const RULER_ZERO: Vec3 = [-PLATE.width / 2, PLATE.top, PLATE.depth / 2];
+
+/** Largest |displacement| of one translate, per axis, metres. */
+export const MAX_STEP = 0.5;
+
+/** A length in millimetres as the rules and tool results write it. */
+export function mm(x: number): string {
+  return `${Number((x * 1000).toFixed(1))} mm`;
+}
+
+/** A length in centimetres as the rules write it. */
+export function cm(x: number): string {
+  return `${Number((x * 100).toFixed(1))} cm`;
+}
 
 /** What a hole is for: the one that fits, the mirror image, or a one-square variant. */
 export type HoleKind = 'match' | 'mirror' | 'variant';
@@ -65,15 +79,10 @@ export interface M1Scene {
   frameYawDeg: number;
 }
 
-/** Rounds away float noise so instance JSON and geometry are stable. */
-export function round9(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
-
 /** A quaternion with components rounded to 1e-12 and renormalised. */
 export function tidyQuat(q: Quat): Quat {
-  const r = qnormalize(q.map((v) => Math.round(v * 1e12) / 1e12) as Quat);
-  return r.map((v) => Math.round(v * 1e12) / 1e12) as Quat;
+  const r = qnormalize(q.map((v) => roundTo(v, 12)) as Quat);
+  return r.map((v) => roundTo(v, 12)) as Quat;
 }
 
 /** The turn about +y by `deg` degrees. */

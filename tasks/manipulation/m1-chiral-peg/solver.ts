@@ -8,8 +8,9 @@
  */
 import { qangle } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
-import type { ReferenceSolution, ToolCall } from '../../types.ts';
-import { PEG_HEIGHT, PLATE, REFERENCE_DEPTH, goalQuat, round9, turned, worldToFrame, type M1Scene } from './scene.ts';
+import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
+import { PEG_HEIGHT, PLATE, REFERENCE_DEPTH, goalQuat, turned, worldToFrame, type M1Scene } from './scene.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** One turn of the `rotate` tool. */
 export interface Turn {
@@ -69,9 +70,9 @@ export function referenceCalls(scene: M1Scene): ToolCall[] {
 }
 
 /** The family's reference solution. */
-export function reference(scene: M1Scene): ReferenceSolution {
+export function reference(instance: Instance<M1Scene>): ReferenceSolution {
   return {
-    calls: referenceCalls(scene),
+    calls: referenceCalls(instance.scene),
     method:
       'replayed script from the generated geometry: fewest frame-axis turns at the start height (breadth-first search), ' +
       'one level move over the matching hole, one straight lowering into it',

@@ -1,6 +1,7 @@
 import { yawQuat } from '../../../sim/math.ts';
 import type { Pose, Quat, Vec3 } from '../../../sim/types.ts';
-import type { Rng } from '../../rng.ts';
+import type { Rng } from '../../../core/rng.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /**
  * The kinds of block in a pile. Only `cube` is counted; the others are decoys:
@@ -52,18 +53,13 @@ export const BLOCK_COLORS = ['#c0392b', '#2e6fb7', '#e0b23a', '#4f9a4c', '#d29a5
 /** Half-units of height each kind adds to the column(s) it sits on. */
 const KIND_UNITS: Record<BlockKind, number> = { cube: 2, tile: 1, post: 4, beam: 2 };
 
-/** Rounds to 1e-9 so generated numbers are stable JSON (and never -0, which JSON loses). */
-function round(x: number): number {
-  return Math.round(x * 1e9) / 1e9 + 0;
-}
-
 function roundQuat(q: Quat): Quat {
-  return q.map(round) as Quat;
+  return q.map(round9) as Quat;
 }
 
 /** Centre of a grid cell on the floor plane, metres. */
 export function cellCenter(plan: Pick<PilePlan, 'cols' | 'rows'>, col: number, row: number): [number, number] {
-  return [round((col - (plan.cols - 1) / 2) * PITCH), round((row - (plan.rows - 1) / 2) * PITCH)];
+  return [round9((col - (plan.cols - 1) / 2) * PITCH), round9((row - (plan.rows - 1) / 2) * PITCH)];
 }
 
 /**
@@ -175,7 +171,7 @@ export function drawPile(rng: Rng, plan: PilePlan, nCubes = rng.int(plan.cubes[0
       name,
       kind: p.kind,
       half,
-      pose: { p: [round(cx + dx), round(y), round(cz + dz)], q: roundQuat(yawQuat(yaw)) },
+      pose: { p: [round9(cx + dx), round9(y), round9(cz + dz)], q: roundQuat(yawQuat(yaw)) },
       color,
       cells: p.cells,
       base: p.base,

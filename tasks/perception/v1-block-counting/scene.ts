@@ -1,5 +1,10 @@
+/**
+ * V1 block counting: the scene an instance carries, the tiers and the fixed sizes and colours
+ * of the table, walls and rulers.
+ */
 import type { Pose, Vec3 } from '../../../sim/types.ts';
-import type { PileBlock } from './pile.ts';
+import type { Tier } from '../../types.ts';
+import type { PileBlock, PilePlan } from './pile.ts';
 
 /** A wall of the L7 `+occ` lever: a static box. */
 export interface WallBox {
@@ -26,3 +31,42 @@ export interface V1Scene {
   /** Whether the pile may hold decoys (the rules say so from L3 up). */
   decoys: boolean;
 }
+
+/** Per-tier generator settings of V1. */
+export interface V1TierSettings {
+  plan: PilePlan;
+  /** Cubes that must be wholly out of sight (not one unoccluded sample) in the first view. */
+  minHidden: number;
+  /** The `+occ` lever: an L-shaped wall along the two sides facing the first camera. */
+  walls: boolean;
+  /** Require that no single checked view shows every cube (the `no-single-view` filter). */
+  severalViews: boolean;
+}
+
+/** Settings of each tier. L7 is L5 plus the walls. */
+export const V1_TIERS: Record<Tier, V1TierSettings> = {
+  L1: { plan: { cols: 3, rows: 2, cubes: [4, 10], decoys: [0, 0], maxCubesHigh: 2 }, minHidden: 1, walls: false, severalViews: false },
+  L3: { plan: { cols: 3, rows: 3, cubes: [12, 20], decoys: [2, 3], maxCubesHigh: 3 }, minHidden: 2, walls: false, severalViews: true },
+  L5: { plan: { cols: 4, rows: 4, cubes: [20, 31], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, walls: false, severalViews: true },
+  L7: { plan: { cols: 4, rows: 4, cubes: [20, 31], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, walls: true, severalViews: true },
+};
+
+/** Elevation range the camera may orbit to: level with the pile up to straight down. */
+export const ELEVATION_RANGE: [number, number] = [0, 90];
+export const WALL_HEIGHT = 0.08;
+/** The first camera looks at this fraction of the pile's height: low, so front stacks hide more. */
+export const TARGET_HEIGHT = 0.4;
+export const WALL_THICKNESS = 0.012;
+/** Clear space between the pile's outer faces and a wall or ruler, metres. */
+export const WALL_GAP = 0.045;
+export const RULER_GAP = 0.012;
+/** The table's edge lies this far beyond a ruler, so ruler labels hang clear of the table top. */
+export const RULER_EDGE = 0.005;
+/** Table margin on a side with neither ruler nor wall, metres. */
+export const TABLE_MARGIN = 0.03;
+export const TABLE_THICKNESS = 0.02;
+export const WOOD = { density: 650, friction: 0.6, restitution: 0 };
+/** Progress of an answer off by one (see `progress` in `build`): 17.5 of the 35 unsolved points. */
+export const NEAR_MISS_PROGRESS = 0.5;
+export const WALL_COLOR = '#8d949b';
+export const TABLE_COLOR = '#8a8178';

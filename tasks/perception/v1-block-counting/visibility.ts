@@ -1,7 +1,7 @@
 import * as THREE from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { cameraFrame, DEFAULT_FOV, type CameraFrame } from '../../../render/page/camera.ts';
+import { cameraFrame, DEFAULT_FOV, type CameraFrame } from '../../../render/camera-frame.ts';
 import { qrotate, vdot } from '../../../sim/math.ts';
 import type { Pose, Vec3 } from '../../../sim/types.ts';
 
@@ -107,7 +107,7 @@ const FAR_SLACK = 1e-4;
  * three-mesh-bvh (no browser). A sample point on a box face counts as seen when the first
  * triangle hit by the ray from the camera position through that point belongs to the same box
  * and the point lies inside the camera's field of view (square picture, `fov` vertical, the
- * renderer's orbit camera of render/page/camera.ts). Perspective cameras only.
+ * renderer's orbit camera of render/camera-frame.ts). Perspective cameras only.
  */
 export class VisibilityTester {
   private readonly boxes: SolidBox[];

@@ -8,6 +8,7 @@
  */
 import { minimumEnclosingCircle } from './circle.ts';
 import { foregroundMask, ICON_CANVAS, rasterizeIcon, type IconSpec } from './icon.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** Radius of the bounding sphere, units. */
 export const SPHERE_RADIUS = 28;
@@ -196,7 +197,7 @@ export function extrude(icon: IconSpec, sampleSeed: number): IconSolid {
   const n0 = all.length;
   const count = Math.min(n0, MAX_POINTS);
   const pick = (k: number): number => (n0 > MAX_POINTS ? all[Math.floor((k * (n0 - 1)) / (MAX_POINTS - 1))] : all[k]);
-  const round4 = (t: number): number => Math.round(t * 1e4) / 1e4;
+  const round4 = (t: number): number => roundTo(t, 4);
   const c = minimumEnclosingCircle(rowExtremes(mask, size));
   // Circle of the scaled points in the canvas-unit frame (y down).
   const cx = round4(UNITS_PER_PIXEL * (c.x - 256)) * ICON_SCALE;

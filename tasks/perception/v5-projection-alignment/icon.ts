@@ -9,8 +9,9 @@
  * give the same pixels on every machine; the test suite checks that sharp draws the SVG the
  * same way.
  */
-import type { Rng } from '../../rng.ts';
+import type { Rng } from '../../../core/rng.ts';
 import { minimumEnclosingCircle } from './circle.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** Canvas side, pixels (the rotation seed rasterises icons at 512 × 512). */
 export const ICON_CANVAS = 512;
@@ -33,10 +34,6 @@ export interface IconSpec {
 }
 
 const FILLS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#ff7f0e', '#bcbd22'];
-
-function r3(x: number): number {
-  return Math.round(x * 1000) / 1000 + 0;
-}
 
 type Pt = [number, number];
 
@@ -208,7 +205,7 @@ export function drawIcon(rng: Rng): IconSpec {
     fill,
     shapes: shapes.map((s) => ({
       op: s.op,
-      points: s.points.map(([x, y]) => [r3(ox + k * (x - mec.x)), r3(oy + k * (y - mec.y))] as Pt),
+      points: s.points.map(([x, y]) => [roundTo(ox + k * (x - mec.x), 3), roundTo(oy + k * (y - mec.y), 3)] as Pt),
     })),
   };
 }

@@ -4,7 +4,6 @@
  * per scene and kept in a small cache (pure memo: equal scenes give equal models).
  */
 import { extrude, type IconSolid } from './extrusion.ts';
-import type { IconSpec } from './icon.ts';
 import { maskIoU, silhouette } from './projection.ts';
 import {
   ACTIONS,
@@ -13,20 +12,9 @@ import {
   IDENTITY,
   type Action,
   type Quaternion,
-  type WorkingFrame,
 } from './rotation.ts';
+import type { V5Scene } from './scene.ts';
 import { detectSymmetry, type SymmetryGroup } from './symmetry.ts';
-
-/** Parameters a V5 world is built from (plain JSON, part of the instance). */
-export interface V5Scene {
-  icon: IconSpec;
-  /** Seed of the hash that places the interior depth samples. */
-  sampleSeed: number;
-  /** The reversible initialisation: 30° actions applied to the target pose, in order (labels like `y+30`). */
-  scramble: string[];
-  /** Working frame of the rotation axes (`+rot` lever), or null for the view axes. */
-  frame: WorkingFrame | null;
-}
 
 /** Everything derived from a scene. */
 export interface V5Model {

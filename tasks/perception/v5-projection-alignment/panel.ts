@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { UNIT_M } from './extrusion.ts';
 import { VIEW_SCALE, VIEW_SIZE } from './projection.ts';
+import { round9 } from '../../../core/determinism.ts';
 
 /** Width of a separator strip, pixels. */
 export const SEPARATOR = 6;
@@ -33,7 +34,7 @@ export const DEPTH_CAMERA: CameraSpec = {
   distance: 1,
   target: [0, 0, 0],
   projection: 'orthographic',
-  orthoHeight: Math.round(((VIEW_SIZE / (DEPTH_VIEW_SCALE * VIEW_SCALE)) * UNIT_M) * 1e9) / 1e9,
+  orthoHeight: round9((VIEW_SIZE / (DEPTH_VIEW_SCALE * VIEW_SCALE)) * UNIT_M),
 };
 
 /**

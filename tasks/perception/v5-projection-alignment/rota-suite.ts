@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 
 /** Where the pool's reference lengths are checked in. */
 export const ROTA_POOL_FILE = join(dirname(fileURLToPath(import.meta.url)), 'rota-pool.json');

@@ -5,7 +5,8 @@
  * projection IoU; the shortest verified one is the reference.
  */
 import { ACTIONS, applyRotation, inverseAction, type Quaternion } from './rotation.ts';
-import { actionIndexOf, modelOf, type V5Model, type V5Scene } from './model.ts';
+import { actionIndexOf, modelOf, type V5Model } from './model.ts';
+import type { V5Scene } from './scene.ts';
 import { coarseSilhouette, IOU_SUCCESS, maskIoU } from './projection.ts';
 
 /** Rotations in a row without raising the best IoU that end an episode (stagnation). */

@@ -1,6 +1,7 @@
 import { qmul, transformPoint, yawQuat } from '../../../sim/math.ts';
 import type { Pose, Quat, Vec3 } from '../../../sim/types.ts';
-import { Rng } from '../../rng.ts';
+import { Rng } from '../../../core/rng.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
 
 /** One solid part of an object, in the object's frame (turntable top at y = 0, front towards +Z). */
 export type ObjectPart =
@@ -43,14 +44,6 @@ const METALS = ['#9aa0a6', '#4a4f55', '#2f3337', '#c8ccd0'];
 const LIGHTS = ['#f4f1e8', '#f5deb3', '#fdf6e3', '#e8e2d0'];
 const ACCENTS = ['#e74c3c', '#f1c40f', '#1abc9c', '#3498db', '#e67e22', '#2ecc71', '#95a5a6', '#ffffff', '#111111'];
 
-/** Rounds to 1e-6 m (or 1e-9 for quaternion parts) so the instance JSON is stable. */
-function r6(x: number): number {
-  return Math.round(x * 1e6) / 1e6 + 0;
-}
-function r9(x: number): number {
-  return Math.round(x * 1e9) / 1e9 + 0;
-}
-
 function tiltX(deg: number): Quat {
   const a = (deg * Math.PI) / 360;
   return [Math.sin(a), 0, 0, Math.cos(a)];
@@ -63,7 +56,7 @@ class PartList {
   /** A box given by its centre and half extents, optionally yawed (degrees, about +Y) and then tilted about its own X axis. */
   box(c: Vec3, half: Vec3, color: string, yawDeg = 0, tiltDeg = 0): void {
     const q = qmul(yawQuat(yawDeg), tiltDeg ? tiltX(tiltDeg) : [0, 0, 0, 1]);
-    this.parts.push({ type: 'box', half: half.map(r6) as Vec3, pose: { p: c.map(r6) as Vec3, q: q.map(r9) as Quat }, color });
+    this.parts.push({ type: 'box', half: half.map((x) => roundTo(x, 6)) as Vec3, pose: { p: c.map((x) => roundTo(x, 6)) as Vec3, q: q.map(round9) as Quat }, color });
   }
 
   /** An axis-aligned box between two corners. */
@@ -75,9 +68,9 @@ class PartList {
   post(x: number, z: number, y0: number, y1: number, radius: number, color: string): void {
     this.parts.push({
       type: 'cylinder',
-      radius: r6(radius),
-      halfHeight: r6((y1 - y0) / 2),
-      pose: { p: [r6(x), r6((y0 + y1) / 2), r6(z)], q: [0, 0, 0, 1] },
+      radius: roundTo(radius, 6),
+      halfHeight: roundTo((y1 - y0) / 2, 6),
+      pose: { p: [roundTo(x, 6), roundTo((y0 + y1) / 2, 6), roundTo(z, 6)], q: [0, 0, 0, 1] },
       color,
     });
   }
@@ -531,13 +524,13 @@ export function buildObject(id: number): TurntableObject {
   const mid = (k: 0 | 2): number => (Math.min(...pts.map((p) => p[k])) + Math.max(...pts.map((p) => p[k]))) / 2;
   const cx = mid(0);
   const cz = mid(2);
-  const parts = list.parts.map((p) => ({ ...p, pose: { p: [r6(p.pose.p[0] - cx), p.pose.p[1], r6(p.pose.p[2] - cz)] as Vec3, q: p.pose.q } }));
+  const parts = list.parts.map((p) => ({ ...p, pose: { p: [roundTo(p.pose.p[0] - cx, 6), p.pose.p[1], roundTo(p.pose.p[2] - cz, 6)] as Vec3, q: p.pose.q } }));
   const outline = parts.flatMap(partOutline);
   return {
     id,
     kind,
     parts,
-    height: r6(Math.max(...outline.map((p) => p[1]))),
-    radius: r6(Math.max(...outline.map((p) => Math.hypot(p[0], p[2])))),
+    height: roundTo(Math.max(...outline.map((p) => p[1])), 6),
+    radius: roundTo(Math.max(...outline.map((p) => Math.hypot(p[0], p[2]))), 6),
   };
 }

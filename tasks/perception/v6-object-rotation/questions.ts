@@ -1,5 +1,5 @@
-import { SpaceActError } from '../../../sim/errors.ts';
-import { Rng } from '../../rng.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
 import { FRAME_STEP_DEG, FRAMES } from './symmetry.ts';
 

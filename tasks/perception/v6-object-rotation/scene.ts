@@ -3,6 +3,7 @@ import type { Vec3 } from '../../../sim/types.ts';
 import { buildObject, type TurntableObject } from './objects.ts';
 import type { Question } from './questions.ts';
 import { passesScreen, symmetryProfile, type Occluder, type ScreenCamera, type SymmetryProfile } from './symmetry.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** Camera elevation of every picture, degrees above the horizontal. */
 export const ELEVATION_DEG = 20;
@@ -17,6 +18,11 @@ export const POOL_SIZE = 100;
 /** Share of the object's height the `+occ` screen hides at the turntable axis. */
 export const SCREEN_HIDES = 0.3;
 
+/** Colours of the turntable, the L7 screen and the floor. */
+export const TURNTABLE_COLOR = '#b9bec4';
+export const SCREEN_COLOR = '#7d858c';
+export const FLOOR_COLOR = '#d6d2c8';
+
 /** Everything a V6 world and its pictures are built from. */
 export interface V6Scene {
   question: Question;
@@ -28,13 +34,9 @@ export interface V6Scene {
   screening: { angleDeg: number; change: number };
 }
 
-function r6(x: number): number {
-  return Math.round(x * 1e6) / 1e6 + 0;
-}
-
 /** Turntable radius for an object: a little beyond its widest reach. */
 export function turntableRadius(object: TurntableObject): number {
-  return r6(object.radius * 1.05 + 0.05);
+  return roundTo(object.radius * 1.05 + 0.05, 6);
 }
 
 /**
@@ -51,7 +53,7 @@ export function screenFor(object: TurntableObject): { center: Vec3; half: Vec3 }
   const hidden = SCREEN_HIDES * object.height;
   const top = hidden + ((eye[0] - hidden) * z) / eye[1];
   const bottom = -TURNTABLE_THICKNESS;
-  return { center: [0, r6((top + bottom) / 2), r6(z)], half: [r6(radius + 0.1), r6((top - bottom) / 2), 0.01] };
+  return { center: [0, roundTo((top + bottom) / 2, 6), roundTo(z, 6)], half: [roundTo(radius + 0.1, 6), roundTo((top - bottom) / 2, 6), 0.01] };
 }
 
 /** The screening view of an object: orthographic, the question's elevation, framing the object alone. */
@@ -71,7 +73,7 @@ export function screeningCamera(object: TurntableObject): ScreenCamera {
 export function questionCamera(object: TurntableObject, occluded = false): CameraSpec {
   const radius = turntableRadius(object);
   const low = occluded ? SCREEN_HIDES * object.height : -TURNTABLE_THICKNESS;
-  const target: Vec3 = [0, r6(occluded ? (low + object.height) / 2 : object.height * 0.45), 0];
+  const target: Vec3 = [0, roundTo(occluded ? (low + object.height) / 2 : object.height * 0.45, 6), 0];
   const points: Vec3[] = [];
   for (let i = 0; i < 16; i++) {
     const a = (i * Math.PI) / 8;

@@ -1,8 +1,15 @@
-import type { SummaryEntry } from '../../../agents/runner.ts';
-import { wilson, type Interval } from '../../../report/stats.ts';
-import { parseInstanceId } from '../../registry.ts';
-import type { Tier } from '../../types.ts';
+/**
+ * V6's run statistics, the seed benchmark's figures: accuracy per question type, Macro-8 and
+ * Micro-8, per tier ({@link rotationStats}), offered to `spaceact stats DIR` through the
+ * family's `runStats` hook ({@link ROTATION_RUN_STATS}), which reads the committed answers from
+ * the episodes the command hands over.
+ */
+import { parseInstanceId } from '../../../core/catalog.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import { wilson, type Interval } from '../../../core/statistics.ts';
+import type { Instance, RunEpisode, RunStatistics, Tier } from '../../types.ts';
 import { QUESTION_NAMES, QUESTION_TYPES, questionSlot, TIER_PLANS, type QuestionType } from './questions.ts';
+import type { V6Scene } from './scene.ts';
 
 /** The canonical angles models collapse onto (the seed benchmark's finding), degrees. */
 export const CANONICAL_ANGLES = [0, 90, 180];
@@ -43,7 +50,7 @@ export interface TierStats {
 
 /** What the statistics are computed from: the run's V6 episodes and their committed answers. */
 export interface RotationRun {
-  episodes: Array<Pick<SummaryEntry, 'instance' | 'solved' | 'abandoned'>>;
+  episodes: Array<{ instance: string; solved: boolean; abandoned: boolean }>;
   /** The committed answer's angle in degrees, for exact-angle questions that have one (by instance id). */
   exactAngles?: Map<string, number>;
   /** Instances known to have committed no valid answer (their logs show no `answer` call that ran). */
@@ -172,3 +179,41 @@ export function formatRotationStats(s: RotationStats, header = ''): string {
   if (s.ignored) out.push('', `${s.ignored} episode(s) of other families ignored.`);
   return out.join('\n') + '\n';
 }
+
+/**
+ * A run's V6 episodes as {@link rotationStats} reads them: right or wrong from the episode,
+ * the committed answer (the `answer` call that ran) from its log where there is one, and the
+ * question type and options from the regenerated instance, which must still ask the question
+ * its seed names (else the run was made by another version of V6).
+ */
+export function rotationRunOf(episodes: ReadonlyArray<RunEpisode<V6Scene>>): RotationRun {
+  const exactAngles = new Map<string, number>();
+  const unanswered = new Set<string>();
+  for (const e of episodes) {
+    const instance: Instance<V6Scene> = e.instance;
+    const id = parseInstanceId(instance.id);
+    const q = instance.scene.question;
+    if (q.type !== questionSlot(id.seed, id.tier).type) {
+      throw new SpaceActError('invalid-state', `${instance.id} regenerates as a ${q.type} question, not the one its seed names: was the run made by another version of V6?`);
+    }
+    if (e.executed === null) continue;
+    const args = e.executed.find((c) => c.tool === 'answer')?.args;
+    if (!args) {
+      unanswered.add(instance.id);
+      continue;
+    }
+    if (q.type === 'exact_open' && typeof args.angle_deg === 'number') exactAngles.set(instance.id, args.angle_deg);
+    if (q.type === 'exact_mcq') {
+      const text = q.options?.find((o) => o.letter === args.choice)?.text;
+      if (text) exactAngles.set(instance.id, Number.parseFloat(text));
+    }
+  }
+  return { episodes: episodes.map((e) => ({ instance: e.instance.id, solved: e.solved, abandoned: e.abandoned })), exactAngles, unanswered };
+}
+
+/** V6's `runStats` hook: the object-rotation figures of a run's V6 episodes. */
+export const ROTATION_RUN_STATS: RunStatistics<V6Scene, RotationStats> = {
+  title: 'Object-rotation questions: accuracy per type, Macro-8 and Micro-8',
+  compute: (episodes) => rotationStats(rotationRunOf(episodes)),
+  format: (result) => formatRotationStats(result),
+};

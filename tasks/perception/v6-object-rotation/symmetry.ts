@@ -1,6 +1,7 @@
 import { qconj, qrotate } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { ObjectPart, TurntableObject } from './objects.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** Turntable stops in a full turn (5° apart). */
 export const FRAMES = 72;
@@ -228,7 +229,7 @@ export function symmetryProfile(object: TurntableObject, camera: ScreenCamera, o
   const rank = Math.floor(SCREEN_QUANTILE * (FRAMES - 1));
   for (let k = 1; k < FRAMES; k++) {
     const m = views.map((v, f) => viewMismatch(v, views[(f + k) % FRAMES])).sort((x, y) => x - y);
-    change.push(Math.round(m[rank] * 1e6) / 1e6);
+    change.push(roundTo(m[rank], 6));
   }
   const kMin = SCREEN_MIN_ANGLE_DEG / FRAME_STEP_DEG;
   let worst = { angleDeg: kMin * FRAME_STEP_DEG, change: Infinity };

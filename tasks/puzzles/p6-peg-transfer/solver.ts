@@ -4,8 +4,8 @@
  * largest at the bottom, so the state alone fixes the stacks.
  */
 
-/** Peg index per disk, smallest disk first. */
-export type PegState = number[];
+import type { Instance, ReferenceSolution } from '../../types.ts';
+import { PEG_NAMES, type P6Scene, type PegState } from './scene.ts';
 
 /** A move of the top disk of peg `from` onto peg `to`. */
 export interface PegMove {
@@ -148,4 +148,16 @@ export function solvePegTransfer(
   let reachable = 0;
   for (const d of dist) if (d >= 0) reachable++;
   return { moves, optimalLength: d0, shortestPlans: count(start), statesSearched: reachable };
+}
+
+/** The reference: a shortest plan found by exhaustive search (optimal; unique when only one shortest plan exists). */
+export function reference(instance: Instance<P6Scene>): ReferenceSolution {
+  const s = instance.scene;
+  const sol = solvePegTransfer(s.start, s.target, { pegs: 3, adjacentOnly: s.adjacentOnly });
+  return {
+    calls: sol.moves.map((m) => ({ tool: 'move', args: { from: PEG_NAMES[m.from], to: PEG_NAMES[m.to] } })),
+    optimal: true,
+    unique: sol.shortestPlans === 1,
+    method: `breadth-first search over all ${sol.statesSearched} reachable states; shortest = ${sol.optimalLength} moves (${sol.shortestPlans} shortest plan${sol.shortestPlans === 1 ? '' : 's'})`,
+  };
 }

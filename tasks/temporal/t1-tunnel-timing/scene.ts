@@ -34,6 +34,15 @@ export const G = 9.81;
 /** Seconds the environment runs a moving world before the first observation. */
 export const PREROLL_S = 1;
 
+/** Shortest and longest `wait`, seconds. */
+export const WAIT_MIN_S = 0.05;
+export const WAIT_MAX_S = 10;
+
+/** A number as the rules and tool results write it. */
+export function fmt(x: number, digits = 2): string {
+  return x.toFixed(digits);
+}
+
 /** Names of the gates, in the order the ball meets them. */
 export type GateName = 'entrance' | 'exit';
 
@@ -99,16 +108,6 @@ export const TIER_PARAMS: Record<Tier, TierParams> = {
   L5: { speed: [0.45, 0.6], arrival: [1.4, 2.0], openS: 0.3, gates: 2, tunnel: [0.3, 0.45], decoy: true, hiddenSlope: false },
   L7: { speed: [0.45, 0.6], arrival: [1.4, 2.0], openS: 0.3, gates: 2, tunnel: [0.3, 0.45], decoy: true, hiddenSlope: true },
 };
-
-/** Rounds to 0.1 mm (positions) so instance JSON is stable. */
-export function roundM(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
-}
-
-/** Rounds to 1e-9 (derived quantities). */
-export function round9(x: number): number {
-  return Math.round(x * 1e9) / 1e9;
-}
 
 /** Height of the main track's floor surface at `x` (0 on the level part). */
 export function floorY(s: T1Scene, x: number): number {

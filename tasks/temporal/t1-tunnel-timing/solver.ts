@@ -16,12 +16,13 @@
  *    middle of its window solves the task; firing the entrance gate at once, or any gate three
  *    steps before or after its window (the others at their middles), fails.
  */
-import { SpaceActError } from '../../../sim/errors.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { Vec3 } from '../../../sim/types.ts';
 import { World } from '../../../sim/world.ts';
-import type { Instance } from '../../types.ts';
-import { BALL_RADIUS, GATE_LIFT, GATE_THICKNESS, gateLift, PREROLL_S, type GateName, type T1Scene } from './scene.ts';
+import type { Instance, ReferenceSolution } from '../../types.ts';
+import { BALL_RADIUS, fmt, GATE_LIFT, GATE_THICKNESS, gateLift, PREROLL_S, type GateName, type T1Scene } from './scene.ts';
 import { BALL, ballInPit, buildTrack, GATE_HALF, gateClosedPose, installGateMechanism, placeGate, t1State, TOUCH_TOLERANCE } from './track.ts';
+import { roundTo } from '../../../core/determinism.ts';
 
 /** World options every T1 world uses. */
 export const T1_WORLD_OPTIONS = { timestep: 1 / 240 } as const;
@@ -188,5 +189,23 @@ export async function solveT1(instance: Instance<T1Scene>): Promise<T1Solution> 
 
 /** Seconds of a step count, as a tidy decimal a wait call can carry (it rounds back to the same steps). */
 export function stepsToSeconds(steps: number): number {
-  return Math.round(steps * DT * 1e6) / 1e6;
+  return roundTo(steps * DT, 6);
+}
+
+/** The reference: fire each gate in the middle of its phase window, then wait for the ball to pass. */
+export async function reference(instance: Instance<T1Scene>): Promise<ReferenceSolution> {
+  const sol = await solveT1(instance);
+  const calls: ReferenceSolution['calls'] = [];
+  let at = 0;
+  for (const w of [...sol.windows].sort((a, b) => a.midStep - b.midStep)) {
+    calls.push({ tool: 'wait', args: { seconds: stepsToSeconds(w.midStep - at) } });
+    calls.push({ tool: 'open_gate', args: instance.scene.gates.length === 2 ? { gate: w.gate } : {} });
+    at = w.midStep;
+  }
+  calls.push({ tool: 'wait', args: { seconds: stepsToSeconds(sol.finalWaitSteps) } });
+  const windows = sol.windows.map((w) => `${w.gate} ${fmt(w.lo, 3)}–${fmt(w.hi, 3)} s (${fmt(w.width * 1000, 0)} ms wide)`).join(', ');
+  return {
+    calls,
+    method: `phase-window solver: every firing step (1/240 s grid) replayed against the recorded physical path; windows after the first observation: ${windows}; confirmed in fresh physics worlds: ${sol.confirmation}`,
+  };
 }

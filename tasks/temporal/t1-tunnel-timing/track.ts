@@ -7,20 +7,8 @@
  */
 import type { Pose, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
-import {
-  BALL_RADIUS,
-  DECOY_Z,
-  floorY,
-  GATE_GAP,
-  GATE_HEIGHT,
-  GATE_THICKNESS,
-  gateLift,
-  PIT_DEPTH,
-  PIT_LENGTH,
-  round9,
-  type GateName,
-  type T1Scene,
-} from './scene.ts';
+import { BALL_RADIUS, DECOY_Z, floorY, GATE_GAP, GATE_HEIGHT, GATE_THICKNESS, gateLift, PIT_DEPTH, PIT_LENGTH, type GateName, type T1Scene } from './scene.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
 
 /** Half width of the channel the ball rolls in (5 mm play each side). */
 const CHANNEL_HALF = 0.025;
@@ -309,7 +297,7 @@ export function installGateMechanism(world: World, s: T1Scene): () => void {
       const near = Math.abs(ball[0] - g.x) < BALL_RADIUS + GATE_THICKNESS / 2 + 0.005;
       if (near && w.distance(BALL, gateBody(g.name), 0.01) <= TOUCH_TOLERANCE) {
         // Read back from a single-precision pose: round off the float noise (to 1 µm).
-        const jam = Math.max(0, Math.round(Math.min(lift, before) * 1e6) / 1e6);
+        const jam = Math.max(0, roundTo(Math.min(lift, before), 6));
         gs.jammedAt = jam;
         placeGate(w, s, g.name, jam);
         st.failure = { gate: g.name, time: round9(w.time), lift: jam };

@@ -1,0 +1,108 @@
+import type { SummaryEntry } from '../agents/runner.ts';
+import type { Agent, AgentReply, Observation } from '../agents/types.ts';
+
+/** Thrown into the episode when the person stops playing (Ctrl-C): the log stays resumable. */
+export class PlayInterrupted extends Error {
+  constructor() {
+    super('play was interrupted; the episode log keeps every finished turn');
+    this.name = 'PlayInterrupted';
+  }
+}
+
+/** Where a play session stands. */
+export type PlayStatus = 'starting' | 'waiting' | 'running' | 'finished' | 'failed' | 'stopped';
+
+/**
+ * The meeting point of the episode loop and the play page's server. The loop's agent waits
+ * here for the person's reply; the server hands replies in and reads the current
+ * observation. Every change bumps {@link PlaySession.version}, so a page can wait for the
+ * next one.
+ */
+export class PlaySession {
+  status: PlayStatus = 'starting';
+  version = 0;
+  /** The observation the person is answering (while `waiting`). */
+  observation: Observation | null = null;
+  /** The episode's summary row, once finished. */
+  outcome: SummaryEntry | null = null;
+  /** Why the session failed or stopped. */
+  message = '';
+  private pending: { resolve(r: AgentReply): void; reject(e: Error): void } | null = null;
+  private waiters: Array<() => void> = [];
+  private interrupted = false;
+
+  private bump(status: PlayStatus): void {
+    this.status = status;
+    this.version += 1;
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** Resolves at the next change after `version` (at once if there already was one). */
+  changed(version: number): Promise<void> {
+    if (this.version !== version) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The agent's side: publish the observation and wait for the person's reply. */
+  awaitReply(obs: Observation): Promise<AgentReply> {
+    if (this.interrupted) return Promise.reject(new PlayInterrupted());
+    return new Promise<AgentReply>((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.observation = obs;
+      this.bump('waiting');
+    });
+  }
+
+  /** The server's side: hand in a checked reply. False when no reply is awaited. */
+  submit(reply: AgentReply): boolean {
+    if (!this.pending || this.status !== 'waiting') return false;
+    const p = this.pending;
+    this.pending = null;
+    this.bump('running');
+    p.resolve(reply);
+    return true;
+  }
+
+  /** The episode ended. */
+  finish(entry: SummaryEntry): void {
+    this.outcome = entry;
+    this.bump('finished');
+  }
+
+  /** The episode could not go on (an error in the run, not in a reply). */
+  fail(message: string): void {
+    this.message = message;
+    this.bump('failed');
+  }
+
+  /** Stops playing: a reply being waited for is refused with {@link PlayInterrupted}. */
+  interrupt(message = 'stopped'): void {
+    this.interrupted = true;
+    this.message = message;
+    const p = this.pending;
+    this.pending = null;
+    this.bump('stopped');
+    p?.reject(new PlayInterrupted());
+  }
+}
+
+/**
+ * A person as an agent: each turn it publishes the observation to a {@link PlaySession} and
+ * resolves when the person submits the turn on the play page. It goes through the same loop,
+ * log and scoring as every model.
+ */
+export class HumanAgent implements Agent {
+  readonly name = 'human';
+  readonly settings: Record<string, unknown> = { interface: 'play-page' };
+  readonly needsImages = true;
+
+  constructor(private readonly session: PlaySession) {}
+
+  start(): void {}
+
+  act(obs: Observation): Promise<AgentReply> {
+    return this.session.awaitReply(obs);
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * A6 generator: one family, two forms, told apart by the seed. Seeds below 1000 are the
+ * assembly form (`physical.ts` draws the scene); seeds from 1000 on are the question form,
+ * where seed `1000 + 3p + k` is problem `p` in presentation `k` (`polycomp.ts`). This file
+ * writes each form's tools, rules text, rulers and plan.
+ */
+import { round9 } from '../../../core/determinism.ts';
+import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
+import { makeInstance } from '../../instance.ts';
+import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import { CELL } from '../../kits/polycube-pieces/pieces.ts';
+import { matApply } from '../../kits/polycube-pieces/rotations.ts';
+import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
+import { drawPhysical, planAssembly } from './physical.ts';
+import { drawQuestion, isQuestionSeed } from './polycomp.ts';
+import { LETTERS } from './problem.ts';
+import { questionRules } from './question.ts';
+import { boardPoint, boardRotation, INITIAL_CAMERA, type A6Scene, type PhysicalScene } from './scene.ts';
+
+const CM = CELL * 100;
+
+// ------------------------------------------------------------------ assembly form
+
+function physicalTools(s: PhysicalScene): ToolSpec[] {
+  const names = s.trays.flatMap((t) => t.pieces.map((p) => p.name));
+  return [
+    {
+      name: 'place',
+      kind: 'discrete',
+      description:
+        'Lift a piece straight up from where it lies, turn it in the air by `turns` (quarter turns about fixed world axes, first one first, starting from the orientation it has on its tray), carry it over the board and lower it straight down until its reference cube (its lowest cube; of several, the leftmost; of several, the frontmost, as seen from the first view) is in board cell `cell` = [col, row, layer]. Touching anything on the way down is a collision.',
+      parameters: placeParameters(names, s.board),
+    },
+    {
+      name: 'remove',
+      kind: 'discrete',
+      description: 'Lift a piece straight up off the board and put it back where it lay in its tray, as it lay. Touching anything on the way up is a collision.',
+      parameters: removeParameters(names),
+    },
+    {
+      name: 'commit',
+      kind: 'final',
+      description: 'End the episode now, with the board as it is (a filled outline ends it by itself).',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+    },
+  ];
+}
+
+function physicalRules(s: PhysicalScene): string {
+  const n = s.target.length;
+  const { cols, rows, layers } = s.board;
+  const axes = s.board.turns
+    ? 'The board is turned on the table, so its columns and rows need not run left to right and front to back in the first view: read them from the black square and the two painted strips.'
+    : 'As seen from the first view, columns run from left to right and rows from front to back.';
+  return [
+    `A board lies at the back of a table. On it a translucent grey-blue outline shows a target solid of ${n} cubes, each ${CM} cm. Lines on the board mark the outline's grid of ${cols} × ${rows} cells (columns × rows), up to ${layers} layer${layers === 1 ? '' : 's'} high; a small black square marks cell [0, 0, 0]. A red strip painted beside the grid runs along the columns and a blue strip along the rows, both from the corner of cell [0, 0, 0], where an upright ruler stands with a labelled tick at every ${CM} cm layer boundary.`,
+    'In front of the board four trays lie in a row: A, B, C and D from left to right as seen from the first view. Each tray holds two pieces made of the same cubes: piece 1 (orange) in the front half of the tray and piece 2 (blue) in the back half, named after their tray: A1, A2, B1, … D2. The seams between a piece\'s cubes show as lines.',
+    'Exactly one tray holds two pieces that together can fill the outline exactly (each piece turned and moved as a rigid body, with no overlap and no gap); the two pieces of any other tray cannot.',
+    'Goal: fill the outline with the two pieces of that tray. The episode ends, solved, as soon as the outline is filled; commit() ends it at once as it is.',
+    `Cells are named [col, row, layer]: col counts along the red strip from 0, row along the blue strip from 0, and layer from the board up (0 = lying on the board). ${axes}`,
+    "place(piece, turns, cell) lifts the piece straight up, turns it in the air, carries it over the board and lowers it straight down. `turns` lists quarter turns about fixed world axes as seen from the first view, applied one after the other to the orientation the piece has on its tray (an empty list keeps that orientation): 'y+' turns it counter-clockwise as seen from above and 'y-' clockwise; 'x+' tips its top towards the front (towards the first view) and 'x-' towards the back; 'z+' rolls its top to the left (counter-clockwise as seen from the front) and 'z-' to the right. `cell` is the board cell where the piece's reference cube ends: its lowest cube after turning; if several are lowest, the leftmost of those as seen from the first view; if still several, the frontmost. The piece comes to rest on what is under it.",
+    'remove(piece) lifts a piece off the board and puts it back where it lay in its tray.',
+    'A piece can only go straight down, so where one piece lies over part of the other, the lower one must go in first. A piece stays where it is put when its cubes rest on the board or on the other piece and its centre of mass lies above the cubes that rest on something; with nothing under it, it falls, and with its centre overhanging, it tips over.',
+    'Violations: a piece touching anything while it is lowered, lifted or carried; a piece with a cube outside the outline; pieces from two different trays on the board together; a piece that falls or tips over. A violating call is undone, and the rest of that turn is not run.',
+  ].join('\n');
+}
+
+function physicalRulers(s: PhysicalScene): RulerSpec[] {
+  const w = (s.board.cols * CELL) / 2;
+  const d = (s.board.rows * CELL) / 2;
+  const t = s.board.turns;
+  const off = 0.012;
+  const out = matApply(boardRotation(t), [-1, 0, 1]).map((x) => round9(x / Math.SQRT2)) as Vec3;
+  // Upright at the outer corner of cell [0, 0, 0]: a labelled tick at every layer boundary, a mid tick at every layer's middle.
+  return [{ from: boardPoint(t, [-w - off, 0, d + off]), to: boardPoint(t, [-w - off, round9(s.board.layers * CELL), d + off]), tickDir: out, minor: CELL / 2, major: CELL }];
+}
+
+function physicalPlan(s: PhysicalScene): string {
+  const plan = planAssembly(s);
+  if (!plan) return 'No assembly found.';
+  const steps = plan.steps.map((st, i) => `${i + 1}. place ${st.piece} with turns [${st.turns.join(', ')}] at cell [${st.cell.join(', ')}]`);
+  return [`Tray ${s.trays[s.answer].letter} holds the pair that forms the target. Lower its pieces in this order:`, ...steps].join('\n');
+}
+
+function generatePhysical(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
+  const { scene } = drawPhysical(seed, tier);
+  return makeInstance<A6Scene>(family, tier, seed, {
+    title: `Part-to-whole assembly: a ${scene.target.length}-cube target, four trays of two pieces`,
+    rules: physicalRules(scene),
+    tools: physicalTools(scene),
+    camera: { initial: structuredClone(INITIAL_CAMERA), elevationRange: [0, 90] },
+    rulers: physicalRulers(scene),
+    ground: { y: -0.02 },
+    dynamic: false,
+    scoring: 'graded',
+    scene,
+    reveal: { plan: physicalPlan(scene) },
+  });
+}
+
+// ------------------------------------------------------------------ question form
+
+const ANSWER_TOOL: ToolSpec = {
+  name: 'answer',
+  kind: 'final',
+  description: 'Give the letter of the option whose two components together can form the target solid. Ends the episode.',
+  parameters: {
+    type: 'object',
+    properties: { option: { enum: [...LETTERS] } },
+    required: ['option'],
+    additionalProperties: false,
+  },
+};
+
+const PRESENTATION_TITLE = {
+  composite: 'one composite image',
+  neutral: 'five images, neutral labels',
+  descriptive: 'five images, descriptive labels',
+} as const;
+
+function generateQuestion(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
+  const { scene } = drawQuestion(seed, tier);
+  return makeInstance<A6Scene>(family, tier, seed, {
+    title: `Part-to-whole question (${PRESENTATION_TITLE[scene.presentation]})`,
+    rules: questionRules(scene),
+    tools: [ANSWER_TOOL],
+    noCameraTools: true,
+    budgets: { turns: 1, actionsPerTurn: 1 },
+    camera: { initial: structuredClone(INITIAL_CAMERA) },
+    rulers: [],
+    dynamic: false,
+    scoring: 'graded',
+    scene,
+    reveal: { plan: `Option ${LETTERS[scene.answer]}: its two components form the target; no other option's can.` },
+  });
+}
+
+/** The instance of (seed, tier): the question form for seeds from 1000 on, else the assembly form. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
+  return isQuestionSeed(seed) ? generateQuestion(family, seed, tier) : generatePhysical(family, seed, tier);
+}

@@ -1,0 +1,215 @@
+/**
+ * V1 generator: a pile drawn on a grid (`pile.ts`), the table, walls and rulers around it and the
+ * first camera, re-drawn until every shortcut filter of `filters.ts` passes; the `answer` tool,
+ * the rules text and the plan. Memoised: ray casting every draw is the costly part.
+ */
+import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { round9, roundTo } from '../../../core/determinism.ts';
+import { Rng } from '../../../core/rng.ts';
+import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { makeInstance } from '../../instance.ts';
+import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import { SHORTCUT_FILTERS } from './filters.ts';
+import { CUBE, drawPile, PITCH, pileHeight } from './pile.ts';
+import { ELEVATION_RANGE, RULER_EDGE, RULER_GAP, TABLE_MARGIN, TABLE_THICKNESS, TARGET_HEIGHT, V1_TIERS, WALL_GAP, WALL_HEIGHT, WALL_THICKNESS, type V1Scene, type WallBox } from './scene.ts';
+import { sightings } from './sightings.ts';
+import { coverViews, orbitCall } from './solver.ts';
+import { isVisible } from './visibility.ts';
+
+const ANSWER_TOOL: ToolSpec = {
+  name: 'answer',
+  kind: 'final',
+  description: 'Commit your count of the cubes in the pile (a whole number). This ends the episode; only this one answer is scored.',
+  parameters: {
+    type: 'object',
+    properties: { count: { type: 'integer', minimum: 0, maximum: 200 } },
+    required: ['count'],
+    additionalProperties: false,
+  },
+};
+
+/** The sides of the pile ordered by how squarely they face the first camera: `[axis, sign]` (axis 0 = x, 2 = z). */
+function sidesFacing(azimuthDeg: number): Array<[0 | 2, 1 | -1]> {
+  const a = (azimuthDeg * Math.PI) / 180;
+  const dir = [Math.sin(a), Math.cos(a)];
+  const sides: Array<[0 | 2, 1 | -1]> = [
+    [0, 1],
+    [0, -1],
+    [2, 1],
+    [2, -1],
+  ];
+  // Rounded, so the tie at 45° is exact on every machine and the stable sort keeps list order.
+  const score = (s: [0 | 2, 1 | -1]): number => Math.round(s[1] * (s[0] === 0 ? dir[0] : dir[1]) * 1e9);
+  return sides.sort((x, y) => score(y) - score(x));
+}
+
+/** Wraps degrees into (-180, 180]. */
+function wrapDeg(a: number): number {
+  const r = ((a % 360) + 360) % 360;
+  return r > 180 ? r - 360 : r;
+}
+
+function rulesText(s: V1Scene): string {
+  const lines = [
+    `A pile of wooden blocks stands on a table. It is built as straight stacks on a square grid, so a block can be hidden behind or under other blocks. A cube has all edges ${(CUBE * 100).toFixed(0)} cm long.`,
+  ];
+  if (s.decoys) {
+    lines.push(
+      `Goal: count the cubes. The pile also holds other blocks that must NOT be counted: flat tiles (${CUBE * 100} × ${CUBE * 100} × ${CUBE * 50} cm) and bars (${CUBE * 100} × ${CUBE * 100} × ${CUBE * 200} cm) that stand upright or lie across two stacks. Blocks of every kind come in the same colours.`,
+    );
+  } else {
+    lines.push('Goal: count the cubes. Every block in this pile is a cube.');
+  }
+  if (s.walls.length) lines.push(`A grey wall ${WALL_HEIGHT * 100} cm high stands along one side of the pile; it is not a block and hides the lower part of the pile from low viewpoints on that side.`);
+  lines.push(
+    'Every cube can be seen from some camera position the camera tools allow, but not all from the first view. The camera tools (orbit, zoom, pan, view) only move the camera; elevation goes from 0° (level with the table) to 90° (straight down). Rulers on the table are marked in centimetres.',
+    'answer(count) commits your count and ends the episode; the episode is solved if the count is exactly the number of cubes. Nothing in the scene can be moved, so no action can cause a violation.',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * One draw of the generator (attempt `attempt` of the re-draw sequence), before the filters.
+ * `generate` is the entry point; this is exported for tests and tuning.
+ */
+export function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<V1Scene> {
+  const rng = redrawRng('V1', tier, seed, attempt);
+  const settings = V1_TIERS[tier];
+  const plan = settings.plan;
+  // The number of cubes comes from its own stream, kept for COUNT_SPAN re-draws of the layout,
+  // so the filters (which pass big piles more often) do not skew the answers towards the top
+  // of the range: over seeds the answer stays close to uniform.
+  const countRng = Rng.forInstance('V1', tier, seed, `cubes#${Math.floor(attempt / COUNT_SPAN)}`);
+  const blocks = drawPile(rng, plan, countRng.int(plan.cubes[0], plan.cubes[1]));
+  // With the wall (L7) the first camera looks squarely at the walled side (within 25°).
+  const azimuth = settings.walls ? wrapDeg(90 * rng.int(0, 3) + rng.int(-25, 25)) : rng.int(-179, 180);
+  const elevation = rng.int(5, 10);
+  const height = pileHeight(blocks);
+  const halfX = ((plan.cols - 1) * PITCH) / 2 + CUBE / 2;
+  const halfZ = ((plan.rows - 1) * PITCH) / 2 + CUBE / 2;
+  // Walls (L7) are framed too, so the first view shows what hides the pile.
+  const frameMargin = settings.walls ? WALL_GAP : 0;
+  const radius = Math.hypot(halfX + frameMargin, halfZ + frameMargin, height / 2);
+  const camera: CameraSpec = {
+    azimuth,
+    elevation,
+    distance: roundTo((radius / Math.sin((20 * Math.PI) / 180)) * 1.3, 2),
+    target: [0, roundTo(height * TARGET_HEIGHT, 3), 0],
+  };
+  const [near, second] = sidesFacing(azimuth);
+  const walls: WallBox[] = [];
+  if (settings.walls) {
+    const [axis, sign] = near;
+    // As long as the table: it ends flush with the table edge past the ruler on that side.
+    const halfAlong = (axis === 0 ? halfZ : halfX) + RULER_GAP + RULER_EDGE;
+    const half: Vec3 = axis === 0 ? [WALL_THICKNESS / 2, WALL_HEIGHT / 2, halfAlong] : [halfAlong, WALL_HEIGHT / 2, WALL_THICKNESS / 2];
+    const p: Vec3 = [0, WALL_HEIGHT / 2, 0];
+    p[axis] = sign * ((axis === 0 ? halfX : halfZ) + WALL_GAP + WALL_THICKNESS / 2);
+    walls.push({ name: 'wall', half: half.map((x) => round9(x)) as Vec3, pose: { p: p.map((x) => round9(x)) as Vec3, q: [0, 0, 0, 1] } });
+  }
+  // Two rulers on the table make an L around one corner of the pile: along the two sides the
+  // first camera faces, or, with a wall on the nearest side, along the opposite side instead.
+  // Each starts level with a face of the pile at that corner and runs along the whole side.
+  const rulerSides: Array<[0 | 2, 1 | -1]> = settings.walls ? [[near[0], near[1] === 1 ? -1 : 1], second] : [near, second];
+  const sideHalf = (axis: 0 | 2): number => (axis === 0 ? halfX : halfZ);
+  const cornerSign = (axis: 0 | 2): number => rulerSides.find(([a]) => a === axis)![1];
+  const lo: Vec3 = [-halfX - TABLE_MARGIN, -TABLE_THICKNESS, -halfZ - TABLE_MARGIN];
+  const hi: Vec3 = [halfX + TABLE_MARGIN, 0, halfZ + TABLE_MARGIN];
+  const reach = (axis: number, x: number): void => {
+    lo[axis] = Math.min(lo[axis], x);
+    hi[axis] = Math.max(hi[axis], x);
+  };
+  const rulers: RulerSpec[] = rulerSides.map(([axis, sign]) => {
+    const other = axis === 0 ? 2 : 0;
+    const length = Math.ceil((2 * sideHalf(other)) / 0.05 - 1e-9) * 0.05;
+    const from: Vec3 = [0, 0.0005, 0];
+    from[axis] = round9(sign * (sideHalf(axis) + RULER_GAP));
+    from[other] = round9(cornerSign(other) * sideHalf(other));
+    const to: Vec3 = [...from];
+    to[other] = round9(from[other] - cornerSign(other) * length);
+    const tickDir: Vec3 = [0, 0, 0];
+    tickDir[axis] = sign;
+    // The table ends just past the ruler: a label on a wide table top seen from low elevation is
+    // hidden by the table in front of it, so the labels hang over the table's edge instead.
+    const edge = sign * (sideHalf(axis) + RULER_GAP + RULER_EDGE);
+    if (sign > 0) hi[axis] = edge;
+    else lo[axis] = edge;
+    reach(other, to[other] - cornerSign(other) * RULER_EDGE);
+    return { from, to, tickDir, minor: 0.01, major: 0.1 };
+  });
+  // The wall stands on the table, which reaches a margin beyond its outer face. (Along the
+  // wall the table is already as long as the wall; reaching further would push the table past
+  // the ruler on that side and bury its labels.)
+  for (const w of walls) {
+    const axis = w.half[0] < w.half[2] ? 0 : 2;
+    reach(axis, w.pose.p[axis] + Math.sign(w.pose.p[axis]) * (w.half[axis] + TABLE_MARGIN));
+  }
+  const table = {
+    half: [0, 1, 2].map((k) => round9((hi[k] - lo[k]) / 2)) as Vec3,
+    pose: { p: [0, 1, 2].map((k) => round9((hi[k] + lo[k]) / 2)) as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] },
+  };
+  const cubeCount = blocks.filter((b) => b.kind === 'cube').length;
+  const scene: V1Scene = { blocks, walls, table, cubeCount, firstViewCount: 0, decoys: plan.decoys[1] > 0 };
+  const parts = {
+    title: `Block counting, ${plan.cols} × ${plan.rows} grid${settings.walls ? ', walled' : ''}`,
+    rules: rulesText(scene),
+    tools: [ANSWER_TOOL],
+    camera: { initial: camera, elevationRange: ELEVATION_RANGE },
+    rulers,
+    ground: { y: -TABLE_THICKNESS },
+    dynamic: false,
+    scoring: 'graded' as const,
+    scene,
+    reveal: { plan: '' },
+  };
+  const instance = makeInstance(family, tier, seed, parts);
+  const first = sightings(instance, [camera])[0];
+  scene.firstViewCount = blocks.filter((b) => b.kind === 'cube' && isVisible(first.get(b.name)!)).length;
+  return instance;
+}
+
+const cache = new Map<string, Instance<V1Scene>>();
+/** Layout re-draws per drawn number of cubes. */
+const COUNT_SPAN = 60;
+/** Draws before the generator gives up (never reached on the seeds tested: see the test). */
+const MAX_DRAWS = 600;
+
+/** Pure: re-draws (deterministically) until every V1 shortcut filter passes; memoised. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V1Scene> {
+  const key = `${tier}/${seed}`;
+  let hit = cache.get(key);
+  if (!hit) {
+    hit = generateFiltered((attempt) => drawInstance(family, seed, tier, attempt), SHORTCUT_FILTERS, { maxAttempts: MAX_DRAWS });
+    // The plan names the views of the reference, which exist only once the filters passed.
+    hit.reveal.plan = planText(hit);
+    cache.set(key, hit);
+  }
+  return structuredClone(hit);
+}
+
+function describeMove(from: CameraSpec, to: CameraSpec): string {
+  const call = orbitCall(from, to);
+  const da = call.args.azimuth_deg as number;
+  const parts: string[] = [];
+  if (da) parts.push(`orbit ${Math.abs(da)}° ${da > 0 ? 'counter-clockwise' : 'clockwise'} (seen from above)`);
+  if (to.elevation !== from.elevation) parts.push(`${to.elevation > from.elevation ? 'raise' : 'lower'} the camera to ${to.elevation}° elevation`);
+  return parts.join(' and ') || 'stay';
+}
+
+function planText(instance: Instance<V1Scene>): string {
+  const views = coverViews(instance);
+  let current = instance.camera.initial;
+  const steps = views.map((v) => {
+    const s = describeMove(current, v);
+    current = v;
+    return s;
+  });
+  return [
+    `Together these ${views.length} views show every cube: ${steps.map((s, i) => `(${i + 1}) ${s}`).join('; ')}.`,
+    'Count stack by stack: from the side views, count each stack’s blocks from the table up; from the top view, match the stacks. ' +
+      (instance.scene.decoys ? 'Leave out tiles (half as thick) and bars (twice as long, one piece with no seam). ' : '') +
+      'Then answer with the total.',
+  ].join(' ');
+}
+

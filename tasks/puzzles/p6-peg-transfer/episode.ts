@@ -1,0 +1,159 @@
+/**
+ * P6 episode: the board, the pegs and the disks as bodies, and the `move` tool acting on them
+ * (lift, carry and lower the top disk with swept motion; a disk on a smaller one is refused as a
+ * rule violation after the physical move). The discrete record of which disk is on which peg
+ * lives in `world.meta.pegs`, so one snapshot rolls everything back.
+ */
+import { SpaceActError } from '../../../core/errors.ts';
+import { round9 } from '../../../core/determinism.ts';
+import type { BodySpec, Pose, ShapeSpec } from '../../../sim/types.ts';
+import { ViolationError } from '../../../sim/violation.ts';
+import type { World } from '../../../sim/world.ts';
+import type { FamilyEnv, Instance } from '../../types.ts';
+import { DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegX, type P6Scene, type PegState } from './scene.ts';
+import { applyMove, distanceOf, distancesToGoal, moveProblem, topDisk, type PegRules } from './solver.ts';
+
+/**
+ * A disk with a hole, as a ring of boxes. Boxes, not convex-hull sectors: in Rapier a stack of
+ * many-sided hulls creeps and rocks at rest (measured: a 16-gon prism slides 0.8 mm in 0.5 s on
+ * a flat board), which would turn every move into a statics violation; box rings stand still.
+ */
+function ring(inner: number, outer: number, halfHeight: number, segments = 10): ShapeSpec[] {
+  const mid = (inner + outer) / 2;
+  const halfLength = round9(outer * Math.tan(Math.PI / segments));
+  const shapes: ShapeSpec[] = [];
+  for (let k = 0; k < segments; k++) {
+    const a = (k / segments) * 2 * Math.PI;
+    shapes.push({
+      type: 'box',
+      half: [round9((outer - inner) / 2), halfHeight, halfLength],
+      pose: { p: [round9(mid * Math.cos(a)), 0, round9(mid * Math.sin(a))], q: [0, round9(Math.sin(-a / 2)), 0, round9(Math.cos(-a / 2))] },
+    });
+  }
+  return shapes;
+}
+
+/** Builds the board, pegs and disks, and the `move` tool acting on them. */
+export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
+  const s = instance.scene;
+  const n = s.start.length;
+  const rules: PegRules = { pegs: 3, adjacentOnly: s.adjacentOnly };
+  const wood = { density: 700, friction: 0.6, restitution: 0 };
+  world.addBody({
+    name: 'board',
+    kind: 'static',
+    pose: { p: [0, -0.01, 0], q: [0, 0, 0, 1] },
+    shapes: [{ type: 'box', half: [0.2, 0.01, 0.07] }],
+    material: wood,
+    color: '#b08d5b',
+  });
+  for (let peg = 0; peg < 3; peg++) {
+    world.addBody({
+      name: `peg-${PEG_NAMES[peg]}`,
+      kind: 'static',
+      pose: { p: [pegX(peg), PEG_HEIGHT / 2, 0], q: [0, 0, 0, 1] },
+      shapes: [{ type: 'cylinder', radius: PEG_RADIUS, halfHeight: PEG_HEIGHT / 2 }],
+      material: wood,
+      color: '#7f6a4d',
+    });
+  }
+  world.addBody({
+    name: 'goal-pad',
+    kind: 'static',
+    collides: false,
+    pose: { p: [pegX(s.target), 0.0006, 0], q: [0, 0, 0, 1] },
+    shapes: [{ type: 'cylinder', radius: diskRadius(n) + 0.006, halfHeight: 0.0005 }],
+    color: '#2ecc71',
+  });
+  const stacks: number[][] = [[], [], []];
+  for (let i = n - 1; i >= 0; i--) stacks[s.start[i]].push(i);
+  for (let peg = 0; peg < 3; peg++) {
+    stacks[peg].forEach((disk, level) => {
+      const spec: BodySpec = {
+        name: `disk-${disk + 1}`,
+        kind: 'dynamic',
+        pose: { p: [pegX(peg), DISK_THICKNESS * (level + 0.5), 0], q: [0, 0, 0, 1] },
+        shapes: ring(HOLE_RADIUS, diskRadius(disk), DISK_THICKNESS / 2),
+        material: wood,
+        color: DISK_COLORS[disk % DISK_COLORS.length],
+        tags: ['disk'],
+      };
+      world.addBody(spec);
+    });
+  }
+  world.meta.pegs = s.start.slice();
+  const state = (): PegState => (world.meta.pegs as number[]).slice();
+  const dist = distancesToGoal(n, s.target, rules);
+  const startDistance = distanceOf(dist, s.start, 3);
+  const diskName = (i: number): string => `disk-${i + 1}`;
+  const pose = (x: number, y: number): Pose => ({ p: [x, y, 0], q: [0, 0, 0, 1] });
+
+  return {
+    tools: {
+      move(args) {
+        const from = PEG_NAMES.indexOf(String(args.from));
+        const to = PEG_NAMES.indexOf(String(args.to));
+        if (from < 0 || to < 0) throw new SpaceActError('invalid-argument', 'from and to must be A, B or C');
+        const st = state();
+        const problem = moveProblem(st, { from, to }, rules);
+        const disk = topDisk(st, from);
+        if (problem && (disk < 0 || from === to || problem.startsWith('only'))) {
+          throw new ViolationError({
+            kind: 'rule',
+            bodies: disk >= 0 ? [diskName(disk), `peg-${PEG_NAMES[from]}`] : [`peg-${PEG_NAMES[from]}`],
+            message: `move ${PEG_NAMES[from]}→${PEG_NAMES[to]} refused: ${problem}`,
+          });
+        }
+        const name = diskName(disk);
+        const clearY = PEG_HEIGHT + 0.008 + DISK_THICKNESS / 2;
+        const below = st.filter((p, i) => p === to && i !== disk).length;
+        const restY = DISK_THICKNESS * (below + 0.5) + DROP_GAP;
+        world.setKind(name, 'kinematic');
+        world.moveSwept(name, pose(pegX(from), clearY));
+        world.moveSwept(name, pose(pegX(to), clearY));
+        world.moveSwept(name, pose(pegX(to), restY));
+        if (problem) {
+          const under = topDisk(st, to);
+          throw new ViolationError({
+            kind: 'rule',
+            bodies: [name, diskName(under)],
+            point: [pegX(to), DISK_THICKNESS * below, 0],
+            message: `move ${PEG_NAMES[from]}→${PEG_NAMES[to]} refused: disk ${disk + 1} may not rest on the smaller disk ${under + 1}`,
+          });
+        }
+        world.setKind(name, 'dynamic');
+        world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
+        world.meta.pegs = applyMove(st, { from, to });
+        return `moved the top disk of ${PEG_NAMES[from]} onto ${PEG_NAMES[to]}`;
+      },
+    },
+    solved() {
+      const st = state();
+      if (!st.every((p) => p === s.target)) return false;
+      // The discrete record must agree with the bodies: every disk threaded on the goal peg.
+      return st.every((_, i) => {
+        const p = world.getPose(diskName(i)).p;
+        return Math.hypot(p[0] - pegX(s.target), p[2]) < HOLE_RADIUS - PEG_RADIUS + 1e-3;
+      });
+    },
+    staticsAfter() {
+      // A lowered disk drops 0.5 mm and is still within 0.03 s; 0.2 s of settling shows any
+      // disk that would keep moving, at 40 % of the cost of the default half second.
+      return { seconds: 0.2 };
+    },
+    progress() {
+      const d = distanceOf(dist, state(), 3);
+      return startDistance > 0 ? Math.max(0, 1 - d / startDistance) : 1;
+    },
+    stateText() {
+      const st = state();
+      const lines = [0, 1, 2].map((peg) => {
+        const disks = st.map((p, i) => (p === peg ? i : -1)).filter((i) => i >= 0).reverse();
+        const names = disks.length ? disks.map((i) => `disk ${i + 1} (⌀ ${(diskRadius(i) * 2000).toFixed(0)} mm)`).join(', ') : 'empty';
+        return `Peg ${PEG_NAMES[peg]}${peg === s.target ? ' (goal)' : ''}, bottom to top: ${names}.`;
+      });
+      return lines.join('\n');
+    },
+  };
+}
+
