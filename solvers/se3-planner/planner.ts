@@ -181,6 +181,9 @@ export interface PlanNotFound extends PlanStats {
 /** Result of {@link planPath}. */
 export type PlanResult = PlanFound | PlanNotFound;
 
+/** Share of the budget spent on the real part along an author's route before relaxing. */
+const GIVEN_FIRST = 0.3;
+
 const DEFAULTS = {
   seed: 1,
   maxSamples: 20000,
@@ -400,7 +403,8 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
 
     let path: Pose[] | null = null;
     let reachedGoal: Pose | null = null;
-    let guide: Pose[] | null = o.guide ? o.guide.map((g) => ({ p: [...g.p] as Vec3, q: qnormalize([...g.q] as Quat) })) : null;
+    /** The author's route, kept as a guide in every stage. */
+    const given: Pose[] | null = o.guide ? o.guide.map((g) => ({ p: [...g.p] as Vec3, q: qnormalize([...g.q] as Quat) })) : null;
     // The direct motion first: many scenes need no search.
     for (const g of freeGoals) {
       if (!path && ctx.motion(start, g).free) {
@@ -408,28 +412,42 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
         reachedGoal = g;
       }
     }
-    if (!path && o.probe !== false && !o.guide) guide = probeRoute(start, freeGoals[0]);
-    if (!path) {
-      const levels = amount === (relaxMode === 'scale' ? 1 : 0) ? [0] : Array.from({ length: stageCount + 1 }, (_, k) => relaxation(k, stageCount));
-      for (let k = 0; k < levels.length; k++) {
-        const delta = levels[k];
-        stagesRun++;
-        if (delta > 0) {
-          mover = `${body}#relaxed`;
-          world.addBody({ name: mover, kind: 'kinematic', pose: start, shapes: relaxedShapes(delta), visible: false });
-          touchable = new Set([...mayTouch, body]);
-        } else {
-          mover = body;
-          touchable = mayTouch;
-        }
+    /** Runs one stage for the real part (`delta` 0) or a relaxed copy; the path, or null. */
+    const stage = (delta: number, guides: Pose[][], budget: number): ReturnType<typeof searchForest> => {
+      stagesRun++;
+      if (delta > 0) {
+        mover = `${body}#relaxed`;
+        world.addBody({ name: mover, kind: 'kinematic', pose: start, shapes: relaxedShapes(delta), visible: false });
+        touchable = new Set([...mayTouch, body]);
+      }
+      try {
         const stageGoals = freeGoals.filter((g) => ctx.isFree(g));
-        const budget = Math.floor((maxSamples - counters.samples) / (levels.length - k));
-        const result: ReturnType<typeof searchForest> = stageGoals.length ? searchForest(ctx, start, stageGoals, guide, budget) : null;
+        const result = stageGoals.length ? searchForest(ctx, start, stageGoals, guides, budget) : null;
         // A shortened path is a tighter guide for the next stage.
         if (result && delta > 0) result.poses = shorten(result.poses);
+        return result;
+      } finally {
         if (delta > 0) world.removeBody(mover);
         mover = body;
         touchable = mayTouch;
+      }
+    };
+    // With a route from the author, the real part is tried along it first (a good route often
+    // needs nothing more); relaxation comes after, for what that does not find.
+    if (!path && given) {
+      const result = stage(0, [given], Math.floor(maxSamples * GIVEN_FIRST));
+      if (result) {
+        path = result.poses;
+        reachedGoal = result.goal;
+      }
+    }
+    if (!path) {
+      let guide: Pose[] | null = given ?? (o.probe !== false ? probeRoute(start, freeGoals[0]) : null);
+      const levels = amount === (relaxMode === 'scale' ? 1 : 0) ? [0] : Array.from({ length: stageCount + 1 }, (_, k) => relaxation(k, stageCount));
+      for (let k = 0; k < levels.length; k++) {
+        const delta = levels[k];
+        const guides = [guide, given].filter((g, i, all): g is Pose[] => !!g && all.indexOf(g) === i);
+        const result = stage(delta, guides, Math.floor((maxSamples - counters.samples) / (levels.length - k)));
         if (!result) {
           return finish({
             found: false as const,
@@ -469,7 +487,7 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
         if (!ctx.isFree(a) || !ctx.isFree(b)) return null;
         stagesRun++;
         if (ctx.motion(a, b).free) return null;
-        const found = searchForest(ctx, a, [b], null, Math.floor(maxSamples * (probeOpts.share ?? 0.1)));
+        const found = searchForest(ctx, a, [b], [], Math.floor(maxSamples * (probeOpts.share ?? 0.1)));
         return found ? shorten(found.poses).map((p) => ({ p: p.p, q: [...from.q] as Quat })) : null;
       } finally {
         ctx.rotation = savedRotation;

@@ -145,9 +145,10 @@ export function pointAlong(path: Pose[], s: number, distance: (a: Pose, b: Pose)
 
 /**
  * Searches for a path from `start` to any of `goals` (all free) until one is found or `budget`
- * more samples are spent. `guide` (a path of an easier, relaxed problem) draws targets near it.
+ * more samples are spent. `guides` (an author's route, the path of an easier, relaxed problem)
+ * are repaired into milestones first, then draw targets near them.
  */
-export function searchForest(ctx: SearchContext, start: Pose, goals: Pose[], guide: Pose[] | null, budget: number): SearchPath | null {
+export function searchForest(ctx: SearchContext, start: Pose, goals: Pose[], guides: Pose[][], budget: number): SearchPath | null {
   const { rng, counters, settings: st, distance } = ctx;
   const limit = counters.samples + budget;
   const cellSize = st.stepLength;
@@ -358,12 +359,13 @@ export function searchForest(ctx: SearchContext, start: Pose, goals: Pose[], gui
 
   const region = ctx.goalRegion;
   let regionAdded = 0;
-  const guideShare = guide ? st.guide : 0;
+  const guideShare = guides.length ? st.guide : 0;
   /** A free pose at (or retracted from) `pose`, or null. */
   const freeNear = (pose: Pose): Pose | null => (ctx.isFree(pose) ? pose : ctx.retract ? ctx.retract(pose) : null);
 
-  if (guide && ctx.retract) {
-    // Repair the guide first: poses along it one step apart, each retracted into free space if
+  for (const guide of guides) {
+    if (!ctx.retract) break;
+    // Repair each guide first: poses along it one step apart, each retracted into free space if
     // it is not free, planted in order so each joins the last (a chain through the passage).
     let length = 0;
     for (let i = 1; i < guide.length; i++) length += distance(guide[i - 1], guide[i]);
@@ -394,7 +396,7 @@ export function searchForest(ctx: SearchContext, start: Pose, goals: Pose[], gui
       // or a probe shows the route better than the turns.
       // The noise is drawn on a log scale from half the sigmas down to 1/64 of them: the guide of
       // a thinner part may be off by a lot in open space and by a hair inside a passage.
-      const g = pointAlong(guide!, rng.next(), distance);
+      const g = pointAlong(guides[rng.below(guides.length)], rng.next(), distance);
       const scale = 0.5 * 2 ** (-5 * rng.next());
       const target = rng.next() < 0.5 ? near(g, scale) : { p: near(g, scale, false).p, q: sampleOrientation() };
       if (rng.next() < 0.5) step = extend(grow, target);
