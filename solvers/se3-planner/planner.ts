@@ -312,6 +312,11 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
   // but not in the replay, where rounding moved it by a micrometre. Strict is the safe side.
   const moverSweep = (): SweepOptions => ({ ...sweepOpts, exclude: [...touchable], strictInitialContacts: true });
 
+  /** Bodies that collide (their specs are read once: a spec copy can hold a large mesh). */
+  const colliding = new Set(world.bodyNames().filter((n) => world.bodySpec(n).collides !== false));
+  /** Bodies the retraction keeps away from: every colliding body but the mover and what it may touch. */
+  const retractObstacles = (): string[] => [...colliding].filter((n) => n !== mover && !touchable.has(n) && world.hasBody(n));
+
   /** Why the mover may not rest at `pose` (touched bodies, workspace, topology), or null. */
   const blockers = (pose: Pose): string[] | null => {
     counters.stateChecks++;
@@ -356,7 +361,7 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
     retract(pose) {
       // Climb the clearance by finite differences in the six pose directions (metric steps),
       // a step at a time, until the pose is free with a small margin.
-      const obstacles = world.bodyNames().filter((n) => n !== mover && !touchable.has(n) && world.bodySpec(n).collides !== false);
+      const obstacles = retractObstacles();
       const reach = 0.02;
       const clearance = (x: Pose): number => {
         counters.stateChecks++;

@@ -7,8 +7,8 @@
  * agent's calls are judged by the same mechanism.
  */
 import { SpaceActError } from '../../../core/errors.ts';
-import { qrotate, vdist } from '../../../sim/math.ts';
-import type { Quat } from '../../../sim/types.ts';
+import { composePose, qrotate, vdist } from '../../../sim/math.ts';
+import type { Pose, Quat } from '../../../sim/types.ts';
 import type { SweepOptions, World } from '../../../sim/world.ts';
 import { callLegs, MAX_TURN_DEG, toolNames, type HeldPartMotion } from '../../../solvers/se3-planner/motion.ts';
 import type { ToolOutput, ToolSpec } from '../../types.ts';
@@ -91,14 +91,32 @@ export function heldPartToolSpecs(t: HeldPartTools): ToolSpec[] {
  * Handlers of the held part's tools. Each computes the call's swept legs from the part's pose
  * now and moves through them with `World.moveSwept`, which throws on the first contact (the
  * episode loop rolls the call back). `after` adds the family's remark to the message (e.g. that
- * the task is solved).
+ * the task is solved); `followers` are drawn-only bodies fixed to the part at an offset (its own
+ * axis arrows), moved with it.
  */
-export function heldPartHandlers(world: World, t: HeldPartTools, after: () => string = () => ''): Record<string, (args: Record<string, unknown>) => ToolOutput> {
+export function heldPartHandlers(
+  world: World,
+  t: HeldPartTools,
+  after: () => string = () => '',
+  followers: Array<{ body: string; offset: Pose }> = [],
+): Record<string, (args: Record<string, unknown>) => ToolOutput> {
   const names = toolNames(t.motion);
+  // Drawn-only bodies fixed to the part (its tool-frame arrows) go where it goes, also to the
+  // contact pose of a refused leg, so the rollback picture shows them on the part.
+  const follow = (): void => {
+    const at = world.getPose(t.body);
+    for (const f of followers) world.setPose(f.body, composePose(at, f.offset));
+  };
   const run = (tool: string, args: Record<string, unknown>): ToolOutput => {
     const from = world.getPose(t.body);
     const legs = callLegs(t.motion, from, { tool, args });
-    for (const leg of legs) world.moveSwept(t.body, leg, t.sweep ?? {});
+    for (const leg of legs) {
+      try {
+        world.moveSwept(t.body, leg, t.sweep ?? {});
+      } finally {
+        follow();
+      }
+    }
     const to = world.getPose(t.body);
     const moved = vdist(from.p, to.p);
     const turned = Number(args.angle_deg ?? 0);
