@@ -13,6 +13,7 @@ import { m2CorridorRod } from './manipulation/m2-corridor-rod/family.ts';
 import { m3ApertureThreading } from './manipulation/m3-aperture-threading/family.ts';
 import { m4HelicalWire } from './manipulation/m4-helical-wire/family.ts';
 import { m5HeartSlot } from './manipulation/m5-heart-slot/family.ts';
+import { m6Unlinking } from './manipulation/m6-unlinking/family.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
 import { TIERS } from '../core/catalog.ts';
 
@@ -20,7 +21,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {

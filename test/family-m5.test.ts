@@ -110,10 +110,11 @@ describe('M5 heart slot', function () {
     expect(r.status).to.equal('ok');
     const after = env.world.getPose('heart');
     // Own frame: q · R_x(10°), not R_x(10°) · q.
-    expect(qangle(after.q, qmul(before.q, qaxisAngle([1, 0, 0], (10 * Math.PI) / 180)))).to.be.below(1e-5);
-    expect(qangle(after.q, qmul(qaxisAngle([1, 0, 0], (10 * Math.PI) / 180), before.q))).to.be.above(1e-3);
+    // Float poses leave a few 1e-4 rad of noise in the angle read-out.
+    expect(qangle(after.q, qmul(before.q, qaxisAngle([1, 0, 0], (10 * Math.PI) / 180)))).to.be.below(2e-3);
+    expect(qangle(after.q, qmul(qaxisAngle([1, 0, 0], (10 * Math.PI) / 180), before.q))).to.be.above(1e-2);
     const arrow = env.world.getPose('heart-axis-x');
-    expect(qangle(arrow.q, after.q)).to.be.below(1e-5);
+    expect(qangle(arrow.q, after.q)).to.be.below(2e-3);
     env.free();
   });
 
