@@ -526,12 +526,25 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
           if (cost(candidate) < cost(p) - 1e-9 && ctx.motion(pi, pj).free && ctx.motion(p[i], pi).free && ctx.motion(pj, p[j + 1]).free) p = candidate;
         }
       }
+      // Greedy pass: from each kept waypoint, reach as far ahead as a direct motion goes. The end
+      // is tried first (often free in open scenes), then the next waypoints one by one until two
+      // in a row are blocked (a long curved path — a helix — blocks every far shortcut, and
+      // checking each of them costs a sweep).
       const out: Pose[] = [p[0]];
       for (let i = 0; i < p.length - 1; ) {
-        let j = p.length - 1;
-        while (j > i + 1 && !ctx.motion(p[i], p[j]).free) j--;
-        out.push(p[j]);
-        i = j;
+        let best = i + 1;
+        if (p.length - 1 > i + 1 && ctx.motion(p[i], p[p.length - 1]).free) best = p.length - 1;
+        else {
+          let misses = 0;
+          for (let j = i + 2; j < p.length - 1 && misses < 2; j++) {
+            if (ctx.motion(p[i], p[j]).free) {
+              best = j;
+              misses = 0;
+            } else misses++;
+          }
+        }
+        out.push(p[best]);
+        i = best;
       }
       return out;
     }

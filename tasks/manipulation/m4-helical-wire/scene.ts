@@ -61,10 +61,10 @@ export const WIRE_RADIUS = 0.005;
 /** Half the ring's section side, metres. */
 export const RING_HALF = 0.004;
 /** Straight pieces of the ring. */
-export const RING_PIECES = 20;
+export const RING_PIECES = 16;
 /** The base block's half extents, metres. */
 export const BASE_HALF: Vec3 = [0.05, 0.02, 0.05];
 /** The workspace, metres. */
 export const WORKSPACE = { min: [-0.3, 0.001, -0.3] as Vec3, max: [0.3, 0.45, 0.3] as Vec3 };
 /** Spacing of the points along a bend or helix, metres. */
-export const WIRE_STEP = 0.01;
+export const WIRE_STEP = 0.015;

@@ -23,7 +23,7 @@ export async function reference(instance: Instance<M4Scene>): Promise<ReferenceS
     build,
     body: tools.body,
     goals: [goalPose(s)],
-    plan: { motion: tools.motion, guide: routePoses(s), maxSamples: 20000, stepLength: 0.02, stepAngleDeg: 12, relax: { mode: 'erode' } },
+    plan: { motion: tools.motion, guide: routePoses(s), maxSamples: 20000, stepLength: 0.02, stepAngleDeg: 12, relax: { mode: 'erode' }, shortcutRounds: 60 },
   });
   return solution;
 }
