@@ -19,7 +19,7 @@ export const M5_DESCRIPTOR: FamilyDescriptor = {
     'Pass a held heart-shaped block through the heart-shaped opening of a wall that is its outline grown by a few millimetres. The block passes only face-on with its heart turned onto the opening (or turned over about its symmetry axis); decoy openings are smaller or narrower hearts. From L3 the opening is turned and the block starts turned; at L7 (+tool) rotations are given about the block\'s own axes. Tests reading a shape\'s orientation and 6-DoF control; every motion is swept.',
   tiers: {
     L1: { levers: [], description: 'One opening, notch up; 3 mm clearance; the block starts face-on to the wall, turned in its plane.' },
-    L3: { levers: [], description: 'The opening turned 15–40° about the wall\'s normal, a smaller decoy; 2 mm clearance; the block starts yawed and tilted' },
+    L3: { levers: [], description: 'The opening turned 15–40° about the wall\'s normal, a smaller decoy; 2 mm clearance; the block starts yawed and tilted.' },
     L5: { levers: [], description: 'The opening turned 15–60°, a smaller and a narrower decoy; 2 mm clearance; the block starts in any orientation.' },
     L7: { levers: ['+tool'], description: 'L5 with rotations about the block\'s own axes (drawn on it), which turn with it.' },
   },
