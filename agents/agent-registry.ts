@@ -1,5 +1,5 @@
 import { SpaceActError } from '../core/errors.ts';
-import type { AgentOptions } from './agent-options.ts';
+import type { AgentOptions } from './types.ts';
 import { GreedyAgent } from './greedy-agent.ts';
 import { NullAgent } from './null.ts';
 import { OpenAIAgent } from './openai-agent.ts';
@@ -7,7 +7,7 @@ import { RandomAgent } from './random-agent.ts';
 import { ReferenceAgent } from './reference.ts';
 import type { Agent } from './types.ts';
 
-export type { AgentOptions } from './agent-options.ts';
+export type { AgentOptions } from './types.ts';
 
 /** Makes a fresh agent for one episode. */
 export type AgentFactory = (opts: AgentOptions) => Agent;

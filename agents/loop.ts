@@ -1,8 +1,10 @@
 import type { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { TaskEnv, type CallResult } from '../tasks/env.ts';
+import { referenceSolution } from '../tasks/reference-cache.ts';
 import type { Instance, TaskFamily, ToolCall } from '../tasks/types.ts';
 import { modeName, type Mode } from './modes.ts';
+import { RUN_DEFAULTS, type RenderWhen } from './run-defaults.ts';
 import type {
   Agent,
   AgentReply,
@@ -10,6 +12,7 @@ import type {
   HistoryEntry,
   Observation,
   ObservationImage,
+  PrivilegedChannel,
   TurnRecord,
   Usage,
 } from './types.ts';
@@ -22,9 +25,9 @@ export interface EpisodeOptions {
   mode: Mode;
   /** Needed unless images are skipped (blind mode, or an agent that never looks). */
   renderer: Renderer | null;
-  /** `auto` renders when the agent needs images or a logger wants them; default `auto`. */
-  render?: 'auto' | 'always' | 'never';
-  /** Images kept in history for the last m turns (default 1). */
+  /** `auto` renders only when the agent needs images; default {@link RUN_DEFAULTS}.render (`always`). */
+  render?: RenderWhen;
+  /** Images kept in history for the last m turns (default {@link RUN_DEFAULTS}.historyImages). */
   historyImages?: number;
   /** Called once the world is built, before the first observation. */
   onStart?(env: TaskEnv): void | Promise<void>;
@@ -37,6 +40,12 @@ export interface EpisodeOptions {
   replay?: TurnRecord[];
   /** Polled between turns; true ends the episode as `stopped` (e.g. a cost limit). */
   shouldStop?(): boolean;
+  /**
+   * Called once when the episode has ended (not when stopped), with the observation of the
+   * final state (a rollback view when the last turn was rolled back), so a replay can show
+   * the end; no images when the episode renders none.
+   */
+  onEnd?(images: ObservationImage[]): void | Promise<void>;
 }
 
 function addUsage(a: Usage, b: Usage | undefined): Usage {
@@ -53,12 +62,13 @@ function addUsage(a: Usage, b: Usage | undefined): Usage {
  */
 export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> {
   const { family, instance, agent, mode } = opts;
-  const wantImages = !mode.blind && (opts.render === 'always' || (opts.render !== 'never' && agent.needsImages));
+  const render = opts.render ?? RUN_DEFAULTS.render;
+  const wantImages = !mode.blind && (render === 'always' || (render === 'auto' && agent.needsImages));
   if (wantImages && !opts.renderer) throw new SpaceActError('invalid-argument', 'this episode needs a renderer');
   const env = await TaskEnv.create(family, instance, { lockCamera: mode.noCamera });
   const actionCap = mode.cap1 ? 1 : instance.budgets.actionsPerTurn;
   const history: HistoryEntry[] = [];
-  const keepImages = opts.historyImages ?? 1;
+  const keepImages = opts.historyImages ?? RUN_DEFAULTS.historyImages;
   let note = '';
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let actions = 0;
@@ -71,7 +81,9 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
   let abandonReason: string | undefined;
   try {
     await opts.onStart?.(env);
-    await agent.start({ instance, tools: env.tools, mode, preview: (call) => env.preview(call) });
+    // Only an oracle baseline that asks for it gets the reference; every agent gets the public view.
+    const privileged: PrivilegedChannel | undefined = agent.privileged ? { reference: () => referenceSolution(family, instance) } : undefined;
+    await agent.start({ instance: env.view, tools: env.tools, mode, preview: (call) => env.preview(call) }, privileged);
     while (endReason === null) {
       if (turn >= instance.budgets.turns) {
         endReason = 'turn-budget';
@@ -86,24 +98,20 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       // Replayed turns are rendered only where the agent will see them again in its history.
       const replayTurns = opts.replay?.length ?? 0;
       const show = wantImages && (!replayed || turn > replayTurns - keepImages);
-      const images = show ? await env.observe(opts.renderer!, { split: !mode.nosplit }) : [];
-      env.lastRollback = null;
+      const seen = await env.observation({ renderer: opts.renderer, images: show, split: !mode.nosplit, plan: mode.plan, state: mode.state });
+      const images = seen.images;
       const obs: Observation = {
+        ...seen,
         turn,
         turnsLeft: instance.budgets.turns - turn + 1,
         actionCap,
-        instance,
+        ...(instance.budgets.actions !== undefined ? { actionsLeft: instance.budgets.actions - actions } : {}),
+        instance: env.view,
         tools: env.tools,
-        images,
         history,
         note: mode.nonote ? '' : note,
-        worldTime: env.world.time,
         mode,
       };
-      if (mode.plan) obs.plan = instance.reveal.plan;
-      if (mode.state) obs.state = env.familyEnv.stateText();
-      const extra = env.familyEnv.observationText?.();
-      if (extra) obs.extraText = extra;
 
       let reply: AgentReply;
       if (replayed) {
@@ -116,11 +124,12 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       if (reply.abandoned) {
         endReason = 'abandoned';
         abandonReason = reply.abandoned.reason;
-        if (!replayed) await opts.onTurn?.(turnRecord(turn, env.world.time, env.world.time, images, reply, [], env.stateHash()), images);
+        if (!replayed) await opts.onTurn?.(turnRecord(turn, env.time, env.time, images, reply, [], env.stateHash()), images);
         break;
       }
-      const timeBefore = env.world.time;
-      const results = executeTurn(env, Array.isArray(reply.actions) ? reply.actions : [], actionCap);
+      const timeBefore = env.time;
+      const progressBefore = env.progress();
+      const results = executeTurn(env, Array.isArray(reply.actions) ? reply.actions : [], actionCap, instance.budgets.actions !== undefined ? instance.budgets.actions - actions : Infinity);
       for (const r of results) {
         if (r.status === 'invalid') invalidCalls += 1;
         if (r.status === 'violation') violations += 1;
@@ -130,7 +139,8 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         }
       }
       if (!mode.nonote) note = reply.note;
-      const record = turnRecord(turn, timeBefore, env.world.time, images, reply, results, env.stateHash());
+      const record = turnRecord(turn, timeBefore, env.time, images, reply, results, env.stateHash());
+      record.progress = { before: progressBefore, after: env.solved() ? 1 : env.progress() };
       if (replayed && replayed.stateHash !== record.stateHash) {
         throw new SpaceActError(
           'invalid-state',
@@ -145,6 +155,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       for (let i = 0; i < history.length - keepImages; i++) delete history[i].images;
       if (!replayed) await opts.onTurn?.(record, images);
       if (env.terminated) endReason = env.endReason!;
+      else if (instance.budgets.actions !== undefined && actions >= instance.budgets.actions) endReason = 'action-budget';
     }
     const abandoned = endReason === 'abandoned';
     const solved = !abandoned && env.solved();
@@ -156,7 +167,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       mode: modeName(mode),
       solved,
       terminated: endReason === 'solved' || endReason === 'commit' || endReason === 'failed',
-      truncated: endReason === 'turn-budget',
+      truncated: endReason === 'turn-budget' || endReason === 'action-budget',
       abandoned,
       endReason: endReason!,
       turns: turn,
@@ -167,10 +178,13 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       invalidReplies,
       progress: solved ? 1 : env.progress(),
       finalStateHash: env.stateHash(),
-      worldTime: env.world.time,
+      worldTime: env.time,
       usage,
     };
     if (abandonReason) outcome.abandonReason = abandonReason;
+    if (endReason !== 'stopped' && opts.onEnd) {
+      await opts.onEnd(wantImages ? await env.observe(opts.renderer!, { split: !mode.nosplit }) : []);
+    }
     return outcome;
   } finally {
     env.free();
@@ -208,19 +222,25 @@ function turnRecord(
 
 /**
  * Executes a turn's calls in order. The first violation (or refused call) ends the turn:
- * the calls after it are reported `not-run`. Calls beyond the cap are never run.
+ * the calls after it are reported `not-run`. Calls beyond the cap are never run, nor are
+ * actions past what is left of the episode's action budget (`actionsLeft`; perception calls
+ * cost none of it).
  */
-export function executeTurn(env: TaskEnv, calls: ToolCall[], cap: number): CallResult[] {
+export function executeTurn(env: TaskEnv, calls: ToolCall[], cap: number, actionsLeft = Infinity): CallResult[] {
   const results: CallResult[] = [];
   let stopped: string | null = null;
+  let spent = 0;
+  const perception = new Set(env.tools.filter((t) => t.kind === 'perception').map((t) => t.name));
   calls.forEach((call, i) => {
-    const t = env.world.time;
+    const t = env.time;
     const skip = (message: string): CallResult => ({ call, status: 'not-run', message, timeBefore: t, timeAfter: t });
     if (i >= cap) results.push(skip(`not run: at most ${cap} action(s) per turn`));
     else if (stopped) results.push(skip(stopped));
     else if (env.terminated) results.push(skip('not run: the episode had already ended'));
+    else if (spent >= actionsLeft && !perception.has(call.tool)) results.push(skip('not run: the action budget is spent'));
     else {
       const r = env.execute(call);
+      if ((r.status === 'ok' || r.status === 'violation') && r.kind !== 'perception') spent++;
       results.push(r);
       if (r.status === 'violation') stopped = `not run: call ${i + 1} was rolled back after a ${r.violation?.kind} violation`;
       else if (r.status === 'invalid') stopped = `not run: call ${i + 1} was refused`;

@@ -1,3 +1,4 @@
+import { readSchema, type SchemaNode } from '../tasks/tool-schema.ts';
 import type { JsonSchema, ToolCall, ToolSpec } from '../tasks/types.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
 
@@ -9,37 +10,35 @@ import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
  * answers nothing.
  */
 export function defaultArgs(schema: JsonSchema): Record<string, unknown> {
-  const value = defaultValue(schema);
+  const value = defaultValue(readSchema(schema));
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-function defaultValue(schema: JsonSchema | undefined): unknown {
-  if (!schema || typeof schema !== 'object') return null;
-  if ('const' in schema) return schema.const;
-  if ('default' in schema) return schema.default;
-  if (Array.isArray(schema.enum)) return undefined;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  switch (type) {
-    case 'number':
-    case 'integer': {
-      const lo = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 0;
-      const hi = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+function defaultValue(n: SchemaNode): unknown {
+  if (n.kind === 'const') return n.value;
+  if ('default' in n) return n.default;
+  // The simplest value of a nullable field is nothing at all.
+  if (n.nullable) return null;
+  switch (n.kind) {
+    case 'enum':
+    case 'choice':
+      // Picking one of listed values or branches would be a guess, not a null policy.
+      return undefined;
+    case 'number': {
+      const lo = n.min ?? (n.exclusiveMin !== undefined ? n.exclusiveMin + 1 : 0);
+      const hi = n.max ?? Infinity;
       return Math.min(Math.max(0, lo), hi);
     }
     case 'string':
       return '';
     case 'boolean':
       return false;
-    case 'array': {
-      const n = typeof schema.minItems === 'number' ? schema.minItems : 0;
-      return Array.from({ length: n }, () => defaultValue(schema.items as JsonSchema));
-    }
+    case 'array':
+      return n.prefixItems ? n.prefixItems.map((p) => defaultValue(p)) : Array.from({ length: n.minItems ?? 0 }, () => defaultValue(n.items));
     case 'object':
-    case undefined: {
-      const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-      return Object.fromEntries(required.map((k) => [k, defaultValue(props[k])]).filter(([, v]) => v !== undefined));
-    }
+      return Object.fromEntries(n.required.map((k) => [k, n.properties[k] ? defaultValue(n.properties[k]) : null]).filter(([, v]) => v !== undefined));
+    case 'any':
+      return {};
     default:
       return null;
   }

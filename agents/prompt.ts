@@ -1,6 +1,7 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { CallResult } from '../tasks/env.ts';
 import type { ToolKind, ToolSpec } from '../tasks/types.ts';
+import { clipProblem } from './reply-parser.ts';
 import type { HistoryEntry, Observation, ObservationImage } from './types.ts';
 
 /** How much of the past a turn prompt shows. */
@@ -25,6 +26,10 @@ export const HEADINGS = {
 const RATIONALE_CHARS = 600;
 /** Longest rendering of one call's arguments or data in the history. */
 const JSON_CHARS = 300;
+/** Longest result message of one call in the history, characters. */
+const MESSAGE_CHARS = 600;
+/** Problems of a refused reply repeated in a prompt, at most. */
+const MAX_PROBLEMS_SHOWN = 20;
 
 const KIND_TEXT: Record<ToolKind, string> = {
   perception: 'camera only: no world time passes and it is not counted as an action',
@@ -37,6 +42,17 @@ const KIND_TEXT: Record<ToolKind, string> = {
 /** Cuts text to `max` characters, saying so. */
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters cut]`;
+}
+
+/**
+ * Problems as repeated to the model: each clipped (long echoed names cut, their length
+ * stated), at most {@link MAX_PROBLEMS_SHOWN}. Replies are checked by this build, but a log
+ * replayed from an older one may hold anything.
+ */
+function shownProblems(problems: string[]): string[] {
+  const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => clipProblem(String(p)));
+  if (problems.length > MAX_PROBLEMS_SHOWN) shown.push(`(${problems.length - MAX_PROBLEMS_SHOWN} more problems not shown)`);
+  return shown;
 }
 
 function json(value: unknown): string {
@@ -114,18 +130,19 @@ function resultText(r: CallResult, i: number): string {
   const call = `${i + 1}. ${r.call?.tool ?? '?'} ${json(r.call?.args ?? {})}`;
   const when = r.timeAfter > r.timeBefore ? ` (world time ${seconds(r.timeBefore)} → ${seconds(r.timeAfter)})` : '';
   let what: string;
+  const message = clip(String(r.message ?? ''), MESSAGE_CHARS);
   switch (r.status) {
     case 'ok':
-      what = `done: ${r.message}`;
+      what = `done: ${message}`;
       break;
     case 'violation':
-      what = `FAILED, undone (${r.violation?.kind ?? 'violation'}): ${r.message}`;
+      what = `FAILED, undone (${r.violation?.kind ?? 'violation'}): ${message}`;
       break;
     case 'invalid':
-      what = `refused, nothing changed: ${r.message}`;
+      what = `refused, nothing changed: ${message}`;
       break;
     default:
-      what = r.message;
+      what = message;
   }
   const data = r.data ? ` data: ${json(r.data)}` : '';
   return `  ${call} → ${what}${when}${data}`;
@@ -135,7 +152,7 @@ function historyEntryText(h: HistoryEntry): string {
   const lines = [`Turn ${h.turn}:`];
   if (h.refused) {
     lines.push('  No valid reply, so no calls ran. Problems with your last reply:');
-    for (const p of h.refused) lines.push(`    - ${p}`);
+    for (const p of shownProblems(h.refused)) lines.push(`    - ${p}`);
     return lines.join('\n');
   }
   lines.push(`  Your rationale: ${JSON.stringify(clip(h.rationale, RATIONALE_CHARS))}`);
@@ -194,7 +211,8 @@ export function buildTurnMessages(obs: Observation, opts: PromptOptions): ChatCo
   if (!obs.mode.nonote) section(HEADINGS.note, obs.note ? obs.note : '(empty: you have not written a note yet)');
 
   const now = [
-    `Turn ${obs.turn}; ${obs.turnsLeft} turn${obs.turnsLeft === 1 ? '' : 's'} left including this one.`,
+    `Turn ${obs.turn}; ${obs.turnsLeft} turn${obs.turnsLeft === 1 ? '' : 's'} left including this one.` +
+      (obs.actionsLeft !== undefined ? ` ${obs.actionsLeft} action${obs.actionsLeft === 1 ? '' : 's'} left in the whole episode (every move counts, including one that is rolled back; looking around costs none).` : ''),
     `World time: ${seconds(obs.worldTime)}.`,
     obs.actionCap === 1 ? 'Send exactly 1 call this turn.' : `Send 1 to ${obs.actionCap} calls this turn.`,
   ];
@@ -225,7 +243,7 @@ export function buildTurnMessages(obs: Observation, opts: PromptOptions): ChatCo
 export function refusalText(problems: string[], attemptsLeft: number): string {
   return [
     'Your reply was refused and nothing was run. Problems:',
-    ...problems.map((p) => `- ${p}`),
+    ...shownProblems(problems).map((p) => `- ${p}`),
     `Send the corrected JSON object only (${attemptsLeft} more attempt${attemptsLeft === 1 ? '' : 's'} this turn).`,
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import { Rng } from '../core/rng.ts';
 import type { ToolCall } from '../tasks/types.ts';
-import { numberOption, type AgentOptions } from './agent-options.ts';
+import { numberOption } from '../core/options.ts';
+import type { AgentOptions } from './types.ts';
 import { sampleCall } from './schema-sampler.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
 

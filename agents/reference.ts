@@ -1,20 +1,21 @@
-import { referenceSolution } from '../tasks/reference-cache.ts';
-import { getFamily } from '../tasks/registry.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { ReferenceSolution, ToolCall } from '../tasks/types.ts';
-import type { Agent, AgentReply, EpisodeStart, Observation } from './types.ts';
+import type { Agent, AgentReply, EpisodeStart, Observation, PrivilegedChannel } from './types.ts';
 
 /**
  * Plays a reference solution through the episode loop, so that verifying an instance runs
- * exactly what a model faces. By default the solution is the family's own solver's (looked up
- * in the registry); a solution given to the constructor is played instead (a family not yet
- * registered, a tampered script in a test). Stateless between turns: the next calls follow
- * from how many calls the history shows as executed, so a resumed episode continues where it
- * stopped.
+ * exactly what a model faces. Like every agent it sees only the public view of the instance;
+ * being an oracle baseline it declares itself `privileged`, and the loop hands it the family's
+ * verified solution through the privileged channel. A solution given to the constructor is
+ * played instead (a candidate or tampered script in a test). Stateless between turns: the next
+ * calls follow from how many calls the history shows as executed, so a resumed episode
+ * continues where it stopped.
  */
 export class ReferenceAgent implements Agent {
   readonly name = 'reference';
   readonly settings: Record<string, unknown>;
   readonly needsImages = false;
+  readonly privileged = true;
   private solution: ReferenceSolution | null;
   private readonly given: boolean;
 
@@ -24,8 +25,10 @@ export class ReferenceAgent implements Agent {
     this.settings = this.given ? { script: true } : {};
   }
 
-  async start(ctx: EpisodeStart): Promise<void> {
-    if (!this.given) this.solution = await referenceSolution(getFamily(ctx.instance.family), ctx.instance);
+  async start(ctx: EpisodeStart, privileged?: PrivilegedChannel): Promise<void> {
+    if (this.given) return;
+    if (!privileged) throw new SpaceActError('invalid-state', `the reference agent was given no solution for ${ctx.instance.id} (the loop grants it to privileged agents)`);
+    this.solution = await privileged.reference();
   }
 
   /** The solution being played (for verify reports). */

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 
 /** What the cache keeps of one answer: the text and its token counts, nothing of the request. */
 export interface CachedResponse {
+  /** The reply (only its start, when it was too long to be read). */
   text: string;
+  /** Length of the whole reply, when `text` is only its start. */
+  chars?: number;
   finishReason?: string;
   inputTokens: number;
   outputTokens: number;
@@ -44,6 +47,7 @@ export class ResponseCache {
     try {
       const v = JSON.parse(readFileSync(this.file(digest), 'utf8')) as CachedResponse;
       if (typeof v.text !== 'string' || !Number.isFinite(v.inputTokens) || !Number.isFinite(v.outputTokens)) return null;
+      if (v.chars !== undefined && !(Number.isInteger(v.chars) && v.chars >= v.text.length)) return null;
       return v;
     } catch {
       return null;

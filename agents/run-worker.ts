@@ -7,7 +7,8 @@
 import { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { agentFactory } from './agent-registry.ts';
-import { runLoggedEpisode } from './runner.ts';
+import { fsErrorLine } from './fs-errors.ts';
+import { runLoggedEpisodeResult } from './runner.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-pool.ts';
 
 let init: WorkerInit | null = null;
@@ -23,8 +24,9 @@ async function runOne(index: number, id: string): Promise<void> {
   const cfg = init!;
   if (!renderer && !cfg.mode.blind && cfg.render !== 'never') renderer = new Renderer();
   const factory = agentFactory(cfg.agent.name);
+  send({ type: 'start', id });
   try {
-    const entry = await runLoggedEpisode(
+    const result = await runLoggedEpisodeResult(
       id,
       {
         makeAgent: () => factory(cfg.agent.options),
@@ -32,14 +34,21 @@ async function runOne(index: number, id: string): Promise<void> {
         out: cfg.out,
         render: cfg.render,
         historyImages: cfg.historyImages,
+        keepAbandoned: cfg.keepAbandoned,
         shouldStop: () => stop,
-        onTurn: (r) => send({ type: 'turn', cost: r.reply.usage?.cost ?? 0 }),
+        onNotice: (message) => send({ type: 'notice', message }),
+        onTurn: (r) => send({ type: 'turn', cost: r.reply.usage?.cost ?? 0, id, turn: r.turn, ...(r.reply.usage ? { usage: r.reply.usage } : {}) }),
       },
       renderer,
     );
-    send({ type: 'done', index, entry });
+    send({ type: 'done', index, result });
   } catch (err) {
-    const e = err instanceof SpaceActError ? { code: err.code, message: err.message, details: err.details } : { message: `${id}: ${err instanceof Error ? err.stack ?? err.message : String(err)}` };
+    const fsLine = fsErrorLine(err);
+    const e = err instanceof SpaceActError
+      ? { code: err.code, message: err.message, details: err.details }
+      : fsLine
+        ? { code: 'io' as const, message: fsLine }
+        : { message: `${id}: ${err instanceof Error ? err.stack ?? err.message : String(err)}` };
     send({ type: 'failed', index, error: e });
   }
 }

@@ -1,75 +1,26 @@
-import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageVersion } from '../core/package-info.ts';
 import { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import type { Instance, TaskFamily } from '../tasks/types.ts';
-import type { AgentOptions } from './agent-options.ts';
 import { agentFactory } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
-import { EpisodeLog, instanceDigest, LOG_FORMAT, type LogHeader } from './episode-log.ts';
+import { EpisodeLog, instanceDigest, LOG_FORMAT, LogDamageError, type LogHeader, type LogInspection } from './episode-log.ts';
 import { runEpisode } from './loop.ts';
 import { modeName, type Mode } from './modes.ts';
+import { RUN_DEFAULTS, type RenderWhen } from './run-defaults.ts';
 import { scoreEpisode, type Score } from './scoring.ts';
-import type { Agent, EpisodeOutcome, TurnRecord } from './types.ts';
+import type { Agent, EpisodeOutcome, ObservationImage, TurnRecord, Usage } from './types.ts';
+import type { AgentSpec, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
 import { runParallel } from './worker-pool.ts';
+
+// The run's record types have their own module (the worker pool uses them too); re-exported
+// here so a caller of the runner finds them with it.
+export type { AgentSpec, RunStop, RunSummary, SummaryEntry } from './run-types.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
 import { roundTo } from '../core/determinism.ts';
-
-/** One row of `summary.json`. */
-export interface SummaryEntry {
-  instance: string;
-  family: string;
-  tier: string;
-  agent: string;
-  mode: string;
-  solved: boolean;
-  /** 0–100, or null for pass/fail families. */
-  score: number | null;
-  graded: boolean;
-  turns: number;
-  actions: number;
-  violations: number;
-  invalidReplies: number;
-  abandoned: boolean;
-  abandonReason?: string;
-  endReason: EpisodeOutcome['endReason'];
-  progress: number;
-  referenceActions: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost?: number;
-}
-
-/** Why a run stopped before every episode finished. */
-export interface RunStop {
-  reason: 'cost-limit' | 'requested';
-  message: string;
-  /** Dollars, for `cost-limit`. */
-  limit?: number;
-  spent?: number;
-}
-
-/** `summary.json`: what ran and one entry per finished episode, in the order the instances were given. */
-export interface RunSummary {
-  package: { name: string; version: string };
-  agent: { name: string; settings: Record<string, unknown> };
-  mode: string;
-  episodes: SummaryEntry[];
-  /** Totals over the finished episodes. */
-  totals: { episodes: number; solved: number; abandoned: number; inputTokens: number; outputTokens: number; cost?: number };
-  /** Instances not finished yet; rerunning with the same output folder continues them. */
-  unfinished: string[];
-  /** Present when the run stopped early. */
-  stopped?: RunStop;
-}
-
-/** An agent named in the registry with plain-data options (what worker processes rebuild it from). */
-export interface AgentSpec {
-  name: string;
-  options: AgentOptions;
-}
 
 /** Options of a run over several instances. */
 export interface RunOptions {
@@ -80,28 +31,56 @@ export interface RunOptions {
   makeAgent?(): Agent;
   mode: Mode;
   out: string;
-  render?: 'always' | 'auto' | 'never';
+  render?: RenderWhen;
   historyImages?: number;
   /** Episodes run at once, each worker process with its own renderer (default 1: in this process). */
   concurrency?: number;
   /** Dollars: once the cost recorded in this output folder reaches it, the run stops after the turn in flight. */
   costLimit?: number;
-  /** Called after each episode, in instance order (progress display). */
-  onEpisode?(entry: SummaryEntry, done: number, total: number): void;
+  /**
+   * Called after each episode, in instance order (progress display). `reused`: the episode
+   * was finished by an earlier run of the same output folder.
+   */
+  onEpisode?(entry: SummaryEntry, done: number, total: number, info: { reused: boolean }): void;
+  /** Called when an episode starts (in any worker). */
+  onEpisodeStart?(instance: string): void;
+  /** Called after each new turn of any episode is logged (the live progress line). */
+  onTurn?(instance: string, turn: { turn: number; reply: { usage?: Usage } }): void;
   /** Polled between turns and episodes; true stops the run cleanly. */
   shouldStop?(): boolean;
+  /** Cut damaged logs after their last good line (saying what is dropped) instead of stopping. */
+  repair?: boolean;
+  /** Reuse abandoned episodes as they are, instead of continuing them from before the failure. */
+  keepAbandoned?: boolean;
+  /** Stop the run after this many episodes in a row are abandoned (default 3; 0: never). */
+  abandonLimit?: number;
+  /** Told what was repaired or dropped (a torn last line, a damaged log cut): never silent. */
+  onNotice?(message: string): void;
 }
+
+/** Default of {@link RunOptions.abandonLimit}. */
+export const DEFAULT_ABANDON_LIMIT = 3;
 
 /** What one episode needs besides its id (the part of {@link RunOptions} a worker receives). */
 export interface EpisodeRunOptions {
   makeAgent(): Agent;
   mode: Mode;
   out: string;
-  render?: 'always' | 'auto' | 'never';
+  render?: RenderWhen;
   historyImages?: number;
   shouldStop?(): boolean;
   /** Called after each new turn is logged (not for replayed turns). */
   onTurn?(record: TurnRecord): void;
+  /** See {@link RunOptions.keepAbandoned}. */
+  keepAbandoned?: boolean;
+  /** See {@link RunOptions.onNotice}. */
+  onNotice?(message: string): void;
+}
+
+/** A finished episode, and whether it ended in this run (rather than being reused from its log). */
+export interface EpisodeResult {
+  entry: SummaryEntry;
+  fresh: boolean;
 }
 
 /** The non-perception action count of a family's reference solution. */
@@ -155,10 +134,23 @@ export function writeSummary(out: string, summary: RunSummary): void {
  * Returns null when the episode was stopped before it ended (it stays resumable).
  */
 export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, renderer: Renderer | null): Promise<SummaryEntry | null> {
+  return (await runLoggedEpisodeResult(id, opts, renderer))?.entry ?? null;
+}
+
+/**
+ * {@link runLoggedEpisode}, saying whether the episode ended in this run. An abandoned
+ * episode (an infrastructure failure, never the model's doing) is continued from the turn
+ * that failed, unless `keepAbandoned`; its earlier log is kept beside the new one
+ * (`log.abandoned-N.jsonl`). A damaged log throws a `LogDamageError`.
+ */
+export async function runLoggedEpisodeResult(id: string, opts: EpisodeRunOptions, renderer: Renderer | null): Promise<EpisodeResult | null> {
   const { family, instance } = instanceFromId(id);
-  const agent = opts.makeAgent();
   const log = new EpisodeLog(opts.out, id);
   const earlier = log.read();
+  if (earlier.tornTail) {
+    opts.onNotice?.(`${log.file}: dropped line ${earlier.tornTail.line}, cut short with no line break (${earlier.tornTail.chars} characters: the turn in flight when the run was stopped)`);
+  }
+  const agent = opts.makeAgent();
   const referenceActions = await referenceActionCount(family, instance);
   const header: LogHeader = {
     type: 'header',
@@ -168,10 +160,11 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
     agent: { name: agent.name, settings: agent.settings },
     mode: modeName(opts.mode),
     budgets: instance.budgets,
-    historyImages: opts.historyImages ?? 1,
+    historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
     startedAt: new Date().toISOString(),
   };
   try {
+    let turns = earlier.turns;
     if (earlier.header) {
       const h = earlier.header;
       const same = h.instance.digest === header.instance.digest && h.agent.name === header.agent.name && h.mode === header.mode;
@@ -181,48 +174,108 @@ export async function runLoggedEpisode(id: string, opts: EpisodeRunOptions, rend
           `${log.file} holds a different run (instance ${h.instance.id} digest ${h.instance.digest}, agent ${h.agent.name}, mode ${h.mode}); use another --out`,
         );
       }
-      if (earlier.end) return summaryEntry(earlier.end.outcome, earlier.end.score, earlier.end.referenceActions);
+      if (earlier.end && !(earlier.end.outcome.abandoned && !opts.keepAbandoned)) {
+        return { entry: summaryEntry(earlier.end.outcome, earlier.end.score, earlier.end.referenceActions), fresh: false };
+      }
+      if (earlier.end) {
+        // Retried: keep the turns before the one that failed, and the whole old log aside.
+        const failed = turns.findIndex((t) => t.reply.abandoned);
+        turns = failed < 0 ? turns : turns.slice(0, failed);
+        let n = 1;
+        while (existsSync(join(log.dir, `log.abandoned-${n}.jsonl`))) n++;
+        renameSync(log.file, join(log.dir, `log.abandoned-${n}.jsonl`));
+        opts.onNotice?.(`${id}: retrying the abandoned episode from turn ${turns.length + 1} (${earlier.end.outcome.abandonReason ?? 'no reason recorded'}); the old log is kept as log.abandoned-${n}.jsonl`);
+      }
       header.startedAt = h.startedAt;
-      log.restart(header, earlier.turns);
+      log.restart(header, turns);
     } else {
       log.start(header);
     }
+    let finalImages: ObservationImage[] = [];
     const outcome = await runEpisode({
       family,
       instance,
       agent,
       mode: opts.mode,
       renderer,
-      render: opts.render ?? 'always',
-      historyImages: opts.historyImages ?? 1,
-      replay: earlier.turns.map((t) => ({ ...t, images: t.images.map((i) => ({ kind: i.kind, caption: i.caption })) })),
+      render: opts.render ?? RUN_DEFAULTS.render,
+      historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
+      replay: turns.map((t) => ({ ...t, images: t.images.map((i) => ({ kind: i.kind, caption: i.caption })) })),
       onTurn: (record, images) => {
         log.appendTurn(record, images);
         opts.onTurn?.(record);
+      },
+      onEnd: (images) => {
+        finalImages = images;
       },
       ...(opts.shouldStop ? { shouldStop: opts.shouldStop } : {}),
     });
     if (outcome.endReason === 'stopped') return null;
     const score = scoreEpisode({ ...outcome, referenceActions, scoring: instance.scoring });
-    log.finish({ outcome, score, referenceActions, finishedAt: new Date().toISOString() });
-    return summaryEntry(outcome, score, referenceActions);
+    log.finish({ outcome, score, referenceActions, finishedAt: new Date().toISOString() }, finalImages);
+    return { entry: summaryEntry(outcome, score, referenceActions), fresh: true };
   } finally {
     await agent.close?.();
   }
 }
 
-/** Dollars already recorded in the logs of these episodes (earlier, interrupted runs included). */
-export function recordedCost(out: string, ids: string[]): number {
+/** One episode folder of a run folder, as found on disk. */
+export interface FolderEpisode {
+  /** The instance id the log's header names. */
+  id: string;
+  log: EpisodeLog;
+  contents: LogInspection;
+}
+
+/**
+ * Every episode log under `out/episodes/`, read and checked line by line (folders without a
+ * log are skipped). The instance id comes from each log's header.
+ */
+export function folderEpisodes(out: string): FolderEpisode[] {
+  const root = join(out, 'episodes');
+  if (!existsSync(root)) return [];
+  if (!statSync(root).isDirectory()) throw new SpaceActError('io', `${root} is a file, not the episodes folder of a run`, { path: root });
+  const found: FolderEpisode[] = [];
+  for (const name of readdirSync(root).sort()) {
+    const log = new EpisodeLog(out, name);
+    // The folder name is the id made file-system safe; the log inside says which instance it is.
+    const file = join(root, name, 'log.jsonl');
+    if (!existsSync(join(root, name)) || !statSync(join(root, name)).isDirectory() || !existsSync(file)) continue;
+    const contents = log.inspect();
+    found.push({ id: contents.header?.instance.id ?? name, log, contents });
+  }
+  return found;
+}
+
+/**
+ * Dollars recorded in episode logs (earlier, interrupted and abandoned runs included: the turns
+ * a retried episode dropped are still in its `log.abandoned-N.jsonl`, and still paid for).
+ */
+export function recordedCost(out: string, ids?: string[]): number {
   let spent = 0;
-  for (const id of ids) {
-    const { turns } = new EpisodeLog(out, id).read();
-    for (const t of turns) spent += t.reply.usage?.cost ?? 0;
+  const logs = ids ? ids.map((id) => new EpisodeLog(out, id)) : folderEpisodes(out).map((e) => e.log);
+  for (const log of logs) {
+    for (const t of log.inspect().turns) spent += t.reply.usage?.cost ?? 0;
+    if (!existsSync(log.dir)) continue;
+    for (const f of readdirSync(log.dir)) {
+      if (!/^log\.abandoned-\d+\.jsonl$/.test(f)) continue;
+      // The old log holds the kept turns too; only those from the failed one on were dropped.
+      const old = new EpisodeLog(out, '', join(log.dir, f)).inspect().turns;
+      const failed = old.findIndex((t) => t.reply.abandoned);
+      for (const t of failed < 0 ? [] : old.slice(failed)) spent += t.reply.usage?.cost ?? 0;
+    }
   }
   return spent;
 }
 
-function makeSummary(base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished'>, ids: string[], entries: Array<SummaryEntry | undefined>, stopped?: RunStop): RunSummary {
-  const episodes = entries.filter((e): e is SummaryEntry => e !== undefined);
+function makeSummary(
+  base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished' | 'stopped'>,
+  ids: string[],
+  entries: Array<SummaryEntry | undefined>,
+  others: { finished: SummaryEntry[]; unfinished: string[] },
+  stopped?: RunStop,
+): RunSummary {
+  const episodes = [...entries.filter((e): e is SummaryEntry => e !== undefined), ...others.finished];
   const totals: RunSummary['totals'] = {
     episodes: episodes.length,
     solved: episodes.filter((e) => e.solved).length,
@@ -231,9 +284,33 @@ function makeSummary(base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished'
     outputTokens: episodes.reduce((s, e) => s + e.outputTokens, 0),
   };
   if (episodes.some((e) => e.cost !== undefined)) totals.cost = roundCost(episodes.reduce((s, e) => s + (e.cost ?? 0), 0));
-  const summary: RunSummary = { ...base, episodes, totals, unfinished: ids.filter((_, i) => entries[i] === undefined) };
+  const summary: RunSummary = { ...base, episodes, totals, unfinished: [...ids.filter((_, i) => entries[i] === undefined), ...others.unfinished] };
   if (stopped) summary.stopped = stopped;
   return summary;
+}
+
+/**
+ * Checks the output folder before a run: it must be a folder (or not exist yet), and every
+ * episode log in it must be whole — a damaged line stops the run with its file and line
+ * number, or, with `repair`, is cut off after saying what is dropped. Returns the episodes
+ * found, for the summary.
+ */
+function checkRunFolder(out: string, repair: boolean, notice: (m: string) => void): FolderEpisode[] {
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new SpaceActError('io', `--out ${out} is a file, not a folder`, { path: out });
+  mkdirSync(out, { recursive: true });
+  let found = folderEpisodes(out);
+  const damaged = found.filter((e) => e.contents.damage);
+  if (damaged.length && !repair) {
+    const first = damaged[0];
+    const err = new LogDamageError(first.log.file, first.contents.damage!);
+    if (damaged.length > 1) err.message += ` (${damaged.length - 1} more damaged log${damaged.length > 2 ? 's' : ''} in ${out})`;
+    throw err;
+  }
+  if (damaged.length) {
+    for (const e of damaged) notice(`repaired ${e.log.repair()}`);
+    found = folderEpisodes(out);
+  }
+  return found;
 }
 
 /**
@@ -249,23 +326,58 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   ids.forEach((id) => instanceFromId(id));
   const makeAgent = opts.makeAgent ?? (opts.agent ? () => agentFactory(opts.agent!.name)(opts.agent!.options) : null);
   if (!makeAgent) throw new SpaceActError('invalid-argument', 'runInstances needs `agent` or `makeAgent`');
-  const concurrency = opts.concurrency ?? 1;
+  const concurrency = opts.concurrency ?? RUN_DEFAULTS.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpaceActError('invalid-argument', '--concurrency must be a whole number of at least 1');
   if (concurrency > 1 && !opts.agent) throw new SpaceActError('invalid-argument', 'parallel runs need the agent given by name (`agent`), not a `makeAgent` function');
   if (opts.costLimit !== undefined && !(opts.costLimit >= 0)) throw new SpaceActError('invalid-argument', '--cost-limit must be a non-negative number of dollars');
 
-  mkdirSync(opts.out, { recursive: true });
+  const abandonLimit = opts.abandonLimit ?? DEFAULT_ABANDON_LIMIT;
+  if (!Number.isInteger(abandonLimit) || abandonLimit < 0) throw new SpaceActError('invalid-argument', '--abandon-limit must be a whole number of at least 0');
+  const notice = (m: string): void => opts.onNotice?.(m);
+
+  const found = checkRunFolder(opts.out, opts.repair ?? false, notice);
   const probe = makeAgent();
   await probe.close?.();
-  const base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished'> = {
+  const base: Omit<RunSummary, 'episodes' | 'totals' | 'unfinished' | 'stopped'> = {
     package: { name: 'spaceact', version: packageVersion() },
     agent: { name: probe.name, settings: probe.settings },
     mode: modeName(opts.mode),
   };
-  const meter = opts.costLimit !== undefined ? new CostMeter(opts.costLimit, recordedCost(opts.out, ids)) : null;
-  const stopNow = (): boolean => (meter?.reached ?? false) || (opts.shouldStop?.() ?? false);
+  // Episodes of earlier runs into this folder stay in the summary; another agent's or mode's
+  // would make it mean two things at once.
+  const others: { finished: SummaryEntry[]; unfinished: string[] } = { finished: [], unfinished: [] };
+  for (const e of found) {
+    const h = e.contents.header;
+    if (!h) continue;
+    if (h.agent.name !== base.agent.name || h.mode !== base.mode) {
+      throw new SpaceActError(
+        'invalid-state',
+        `${opts.out} holds episodes of another run (${e.id}: agent ${h.agent.name}, mode ${h.mode}; this run: agent ${base.agent.name}, mode ${base.mode}); use another --out`,
+        { path: opts.out },
+      );
+    }
+    if (ids.includes(e.id)) continue;
+    const end = e.contents.end;
+    if (end) others.finished.push(summaryEntry(end.outcome, end.score, end.referenceActions));
+    else others.unfinished.push(e.id);
+  }
+  const meter = opts.costLimit !== undefined ? new CostMeter(opts.costLimit, recordedCost(opts.out)) : null;
+  let abandonedInARow = 0;
+  let breakerTripped: string | null = null;
+  const stopNow = (): boolean => breakerTripped !== null || (meter?.reached ?? false) || (opts.shouldStop?.() ?? false);
   const entries: Array<SummaryEntry | undefined> = new Array(ids.length).fill(undefined);
+  // What an earlier run of this folder left: finished episodes are reused, unfinished ones continued.
+  const earlier = ids.map((id) => new EpisodeLog(opts.out, id).read());
+  const reused = earlier.map((r) => r.end !== null);
+  const resumed = { finished: reused.filter(Boolean).length, continued: earlier.filter((r) => r.end === null && r.turns.length > 0).length };
+  if (resumed.finished || resumed.continued) base.resumed = resumed;
   const stopInfo = (): RunStop | undefined => {
+    if (breakerTripped !== null) {
+      return {
+        reason: 'abandonments',
+        message: `stopped after ${abandonLimit} episode${abandonLimit === 1 ? ' was' : 's in a row were'} abandoned (last: ${breakerTripped}); the endpoint looks unusable: fix it and rerun with the same --out (abandoned episodes are retried)`,
+      };
+    }
     if (meter?.reached) {
       return {
         reason: 'cost-limit',
@@ -278,52 +390,79 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
     return undefined;
   };
   let reported = 0;
-  const record = (index: number, entry: SummaryEntry): void => {
+  const record = (index: number, result: EpisodeResult): void => {
+    const entry = result.entry;
     entries[index] = entry;
-    writeSummary(opts.out, makeSummary(base, ids, entries));
+    // The circuit breaker counts episodes that ended in this run, in the order they ended.
+    if (result.fresh) {
+      abandonedInARow = entry.abandoned ? abandonedInARow + 1 : 0;
+      if (abandonLimit > 0 && abandonedInARow >= abandonLimit) breakerTripped ??= entry.abandonReason ?? 'no reason recorded';
+    }
+    writeSummary(opts.out, makeSummary(base, ids, entries, others));
     // Progress lines come out in instance order, as in a serial run.
     while (reported < ids.length && entries[reported]) {
       reported += 1;
-      opts.onEpisode?.(entries[reported - 1]!, reported, ids.length);
+      opts.onEpisode?.(entries[reported - 1]!, reported, ids.length, { reused: reused[reported - 1] });
     }
   };
   const episodeOpts = {
     mode: opts.mode,
     out: opts.out,
-    render: opts.render ?? 'always',
-    historyImages: opts.historyImages ?? 1,
+    render: opts.render ?? RUN_DEFAULTS.render,
+    historyImages: opts.historyImages ?? RUN_DEFAULTS.historyImages,
+    keepAbandoned: opts.keepAbandoned ?? false,
   } as const;
 
-  if (concurrency > 1 && ids.length > 1) {
-    await runParallel({
-      ids,
-      workers: Math.min(concurrency, ids.length),
-      init: { agent: opts.agent!, ...episodeOpts },
-      shouldStop: stopNow,
-      onTurnCost: (cost) => meter?.add(cost),
-      onEpisode: record,
-    });
-  } else {
-    const needsRenderer = !opts.mode.blind && episodeOpts.render !== 'never';
-    const renderer = needsRenderer ? new Renderer() : null;
-    try {
-      for (let i = 0; i < ids.length; i++) {
-        if (stopNow()) break;
-        const entry = await runLoggedEpisode(ids[i], {
-          ...episodeOpts,
-          makeAgent,
-          shouldStop: stopNow,
-          onTurn: (r) => meter?.add(r.reply.usage?.cost ?? 0),
-        }, renderer);
-        if (!entry) break;
-        record(i, entry);
+  try {
+    if (concurrency > 1 && ids.length > 1) {
+      await runParallel({
+        ids,
+        workers: Math.min(concurrency, ids.length),
+        init: { agent: opts.agent!, ...episodeOpts },
+        shouldStop: stopNow,
+        onTurnCost: (cost) => meter?.add(cost),
+        onEpisodeStart: (id) => opts.onEpisodeStart?.(id),
+        onTurn: (id, turn) => opts.onTurn?.(id, turn),
+        onEpisode: record,
+        onNotice: notice,
+      });
+    } else {
+      const needsRenderer = !opts.mode.blind && episodeOpts.render !== 'never';
+      const renderer = needsRenderer ? new Renderer() : null;
+      try {
+        for (let i = 0; i < ids.length; i++) {
+          if (stopNow()) break;
+          opts.onEpisodeStart?.(ids[i]);
+          const result = await runLoggedEpisodeResult(ids[i], {
+            ...episodeOpts,
+            makeAgent,
+            shouldStop: stopNow,
+            onTurn: (r) => {
+              meter?.add(r.reply.usage?.cost ?? 0);
+              opts.onTurn?.(ids[i], r);
+            },
+            onNotice: notice,
+          }, renderer);
+          if (!result) break;
+          record(i, result);
+        }
+      } finally {
+        await renderer?.close();
       }
-    } finally {
-      await renderer?.close();
     }
+  } catch (err) {
+    // A failure that ends every episode (a refused key, a full disk): the summary says so and
+    // what is unfinished, and the error goes on to the caller.
+    const message = err instanceof Error ? err.message : String(err);
+    try {
+      writeSummary(opts.out, makeSummary(base, ids, entries, others, { reason: 'error', message }));
+    } catch {
+      // The folder itself may be what failed; the error below says why.
+    }
+    throw err;
   }
   const stopped = entries.some((e) => e === undefined) ? stopInfo() : undefined;
-  const summary = makeSummary(base, ids, entries, stopped);
+  const summary = makeSummary(base, ids, entries, others, stopped);
   writeSummary(opts.out, summary);
   return summary;
 }

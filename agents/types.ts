@@ -1,9 +1,14 @@
+import type { OptionValues } from '../core/options.ts';
 import type { CallResult } from '../tasks/env.ts';
-import type { Instance, ToolCall, ToolSpec } from '../tasks/types.ts';
+import type { InstanceView } from '../tasks/instance-view.ts';
+import type { ReferenceSolution, ToolCall, ToolSpec } from '../tasks/types.ts';
 import type { Mode } from './modes.ts';
 
 import type { ObservationImage } from '../tasks/types.ts';
 export type { ObservationImage } from '../tasks/types.ts';
+
+/** An agent's options: from the command line (strings) or from code (numbers), read with `core/options.ts`. */
+export type AgentOptions = OptionValues;
 
 /** What the agent was told about one earlier turn. */
 export interface HistoryEntry {
@@ -23,7 +28,10 @@ export interface Observation {
   turnsLeft: number;
   /** Actions allowed this turn (5, or 1 in `cap1`). */
   actionCap: number;
-  instance: Instance;
+  /** Actions left in the episode's action budget (counting this turn's), when the instance has one. */
+  actionsLeft?: number;
+  /** What the agent is told about the instance: id, title, rules, tools, budgets, camera limits — never the scene or the answer. */
+  instance: InstanceView;
   /** Tools available this episode (no camera tools under `no-camera`). */
   tools: ToolSpec[];
   /** Images now; empty under `blind`. */
@@ -64,8 +72,15 @@ export interface RequestRecord {
   usage?: Usage;
   /** Why the endpoint stopped writing (`stop`, `length`, ...). */
   finishReason?: string;
-  /** Raw text of a refused reply (the accepted one is `AgentReply.raw`). */
+  /** Raw text of a refused reply (the accepted one is `AgentReply.raw`), clipped for the log. */
   raw?: string;
+  /** Length of the refused reply in characters, when `raw` was clipped. */
+  rawChars?: number;
+  /**
+   * Infrastructure faults met and retried before this request was answered (a timeout, a reset,
+   * a body that was not a chat completion...): the endpoint's, never the model's.
+   */
+  faults?: Array<{ kind: string; reason: string }>;
   /** What was wrong with the reply, when it was refused. */
   problems?: string[];
   /** The failure, when the request got no answer (scrubbed of the API key). */
@@ -102,7 +117,8 @@ export interface AgentReply {
 
 /** Context an agent gets once per episode. */
 export interface EpisodeStart {
-  instance: Instance;
+  /** What the agent is told about the instance (never the scene or the answer). */
+  instance: InstanceView;
   tools: ToolSpec[];
   mode: Mode;
   /**
@@ -110,6 +126,15 @@ export interface EpisodeStart {
    * Models never get it.
    */
   preview(call: ToolCall): { result: CallResult; progress: number; solved: boolean };
+}
+
+/**
+ * What the loop hands, apart from the public view, to an agent that declares itself
+ * `privileged`: the instance's verified reference solution. Only oracle baselines (the
+ * reference agent) ask for it; models and people never get it.
+ */
+export interface PrivilegedChannel {
+  reference(): Promise<ReferenceSolution>;
 }
 
 /**
@@ -123,7 +148,9 @@ export interface Agent {
   readonly settings: Record<string, unknown>;
   /** False when the agent never looks at images, so the loop may skip rendering. */
   readonly needsImages: boolean;
-  start(ctx: EpisodeStart): Promise<void> | void;
+  /** True for an oracle baseline that plays the verified solution: the loop then passes it the {@link PrivilegedChannel}. */
+  readonly privileged?: boolean;
+  start(ctx: EpisodeStart, privileged?: PrivilegedChannel): Promise<void> | void;
   act(obs: Observation): Promise<AgentReply>;
   /** Release connections, browsers, worker processes. */
   close?(): Promise<void> | void;
@@ -152,6 +179,11 @@ export interface TurnRecord {
   };
   results: CallResult[];
   stateHash: string;
+  /**
+   * The family's progress measure before and after the turn (for analysis: loops and stalls
+   * are turns without progress). Logged, never shown to the agent; absent in older logs.
+   */
+  progress?: { before: number; after: number };
 }
 
 /** The outcome of one episode, before scoring. */
@@ -166,7 +198,7 @@ export interface EpisodeOutcome {
   truncated: boolean;
   abandoned: boolean;
   abandonReason?: string;
-  endReason: 'solved' | 'commit' | 'failed' | 'turn-budget' | 'abandoned' | 'stopped';
+  endReason: 'solved' | 'commit' | 'failed' | 'turn-budget' | 'action-budget' | 'abandoned' | 'stopped';
   turns: number;
   /** Executed non-perception calls (violations included). */
   actions: number;

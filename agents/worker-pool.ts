@@ -3,15 +3,19 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../core/errors.ts';
 import type { Mode } from './modes.ts';
-import type { AgentSpec, SummaryEntry } from './runner.ts';
+import type { RenderWhen } from './run-defaults.ts';
+import type { AgentSpec } from './run-types.ts';
+import type { EpisodeResult } from './runner.ts';
+import type { Usage } from './types.ts';
 
 /** What every worker is told once: enough to rebuild the agent and run episodes. */
 export interface WorkerInit {
   agent: AgentSpec;
   mode: Mode;
   out: string;
-  render: 'always' | 'auto' | 'never';
+  render: RenderWhen;
   historyImages: number;
+  keepAbandoned: boolean;
 }
 
 /** Messages from the parent to a worker. */
@@ -23,8 +27,10 @@ export type ToWorker =
 
 /** Messages from a worker to the parent. */
 export type FromWorker =
-  | { type: 'turn'; cost: number }
-  | { type: 'done'; index: number; entry: SummaryEntry | null }
+  | { type: 'start'; id: string }
+  | { type: 'turn'; cost: number; id: string; turn: number; usage?: Usage }
+  | { type: 'notice'; message: string }
+  | { type: 'done'; index: number; result: EpisodeResult | null }
   | { type: 'failed'; index: number; error: { code?: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Options of {@link runParallel}. */
@@ -35,8 +41,14 @@ export interface ParallelOptions {
   /** Polled before each episode is handed out and after each turn; true stops the run. */
   shouldStop(): boolean;
   onTurnCost(cost: number): void;
+  /** An episode started in a worker. */
+  onEpisodeStart?(id: string): void;
+  /** A new turn was logged in a worker (for the progress line). */
+  onTurn?(id: string, turn: { turn: number; reply: { usage?: Usage } }): void;
   /** A finished episode (called in completion order; the caller orders the summary). */
-  onEpisode(index: number, entry: SummaryEntry): void;
+  onEpisode(index: number, result: EpisodeResult): void;
+  /** Something a worker repaired or dropped (see `RunOptions.onNotice`). */
+  onNotice?(message: string): void;
 }
 
 const WORKER_ENTRY = fileURLToPath(new URL('./run-worker.ts', import.meta.url));
@@ -77,11 +89,16 @@ export async function runParallel(opts: ParallelOptions): Promise<void> {
         child.send({ type: 'run', index: current, id: opts.ids[current] } satisfies ToWorker);
       };
       child.on('message', (msg: FromWorker) => {
-        if (msg.type === 'turn') {
+        if (msg.type === 'start') {
+          opts.onEpisodeStart?.(msg.id);
+        } else if (msg.type === 'turn') {
           opts.onTurnCost(msg.cost);
+          opts.onTurn?.(msg.id, { turn: msg.turn, reply: msg.usage ? { usage: msg.usage } : {} });
           if (opts.shouldStop()) broadcastStop();
+        } else if (msg.type === 'notice') {
+          opts.onNotice?.(msg.message);
         } else if (msg.type === 'done') {
-          if (msg.entry) opts.onEpisode(msg.index, msg.entry);
+          if (msg.result) opts.onEpisode(msg.index, msg.result);
           handOut();
         } else if (msg.type === 'failed') {
           failure ??= new SpaceActError(msg.error.code ?? 'invalid-state', msg.error.message, msg.error.details ?? {});

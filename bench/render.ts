@@ -99,6 +99,35 @@ async function benchWall(renderer: Renderer): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * What shadows and the framing measurement cost, as ratios of frame times on the 50-part scene
+ * with a labelled 1.6 m ruler (whose labels' occlusion test draws an id pass in every RGB
+ * picture), frames interleaved so all see the same load: shadows on vs off; `measure` vs
+ * `render`.
+ */
+async function benchLightsAndFraming(renderer: Renderer, camera: CameraSpec): Promise<Record<string, number>> {
+  const ruler = { from: [-0.8, 0.001, 0.9] as Vec3, to: [0.8, 0.001, 0.9] as Vec3 };
+  const kinds = {
+    shadows: (i: number) => renderer.render({ ...benchScene(i), rulers: [ruler] }, camera),
+    noShadows: (i: number) => renderer.render({ ...benchScene(i), rulers: [ruler], light: { azimuth: 32, elevation: 56, shadows: false } }, camera),
+    measure: (i: number) => renderer.measure({ ...benchScene(i), rulers: [ruler] }, camera),
+  };
+  const ms: Record<keyof typeof kinds, number> = { shadows: 0, noShadows: 0, measure: 0 };
+  const frames = 12;
+  for (let i = 0; i < 2 + frames; i++) {
+    for (const kind of Object.keys(kinds) as (keyof typeof kinds)[]) {
+      const t = performance.now();
+      await kinds[kind](i);
+      if (i >= 2) ms[kind] += performance.now() - t;
+    }
+  }
+  return {
+    shadowsVsNoShadows: round2(ms.shadows / ms.noShadows),
+    measureVsRender: round2(ms.measure / ms.shadows),
+    measureMs: round2(ms.measure / frames),
+  };
+}
+
 /** Peak resident memory (VmHWM) summed over a process and its descendants, MB (Linux). */
 function treePeakRssMb(rootPid: number): number {
   const children = new Map<number, number[]>();
@@ -191,6 +220,7 @@ export async function benchRender(): Promise<Record<string, unknown>> {
     const maskFps = 10000 / (performance.now() - maskStart);
     await barePage.close();
     const studdedWall = await benchWall(renderer);
+    const lightsAndFraming = await benchLightsAndFraming(renderer, camera);
 
     const rendererFps = (FRAMES * 1000) / oursMs;
     const bareFps = (FRAMES * 1000) / bareMs;
@@ -209,6 +239,7 @@ export async function benchRender(): Promise<Record<string, unknown>> {
       nodeMaxRssMB: round2(process.resourceUsage().maxRSS / 1024),
       browserPeakRssMB: round2(treePeakRssMb(renderer.chromium.pid!)),
       studdedWall,
+      lightsAndFraming,
     };
   } finally {
     await renderer.close();

@@ -5,6 +5,8 @@
  *   world (same colliders, materials and integration settings). Target ratio ≥ 0.9.
  * - **sweep**: a swept 6-DoF check of a held bar moving 1 m while turning 90° through a scene of
  *   50 bodies. Target ≤ 2 ms.
+ * - **group sweep**: four touching cubes turned 90° about an external axis, as a ratio to one cube
+ *   turned by the same motion and to the bar's 6-DoF sweep in the same run.
  * - **snapshot / restore** of that scene and of a 50-brick wall (with the brick registry), next to
  *   Rapier's own `takeSnapshot` / `restoreSnapshot`.
  * - **bricks**: placing a brick and the statics LP of a 50-brick wall.
@@ -154,6 +156,61 @@ async function sweep(): Promise<Record<string, unknown>> {
   }
 }
 
+/**
+ * Group motion: four touching 5 cm cubes turned 90° about an external axis above the pile
+ * (`World.sweepGroup`), next to one of those cubes turned alone by the same motion and to the
+ * single-body 6-DoF sweep of the held bar, all in the same run.
+ */
+async function groupSweep(): Promise<Record<string, unknown>> {
+  const world = await World.create({ timestep: TIMESTEP });
+  try {
+    for (const s of pileScene()) world.addBody(s);
+    world.advance(1);
+    const cubes: string[] = [];
+    for (const [i, x] of [-0.05, 0.05].entries()) {
+      for (const [j, z] of [-0.05, 0.05].entries()) {
+        const name = `cube-${i}${j}`;
+        world.addBody({ name, kind: 'kinematic', pose: { p: [x, 0.45, z], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.05, 0.05, 0.05] }] });
+        cubes.push(name);
+      }
+    }
+    const d = Math.SQRT1_2 / 2;
+    world.addBody({ name: 'held', kind: 'kinematic', pose: { p: [-d, 0.3, -d], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.1, 0.02, 0.02] }] });
+    const barTarget: Pose = { p: [d, 0.3, d], q: qaxisAngle([0, 1, 0], Math.PI / 2) };
+    // About the horizontal axis through (0.2, 0.45, 0), the cubes swing up and over it, above the pile.
+    const turn = { type: 'rotate' as const, pivot: [0.2, 0.45, 0] as [number, number, number], axis: [0, 0, 1] as [number, number, number], angleDeg: -90 };
+    if (world.sweepGroup(cubes, turn, { exclude: ['held'] }).hit) throw new Error('bench scene: the group turn is blocked');
+    const times = { group: [] as number[], single: [] as number[], bar: [] as number[] };
+    for (let i = 0; i < 120; i++) {
+      let t = performance.now();
+      world.sweepGroup(cubes, turn, { exclude: ['held'] });
+      const group = performance.now() - t;
+      t = performance.now();
+      world.sweepGroup([cubes[0]], turn, { exclude: ['held', ...cubes.slice(1)] });
+      const single = performance.now() - t;
+      t = performance.now();
+      world.sweep('held', barTarget, { exclude: cubes });
+      const bar = performance.now() - t;
+      if (i >= 20) {
+        times.group.push(group);
+        times.single.push(single);
+        times.bar.push(bar);
+      }
+    }
+    const [g, one, bar] = [median(times.group), median(times.single), median(times.bar)];
+    return {
+      move: 'four touching 5 cm cubes turned 90° about an external axis, 5° segments',
+      groupMedianMs: round(g),
+      oneCubeSameMotionMedianMs: round(one),
+      barSweepMedianMs: round(bar),
+      groupOverOneCube: round(g / one),
+      groupOverBarSweep: round(g / bar),
+    };
+  } finally {
+    world.free();
+  }
+}
+
 /** Snapshot/restore of the pile and of a 50-brick wall, next to Rapier's own calls. */
 async function snapshots(): Promise<Record<string, unknown>> {
   const measure = (world: World): Record<string, number> => {
@@ -241,6 +298,7 @@ export async function benchSim(): Promise<Record<string, unknown>> {
   return {
     stepping: await stepping(),
     sweep: await sweep(),
+    groupSweep: await groupSweep(),
     snapshots: await snapshots(),
     bricks: await brickFigures(),
   };

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { fsErrorLine } from '../agents/fs-errors.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { packageVersion } from '../core/package-info.ts';
 
@@ -23,7 +24,8 @@ export async function main(argv: string[]): Promise<void> {
   const program = new Command('spaceact')
     .description('SpaceAct: closed-loop 3D spatial and temporal reasoning benchmark')
     .version(packageVersion())
-    .showHelpAfterError()
+    // A short pointer, not 50 lines of help that would bury the error and its "Did you mean".
+    .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
@@ -38,9 +40,15 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode;
       return;
     }
+    // One line a person can act on; the structured details are for programs, not for people.
     if (err instanceof SpaceActError) {
       process.stderr.write(`spaceact: ${err.message}\n`);
-      if (Object.keys(err.details).length) process.stderr.write(`${JSON.stringify(err.details)}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const fsLine = fsErrorLine(err);
+    if (fsLine) {
+      process.stderr.write(`spaceact: ${fsLine}\n`);
       process.exitCode = 2;
       return;
     }

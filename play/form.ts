@@ -1,3 +1,4 @@
+import { readSchema, type SchemaNode } from '../tasks/tool-schema.ts';
 import type { JsonSchema, ToolKind, ToolSpec } from '../tasks/types.ts';
 
 /** Enums with at most this many values become a row of buttons; longer ones a drop-down. */
@@ -33,63 +34,73 @@ export interface ToolForm {
   fields: FormField[];
 }
 
-function typeOf(schema: JsonSchema): string | undefined {
-  const t = schema.type;
-  if (Array.isArray(t)) return t.find((x) => x !== 'null') as string | undefined;
-  return typeof t === 'string' ? t : undefined;
-}
-
-function bound(x: unknown): number | undefined {
-  return typeof x === 'number' && Number.isFinite(x) ? x : undefined;
-}
-
 function label(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** The control for one property schema. */
-export function fieldControl(schema: JsonSchema): FieldControl {
-  if (!schema || typeof schema !== 'object') return { control: 'json' };
-  if ('const' in schema) return { control: 'choice', style: 'buttons', options: [{ label: label(schema.const), value: schema.const }] };
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    const options = schema.enum.map((v) => ({ label: label(v), value: v as unknown }));
-    const short = options.length <= MAX_BUTTONS && options.every((o) => o.label.length <= 24);
-    return { control: 'choice', style: short ? 'buttons' : 'select', options };
+function choice(values: unknown[]): FieldControl {
+  const options = values.map((v) => ({ label: label(v), value: v }));
+  const short = options.length <= MAX_BUTTONS && options.every((o) => o.label.length <= 24);
+  return { control: 'choice', style: short ? 'buttons' : 'select', options };
+}
+
+/** The values a node lists outright (a const, an enum, or a choice among only those), or null. */
+function listed(n: SchemaNode): unknown[] | null {
+  if (n.kind === 'const') return [n.value];
+  if (n.kind === 'enum') return n.values;
+  if (n.kind === 'choice') {
+    const all: unknown[] = [];
+    for (const b of n.branches) {
+      const vals = listed(b);
+      if (!vals) return null;
+      all.push(...vals);
+    }
+    return all;
   }
-  const type = typeOf(schema);
-  if (type === 'number' || type === 'integer') {
-    const c: FieldControl = { control: 'number', integer: type === 'integer' };
-    const min = bound(schema.minimum);
-    const max = bound(schema.maximum);
-    const xmin = bound(schema.exclusiveMinimum);
-    const xmax = bound(schema.exclusiveMaximum);
-    if (min !== undefined) c.min = min;
-    if (max !== undefined) c.max = max;
-    if (xmin !== undefined) c.exclusiveMin = xmin;
-    if (xmax !== undefined) c.exclusiveMax = xmax;
-    return c;
-  }
-  if (type === 'boolean') return { control: 'checkbox' };
-  if (type === 'string') {
-    const c: FieldControl = { control: 'text' };
-    const n = bound(schema.maxLength);
-    if (n !== undefined) c.maxLength = n;
-    return c;
-  }
-  if (type === 'array') {
-    const items = (schema.items ?? {}) as JsonSchema;
-    const itemType = typeOf(items);
-    const n = bound(schema.minItems);
-    if ((itemType === 'number' || itemType === 'integer') && n !== undefined && n === bound(schema.maxItems) && n >= 1 && n <= MAX_VECTOR && !items.enum) {
-      const c: FieldControl = { control: 'vector', length: n, integer: itemType === 'integer' };
-      const min = bound(items.minimum);
-      const max = bound(items.maximum);
-      if (min !== undefined) c.min = min;
-      if (max !== undefined) c.max = max;
+  return null;
+}
+
+function controlOf(n: SchemaNode): FieldControl {
+  const values = listed(n);
+  if (values && values.length > 0) return choice(values);
+  switch (n.kind) {
+    case 'choice':
+      // A choice of one kind of value (e.g. one number range) is entered as that value.
+      return n.branches.length === 1 ? controlOf(n.branches[0]) : { control: 'json' };
+    case 'number': {
+      const c: FieldControl = { control: 'number', integer: n.integer };
+      if (n.min !== undefined) c.min = n.min;
+      if (n.max !== undefined) c.max = n.max;
+      if (n.exclusiveMin !== undefined) c.exclusiveMin = n.exclusiveMin;
+      if (n.exclusiveMax !== undefined) c.exclusiveMax = n.exclusiveMax;
       return c;
     }
+    case 'boolean':
+      return { control: 'checkbox' };
+    case 'string': {
+      const c: FieldControl = { control: 'text' };
+      if (n.maxLength !== undefined) c.maxLength = n.maxLength;
+      return c;
+    }
+    case 'array': {
+      const it = n.items;
+      const len = n.minItems;
+      if (!n.prefixItems && it.kind === 'number' && len !== undefined && len === n.maxItems && len >= 1 && len <= MAX_VECTOR) {
+        const c: FieldControl = { control: 'vector', length: len, integer: it.integer };
+        if (it.min !== undefined) c.min = it.min;
+        if (it.max !== undefined) c.max = it.max;
+        return c;
+      }
+      return { control: 'json' };
+    }
+    default:
+      return { control: 'json' };
   }
-  return { control: 'json' };
+}
+
+/** The control for one property schema (read with the tool-schema subset, `tasks/tool-schema.ts`). */
+export function fieldControl(schema: JsonSchema): FieldControl {
+  return controlOf(readSchema(schema));
 }
 
 /**

@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EpisodeLog } from '../agents/episode-log.ts';
 import { modeName, parseMode, type Mode } from '../agents/modes.ts';
+import { RUN_DEFAULTS } from '../agents/run-defaults.ts';
 import { runInstances, writeSummary, type SummaryEntry } from '../agents/runner.ts';
 import { packageVersion } from '../core/package-info.ts';
 import { pageScript } from '../render/page-bundle.ts';
@@ -90,8 +91,8 @@ export async function startPlay(opts: PlayOptions): Promise<PlayHandle> {
         makeAgent: () => new HumanAgent(session),
         mode,
         out,
-        render: 'always',
-        historyImages: 1,
+        render: RUN_DEFAULTS.render,
+        historyImages: RUN_DEFAULTS.historyImages,
       });
       const entry = summary.episodes[0] ?? null;
       if (entry) session.finish(entry);

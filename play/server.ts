@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkReply } from '../agents/reply-parser.ts';
+import { checkReply, nestingExceeds } from '../agents/reply-parser.ts';
 import { SpaceActError } from '../core/errors.ts';
 import type { PlaySession } from './human-agent.ts';
 import type { PlayStateBuilder } from './state.ts';
 
 /** Largest request body read, bytes (a turn is a few hundred bytes). */
 export const MAX_BODY_BYTES = 256 * 1024;
+/** Deepest nesting of a turn's reply accepted (a real one is 4 levels deep). */
+const MAX_REPLY_DEPTH = 32;
 
 /** The play page's content security policy: its own inline code, its own images and API only. */
 export const PLAY_CSP =
@@ -159,6 +161,8 @@ export class PlayServer {
     if (Object.keys(rest).length) throw new HttpError(400, 'the body may hold only "version" and "reply"');
     if (!Number.isInteger(version)) throw new HttpError(400, '"version" must be the whole number of the state the turn answers');
     if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new HttpError(400, '"reply" must be an object {rationale, note, actions}');
+    // Checked before anything recursive (JSON.stringify overflows the stack at ~10,000 levels).
+    if (nestingExceeds(reply, MAX_REPLY_DEPTH)) throw new HttpError(400, `the reply is nested deeper than ${MAX_REPLY_DEPTH} levels`);
     const s = this.session;
     const obs = s.observation;
     if (s.status !== 'waiting' || !obs) throw new HttpError(409, `no turn is awaited now (the episode is ${s.status})`);

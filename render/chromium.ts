@@ -23,6 +23,28 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/** Launches tried before giving up: a browser that dies while starting is started again, as one that dies later is. */
+export const LAUNCH_ATTEMPTS = 3;
+
+/** Environment variables Chromium may see (and any `LC_*`): what it needs to run, find fonts and temporary space. */
+const BROWSER_ENV = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR',
+  'FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_RUNTIME_DIR', 'LD_LIBRARY_PATH',
+];
+
+/**
+ * The minimal environment Chromium is started with: the allow-listed variables above, never
+ * API keys or anything else of the program's (a browser is a large attack surface and writes
+ * crash dumps).
+ */
+export function browserEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && (BROWSER_ENV.includes(k) || /^LC_[A-Z]+$/.test(k))) out[k] = v;
+  }
+  return out;
+}
+
 const PAGE_HTML = '<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;background:#000}</style></head><body></body></html>';
 
 /** A page that is ready to draw, and which launch of the browser it belongs to. */
@@ -39,6 +61,8 @@ export interface ChromiumStats {
   requests: number;
   /** Milliseconds each launch took until the page was ready to draw. */
   launchMs: number[];
+  /** Launches that failed and were tried again (or given up on). */
+  launchFailures: number;
 }
 
 /** Waits for `work` at most `ms`; true if it fulfilled in time. Never rejects. */
@@ -81,7 +105,7 @@ export class ChromiumHost {
   private generation = 0;
   private closed = false;
   private launching: Promise<ReadyPage> | null = null;
-  private readonly stats: ChromiumStats = { launches: 0, requests: 0, launchMs: [] };
+  private readonly stats: ChromiumStats = { launches: 0, requests: 0, launchMs: [], launchFailures: 0 };
 
   constructor(
     private readonly executablePath: string | undefined,
@@ -130,10 +154,31 @@ export class ChromiumHost {
     return this.launching;
   }
 
+  /**
+   * Launches the browser, trying again (up to {@link LAUNCH_ATTEMPTS} times, with a short
+   * pause) when it dies or hangs while starting. A missing executable fails at once.
+   */
   private async launch(): Promise<ReadyPage> {
-    await this.kill();
     const executablePath = resolveChromium(this.executablePath);
     const script = await pageScript(RENDER_PAGE);
+    let last: Error | null = null;
+    for (let attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
+      if (this.closed) break;
+      try {
+        return await this.launchOnce(executablePath, script);
+      } catch (err) {
+        last = err as Error;
+        this.stats.launchFailures++;
+        if (attempt < LAUNCH_ATTEMPTS) await new Promise((r) => setTimeout(r, 250 * attempt));
+      }
+    }
+    throw new SpaceActError('browser', `could not start Chromium (${executablePath}) in ${LAUNCH_ATTEMPTS} attempts; last: ${last?.message ?? 'the renderer was closed'}`, {
+      executablePath,
+    });
+  }
+
+  private async launchOnce(executablePath: string, script: string): Promise<ReadyPage> {
+    await this.kill();
     const t0 = performance.now();
     this.userDataDir = mkdtempSync(join(tmpdir(), 'spaceact-chromium-'));
     installExitHook();
@@ -146,6 +191,7 @@ export class ChromiumHost {
         args: CHROMIUM_ARGS,
         userDataDir: this.userDataDir,
         timeout: this.launchTimeoutMs,
+        env: browserEnvironment(),
         // Signals belong to the program (e.g. `play` stops cleanly on Ctrl-C); Chromium still
         // exits with this process, because it talks to us over a pipe.
         handleSIGINT: false,
@@ -173,10 +219,7 @@ export class ChromiumHost {
       this.page = page;
     } catch (err) {
       await this.kill();
-      if (err instanceof SpaceActError) throw err;
-      throw new SpaceActError('browser', `could not start Chromium (${executablePath}): ${(err as Error).message}`, {
-        executablePath,
-      });
+      throw err;
     }
     this.generation++;
     this.stats.launches++;

@@ -78,3 +78,49 @@ export async function composeRow(images: Buffer[], opts: ComposeRowOptions = {})
     .png()
     .toBuffer();
 }
+
+/** Splits `text` into lines of at most `perLine` characters at spaces (a longer word gets a line of its own). */
+export function wrapText(text: string, perLine: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > perLine) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * `image` with a caption under it: `text` wrapped to the image's width in regular sans-serif
+ * (escaped), dark text on a light bar, at most `maxLines` lines (the last one ends in "…" when
+ * the text is longer). Returns PNG bytes.
+ */
+export async function withCaption(image: Buffer, text: string, opts: { fontSize?: number; maxLines?: number } = {}): Promise<Buffer> {
+  const { width = 1, height = 1 } = await sharp(image).metadata();
+  const size = opts.fontSize ?? Math.max(12, Math.min(22, Math.round(width / 60)));
+  // DejaVu Sans averages about 0.6 em per character.
+  const perLine = Math.max(8, Math.floor((width - size) / (0.6 * size)));
+  let lines = wrapText(text, perLine);
+  const maxLines = opts.maxLines ?? 4;
+  if (lines.length > maxLines) lines = [...lines.slice(0, maxLines - 1), `${lines[maxLines - 1].slice(0, perLine - 1)}…`];
+  const lineHeight = Math.round(size * 1.3);
+  const barHeight = lineHeight * lines.length + Math.round(size * 0.8);
+  const tspans = lines
+    .map((l, i) => `<text x="${Math.round(size / 2)}" y="${Math.round(size * 0.4) + lineHeight * (i + 1) - Math.round(size * 0.3)}">${escapeXml(l)}</text>`)
+    .join('');
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${barHeight}">` +
+    `<rect width="100%" height="100%" fill="#f4f1e8"/>` +
+    `<g font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="${size}" fill="#1b1b1b">${tspans}</g></svg>`;
+  const bar = await sharp(Buffer.from(svg)).png().toBuffer();
+  return sharp({ create: { width, height: height + barHeight, channels: 3, background: '#101214' } })
+    .composite([
+      { input: image, left: 0, top: 0 },
+      { input: bar, left: 0, top: height },
+    ])
+    .png()
+    .toBuffer();
+}

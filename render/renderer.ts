@@ -2,20 +2,24 @@ import { SpaceActError } from '../core/errors.ts';
 import type { Highlight, SceneDescription } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
 import { ChromiumHost } from './chromium.ts';
-import { composeRow } from './compose.ts';
+import { composeRow, withCaption } from './compose.ts';
 import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
-import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
-import { checkCamera, checkHighlight, checkScene, checkSize } from './scene-check.ts';
+import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
+
+export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult } from './page/protocol.ts';
+import { checkCamera, checkDimensions, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';
 import { maskPng, unpackBits } from './silhouette.ts';
+import { strobeLabels } from './strobe.ts';
+
+/** Highlight and caption of a violation's rollback image (rollback-text.ts). */
+export { rollbackCaption, rollbackHighlight, rollbackTitle } from './rollback-text.ts';
 
 /** Intersection over union of two silhouettes from {@link Renderer.mask} (lives in silhouette.ts). */
 export { silhouetteIoU } from './silhouette.ts';
 
 /** Default image size in pixels (square). */
 export const DEFAULT_SIZE = 768;
-/** Spacing of strobe frames in world time, seconds (used by the default labels). */
-export const STROBE_SPACING = 0.25;
 
 /** Options of {@link Renderer.render}. */
 export interface RenderOptions {
@@ -24,11 +28,17 @@ export interface RenderOptions {
   /**
    * `rgb` (default): the lit picture. `depth`: linear depth of the visible bodies only, white at
    * the nearest surface to dark grey at the farthest, near/far fitted to the bodies, background
-   * black. `mask`: the binary silhouette (see {@link Renderer.mask}) as a PNG.
+   * black. `mask`: the binary silhouette (see {@link Renderer.mask}) as a PNG. `lines`: a line
+   * drawing under the orthographic form of the camera (black edges on white, optionally hidden
+   * edges dashed, and dimension lines).
    */
-  view?: 'rgb' | 'depth' | 'mask';
+  view?: 'rgb' | 'depth' | 'mask' | 'lines';
   /** Bodies to draw in the highlight colour (#ff00ff) and a contact point to mark. */
   highlight?: Highlight;
+  /** `lines` view: also draw the edges hidden behind surfaces, dashed grey. Default false. */
+  hiddenLines?: boolean;
+  /** `lines` view: dimension lines with their values. */
+  dimensions?: DimensionSpec[];
 }
 
 /** Options of {@link Renderer.mask}. */
@@ -55,9 +65,13 @@ export interface MaskImage {
 export interface RollbackOptions {
   /** `false` (the `nosplit` mode): return only the rolled-back state, unlabelled. Default true. */
   split?: boolean;
+  /** Text written under the split image (wrapped, at most four lines), e.g. {@link rollbackCaption}. */
+  caption?: string;
   width?: number;
   height?: number;
 }
+
+type LabelMeasure4 = [number, number, number, number];
 
 class RenderTimeout extends Error {}
 
@@ -79,14 +93,6 @@ function lostBrowser(err: unknown): boolean {
     ['TargetCloseError', 'ConnectionClosedError'].includes(e.name ?? '') ||
     /closed|detached|destroyed|crash|disconnected|not opened|ECONNRESET|EPIPE/i.test(e.message ?? '')
   );
-}
-
-/** Labels "t − 1.00 s" … "t = now" for frames `spacing` seconds apart, the last one now. */
-export function strobeLabels(count: number, spacing = STROBE_SPACING): string[] {
-  return Array.from({ length: count }, (_, i) => {
-    const back = (count - 1 - i) * spacing;
-    return back === 0 ? 't = now' : `t \u2212 ${back.toFixed(2)} s`;
-  });
 }
 
 /**
@@ -122,13 +128,14 @@ export class Renderer {
   /** Draws one picture; returns PNG bytes. */
   async render(scene: SceneDescription, camera: CameraSpec, opts: RenderOptions = {}): Promise<Buffer> {
     const view = opts.view ?? 'rgb';
-    if (!['rgb', 'depth', 'mask'].includes(view)) {
-      throw new SpaceActError('invalid-argument', `view must be rgb, depth or mask, got ${JSON.stringify(view)}`, { view });
+    if (!['rgb', 'depth', 'mask', 'lines'].includes(view)) {
+      throw new SpaceActError('invalid-argument', `view must be rgb, depth, mask or lines, got ${JSON.stringify(view)}`, { view });
     }
     if (view === 'mask') return (await this.mask(scene, camera, opts)).png;
     const s = checkScene(scene);
     const request = this.request(view, camera, opts.width, opts.height);
     if (opts.highlight) request.highlight = checkHighlight(opts.highlight, s);
+    if (view === 'lines') request.lines = { hidden: opts.hiddenLines === true, dimensions: checkDimensions(opts.dimensions ?? []) };
     const result = (await this.draw(s, request)) as ImageResult;
     return Buffer.from(result.png, 'base64');
   }
@@ -175,8 +182,10 @@ export class Renderer {
 
   /**
    * The split-screen rollback image: left the violating state with `highlight.bodies` in
-   * magenta and the contact point marked, right the state it was rolled back to, each under a
-   * label (default "VIOLATION" / "ROLLED BACK"). With `split: false` only the rolled-back state.
+   * magenta, `highlight.others` tinted cyan, the target tinted and ringed amber and the contact
+   * point marked; right the state it was rolled back to; each under a label (default
+   * "VIOLATION" / "ROLLED BACK"), and `opts.caption` written under both. With `split: false`
+   * only the rolled-back state.
    */
   async rollback(
     violating: SceneDescription,
@@ -193,11 +202,12 @@ export class Renderer {
     if (opts.split === false) return Buffer.from(((await this.draw(right, request)) as ImageResult).png, 'base64');
     const a = Buffer.from(((await this.draw(left, { ...request, highlight: mark })) as ImageResult).png, 'base64');
     const b = Buffer.from(((await this.draw(right, request)) as ImageResult).png, 'base64');
-    return composeRow([a, b], {
+    const row = await composeRow([a, b], {
       labels: [labels.left ?? 'VIOLATION', labels.right ?? 'ROLLED BACK'],
       labelStyles: [{ background: '#8f1d1d' }, { background: '#1e5b33' }],
       separator: 8,
     });
+    return opts.caption ? withCaption(row, opts.caption) : row;
   }
 
   /** Closes the browser. Safe to call more than once; the renderer cannot be used afterwards. */
@@ -224,13 +234,28 @@ export class Renderer {
     };
   }
 
-  private draw(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult> {
+  /**
+   * The framing measurement of what {@link render} would draw for this scene and camera: per
+   * body its visible pixel count (an id buffer with depth, so what stands in front counts) and
+   * whether it is cut by the frame; per ruler label its rectangle and whether it is shown,
+   * thinned, occluded, cut by the frame or overlapping. Check it with `checkViewRule`
+   * (view-rule.ts).
+   */
+  async measure(scene: SceneDescription, camera: CameraSpec, opts: { width?: number; height?: number } = {}): Promise<MeasureResult> {
+    const s = checkScene(scene);
+    const result = (await this.draw(s, this.request('measure', camera, opts.width, opts.height))) as MeasureResult;
+    // NaN does not survive the trip from the page (a label behind the camera has no rectangle).
+    for (const l of result.labels) l.rect = l.rect.map((v) => (typeof v === 'number' ? v : NaN)) as LabelMeasure4;
+    return result;
+  }
+
+  private draw(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult | MeasureResult> {
     const job = this.queue.then(() => this.drawNow(scene, request));
     this.queue = job.catch(() => undefined);
     return job;
   }
 
-  private async drawNow(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult> {
+  private async drawNow(scene: SceneDescription, request: FrameRequest): Promise<ImageResult | MaskResult | MeasureResult> {
     for (let attempt = 1; ; attempt++) {
       const { page, generation } = await this.host.ready();
       const { update, commit } = this.mirror.diff(scene, generation);

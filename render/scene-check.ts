@@ -1,6 +1,7 @@
 import { SpaceActError } from '../core/errors.ts';
-import type { Highlight, Pose, Quat, RulerSpec, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
+import type { Highlight, KeyLight, Pose, Quat, RulerSpec, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
 import type { CameraSpec } from './camera-spec.ts';
+import type { DimensionSpec } from './page/protocol.ts';
 import { CSS_COLOR_NAMES } from './css-colors.ts';
 
 /** Appearance used when a scene file leaves it out. */
@@ -191,6 +192,21 @@ export function checkScene(v: unknown, path = 'scene'): SceneDescription {
     if (g.size !== undefined) out.ground.size = positive(g.size, `${path}.ground.size`);
   }
   if (v.background !== undefined) out.background = color(v.background, `${path}.background`, DEFAULT_BACKGROUND);
+  if (v.light !== undefined) out.light = keyLight(v.light, `${path}.light`);
+  return out;
+}
+
+function keyLight(v: unknown, path: string): KeyLight {
+  if (!isObject(v)) fail(path, 'must be {azimuth, elevation, intensity?, shadows?} in degrees');
+  const out: KeyLight = {
+    azimuth: num(v.azimuth, `${path}.azimuth`),
+    elevation: num(v.elevation, `${path}.elevation`, (x) => x > 0 && x <= 90, 'degrees in (0, 90]'),
+  };
+  if (v.intensity !== undefined) out.intensity = num(v.intensity, `${path}.intensity`, (x) => x >= 0 && x <= 100, 'a number in 0..100');
+  if (v.shadows !== undefined) {
+    if (typeof v.shadows !== 'boolean') fail(`${path}.shadows`, 'must be true or false');
+    out.shadows = v.shadows;
+  }
   return out;
 }
 
@@ -218,17 +234,49 @@ export function checkCamera(v: unknown, path = 'camera'): CameraSpec {
 export function checkHighlight(v: unknown, scene: SceneDescription, path = 'highlight'): Highlight {
   if (!isObject(v) || !Array.isArray(v.bodies)) fail(path, 'must be {bodies: string[], point?: [x, y, z]}');
   const names = new Set(scene.bodies.map((b) => b.name));
-  const bodies = v.bodies.map((n, i) => {
-    if (typeof n !== 'string') fail(`${path}.bodies[${i}]`, 'must be a body name');
-    if (!names.has(n)) throw new SpaceActError('unknown-body', `${path}.bodies[${i}]: no body named ${JSON.stringify(n)} in the scene`, { name: n });
-    return n;
-  });
+  const bodies = v.bodies.map((n, i) => bodyName(n, names, `${path}.bodies[${i}]`));
   const out: Highlight = { bodies };
   if (v.point !== undefined) out.point = vec3(v.point, `${path}.point`);
+  if (v.others !== undefined) {
+    if (!Array.isArray(v.others)) fail(`${path}.others`, 'must be a list of body names');
+    out.others = v.others.map((n, i) => bodyName(n, names, `${path}.others[${i}]`)).filter((n) => !bodies.includes(n));
+  }
+  if (v.target !== undefined) {
+    const t = v.target;
+    if (!isObject(t)) fail(`${path}.target`, 'must be {body?: name, point?: [x, y, z]}');
+    out.target = {};
+    if (t.body !== undefined) out.target.body = bodyName(t.body, names, `${path}.target.body`);
+    if (t.point !== undefined) out.target.point = vec3(t.point, `${path}.target.point`);
+  }
   return out;
+}
+
+function bodyName(n: unknown, names: Set<string>, path: string): string {
+  if (typeof n !== 'string') fail(path, 'must be a body name');
+  if (!names.has(n)) throw new SpaceActError('unknown-body', `${path}: no body named ${JSON.stringify(n)} in the scene`, { name: n });
+  return n;
 }
 
 /** Checks an image size in pixels (1..8192). */
 export function checkSize(v: unknown, path: string): number {
   return num(v, path, (x) => Number.isInteger(x) && x >= 1 && x <= 8192, 'a whole number of pixels in 1..8192');
+}
+
+/** Most dimension lines one line drawing may carry. */
+const MAX_DIMENSIONS = 100;
+
+/** Checks the dimension lines of a line drawing; the same error contract as {@link checkScene}. */
+export function checkDimensions(v: unknown, path = 'dimensions'): DimensionSpec[] {
+  if (!Array.isArray(v)) fail(path, 'must be a list of {from, to, offset, text?}');
+  if (v.length > MAX_DIMENSIONS) fail(path, `at most ${MAX_DIMENSIONS} dimension lines, got ${v.length}`);
+  return v.map((d, i) => {
+    const p = `${path}[${i}]`;
+    if (!isObject(d)) fail(p, 'must be {from: [x, y, z], to: [x, y, z], offset: [x, y, z], text?}');
+    const out: DimensionSpec = { from: vec3(d.from, `${p}.from`), to: vec3(d.to, `${p}.to`), offset: vec3(d.offset, `${p}.offset`) };
+    if (d.text !== undefined) {
+      if (typeof d.text !== 'string' || d.text.length > 40) fail(`${p}.text`, 'must be a string of at most 40 characters');
+      out.text = d.text;
+    }
+    return out;
+  });
 }

@@ -63,6 +63,7 @@ export class SceneMirror {
     const environment: Environment = {
       background: scene.background ?? DEFAULT_BACKGROUND,
       ground: scene.ground ? { y: scene.ground.y, color: scene.ground.color ?? DEFAULT_GROUND_COLOR, size: scene.ground.size } : null,
+      light: scene.light ?? null,
     };
     const environmentKey = JSON.stringify(environment);
     if (add.length) update.add = add;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogTurn } from '../agents/episode-log.ts';
@@ -10,6 +10,9 @@ import { barChart } from './charts.ts';
 import { html, inlineElement, type Html } from '../core/html-escape.ts';
 import { CATEGORY_NAMES, categoryOf } from '../core/catalog.ts';
 import { loadRun, type EpisodeData, type RunData } from './run-data.ts';
+import { analyzeRunData, turnRanges } from './analysis/analyze.ts';
+import { analysisSection, ANALYSIS_STYLE, labelBadge } from './analysis/html.ts';
+import type { FailureVerdict } from './analysis/taxonomy.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -26,8 +29,37 @@ export interface ReportOptions {
   pageSize?: number;
 }
 
-/** How the page refers to one episode image. */
-type ImageSource = (ep: EpisodeData, file: string) => string | null;
+/** How the page refers to one episode image: its URL and, when known, its size in pixels. */
+type ImageSource = (ep: EpisodeData, file: string) => { url: string; width?: number; height?: number } | null;
+
+/** An image as the log names it (a turn's or the end's). */
+interface LoggedImage {
+  kind?: unknown;
+  caption?: unknown;
+  file?: unknown;
+}
+
+/** Width and height of a PNG from its header, or null when it is not one. */
+export function pngSize(head: Buffer): { width: number; height: number } | null {
+  if (head.length < 24 || head.readUInt32BE(0) !== 0x89504e47 || head.toString('latin1', 12, 16) !== 'IHDR') return null;
+  return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+}
+
+/** "1 turn", "3 turns". */
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** What ended an episode, in words. */
+const END_TEXT: Record<string, string> = {
+  solved: 'solved',
+  commit: 'the agent committed',
+  failed: 'failed for good',
+  'turn-budget': 'the turn budget ran out',
+  'action-budget': 'the action budget ran out',
+  abandoned: 'abandoned',
+  stopped: 'stopped',
+};
 
 /** The content security policy of the page: nothing from the network, nothing but inline code. */
 export const REPORT_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
@@ -149,7 +181,8 @@ function episodeRow(ep: EpisodeData): Html {
   const e = ep.entry;
   const result = resultOf(e);
   const score = e ? (e.score === null ? (e.solved ? 'pass' : 'fail') : e.score.toFixed(1)) : '–';
-  return html`<tr data-instance="${ep.instance}" class="r-${result}"><td><a href="#${anchor(ep)}">${ep.instance}</a></td><td>${e?.family ?? ''}</td><td>${e?.tier ?? ''}</td><td data-col="result">${result}</td><td data-col="score">${score}</td><td data-col="turns">${e?.turns ?? ep.turns.length}</td><td data-col="actions">${e ? `${e.actions} (ref ${e.referenceActions})` : ''}</td><td data-col="violations">${e?.violations ?? ''}</td><td>${e?.invalidReplies ?? ''}</td><td>${e ? `${e.inputTokens}/${e.outputTokens}` : ''}</td><td>${money(e?.cost)}</td><td>${e?.endReason ?? ''}${e?.abandonReason ? `: ${e.abandonReason}` : ''}</td></tr>`;
+  const ft = familyTier(ep);
+  return html`<tr data-instance="${ep.instance}" class="r-${result}"><td><a href="#${anchor(ep)}">${ep.instance}</a></td><td>${ft.family}</td><td>${ft.tier}</td><td data-col="result">${result}</td><td data-col="score">${score}</td><td data-col="turns">${e?.turns ?? ep.turns.length}</td><td data-col="actions">${e ? `${e.actions} (ref ${e.referenceActions})` : ''}</td><td data-col="violations">${e?.violations ?? ''}</td><td>${e?.invalidReplies ?? ''}</td><td>${e ? `${e.inputTokens}/${e.outputTokens}` : ''}</td><td>${money(e?.cost)}</td><td>${e?.endReason ?? ''}${e?.abandonReason ? `: ${e.abandonReason}` : ''}</td></tr>`;
 }
 
 const IMAGE_KIND: Record<string, string> = {
@@ -158,17 +191,41 @@ const IMAGE_KIND: Record<string, string> = {
   rollback: 'Rollback: violation (left) and rolled-back state (right)',
 };
 
+/** One logged image as a figure; `note` is added to its caption. */
+function figure(ep: EpisodeData, img: LoggedImage, src: ImageSource, note?: string): Html {
+  const kind = str(img.kind);
+  const file = str(img.file);
+  const found = IMAGE_FILE.test(file) ? src(ep, file) : null;
+  // A view that is not the square default (e.g. V5's wide panel) is shown at its own size.
+  const natural = found?.width !== undefined && found.height !== undefined && kind === 'view' && found.width !== found.height;
+  const size = found?.width !== undefined && found.height !== undefined ? html` width="${found.width}" height="${found.height}"` : null;
+  const image = found ? html`<img loading="lazy" decoding="async" src="${found.url}"${size}${natural ? html` class="natural"` : null} alt="${str(img.caption) || kind}">` : null;
+  // Linked files open full size in a tab; browsers refuse to open data: URIs that way.
+  const body = !image ? html`<div class="missing">image ${file} is missing</div>` : found!.url.startsWith('data:') ? image : html`<a href="${found!.url}" target="_blank" rel="noopener">${image}</a>`;
+  return html`<figure class="img img-${kind}${natural ? ' img-natural' : ''}"><figcaption><b>${IMAGE_KIND[kind] ?? kind}</b> ${str(img.caption)}${note ? html` <span class="seen">${note}</span>` : null}</figcaption>${body}</figure>`;
+}
+
+/**
+ * A turn's images. A rollback view belongs to the turn before (whose call was rolled back):
+ * it is shown there, and here only named.
+ */
 function imagesOf(ep: EpisodeData, t: LogTurn, src: ImageSource): Html {
-  const figs = list<{ kind?: unknown; caption?: unknown; file?: unknown }>(t.images).map((img) => {
-    const kind = str(img.kind);
-    const file = str(img.file);
-    const url = IMAGE_FILE.test(file) ? src(ep, file) : null;
-    const image = url ? html`<img loading="lazy" decoding="async" src="${url}" alt="${str(img.caption) || kind}">` : null;
-    // Linked files open full size in a tab; browsers refuse to open data: URIs that way.
-    const body = !image ? html`<div class="missing">image ${file} is missing</div>` : url!.startsWith('data:') ? image : html`<a href="${url}" target="_blank" rel="noopener">${image}</a>`;
-    return html`<figure class="img img-${kind}"><figcaption><b>${IMAGE_KIND[kind] ?? kind}</b> ${str(img.caption)}</figcaption>${body}</figure>`;
-  });
-  return figs.length ? html`<div class="images">${figs}</div>` : html``;
+  const images = list<LoggedImage>(t.images);
+  const figs = images.filter((img) => str(img.kind) !== 'rollback').map((img) => figure(ep, img, src));
+  const moved = images.some((img) => str(img.kind) === 'rollback')
+    ? html`<p class="muted seen-here">The model also saw the split rollback view of turn ${num(t.turn) !== null ? t.turn - 1 : '?'} at the start of this turn (shown under turn ${num(t.turn) !== null ? t.turn - 1 : '?'}).</p>`
+    : null;
+  return figs.length || moved ? html`<div class="images">${figs}</div>${moved}` : html``;
+}
+
+/** The rollback views caused by turn `t`: in the next turn's images, or the end's after the last turn. */
+function rollbackOf(ep: EpisodeData, index: number, src: ImageSource): Html {
+  const next = ep.turns[index + 1];
+  const pool = next ? list<LoggedImage>(next.images) : list<LoggedImage>(ep.end?.finalImages);
+  const rollbacks = pool.filter((img) => str(img.kind) === 'rollback');
+  if (!rollbacks.length) return html``;
+  const note = next ? `(seen by the model at the start of turn ${str(next.turn)})` : '(the final state; the episode ended with this turn)';
+  return html`<div class="images rollback-of-turn">${rollbacks.map((img) => figure(ep, img, src, note))}</div>`;
 }
 
 interface LooseResult {
@@ -212,7 +269,8 @@ function requestsBlock(t: LogTurn): Html {
   return html`<details class="requests"><summary>${reqs.length} request(s)</summary><ul>${items}</ul></details>`;
 }
 
-function turnBlock(ep: EpisodeData, t: LogTurn, prevNote: string | null, src: ImageSource): Html {
+function turnBlock(ep: EpisodeData, index: number, prevNote: string | null, src: ImageSource, verdict: FailureVerdict | null): Html {
+  const t = ep.turns[index];
   const reply = t.reply ?? ({} as LogTurn['reply']);
   const t0 = num(t.worldTimeBefore);
   const t1 = num(t.worldTimeAfter);
@@ -230,45 +288,74 @@ function turnBlock(ep: EpisodeData, t: LogTurn, prevNote: string | null, src: Im
       ? html`<p class="muted">Note unchanged.</p>`
       : html`<div class="note"><h5>Note</h5><div class="text">${note || '(empty)'}</div></div>`;
   const refused = list<unknown>(reply.refused);
-  return html`<li class="turn${violations ? ' has-violation' : ''}" data-turn="${str(t.turn)}"><h4>Turn ${str(t.turn)} <span class="muted">${bits.join(' · ')}</span></h4>
+  const earned = verdict !== null && verdict.turns.includes(t.turn);
+  const progress = (t as { progress?: { before?: unknown; after?: unknown } }).progress;
+  if (progress && num(progress.before) !== null && num(progress.after) !== null) bits.push(`progress ${fixed(num(progress.before), 2)} → ${fixed(num(progress.after), 2)}`);
+  return html`<li class="turn${violations ? ' has-violation' : ''}${earned ? ' earned' : ''}" id="${anchor(ep)}-t${str(t.turn)}" data-turn="${str(t.turn)}"><h4>Turn ${str(t.turn)} <span class="muted">${bits.join(' · ')}</span>${earned ? html`<span class="earned-mark">${labelBadge(verdict.label)}</span>` : null}</h4>
 ${imagesOf(ep, t, src)}
 <div class="rationale"><h5>Rationale</h5><div class="text">${str(reply.rationale) || '(empty)'}</div></div>
 ${noteBlock}
 ${refused.length ? html`<div class="refused"><h5>Every reply this turn was refused; no calls ran. Problems with the last one:</h5><ul>${refused.map((p) => html`<li>${str(p)}</li>`)}</ul></div>` : null}
 ${reply.abandoned ? html`<p class="bad">Abandoned: ${str(reply.abandoned.reason)}</p>` : null}
 ${callsTable(t)}
+${rollbackOf(ep, index, src)}
 ${requestsBlock(t)}
 ${reply.raw !== undefined ? html`<details class="raw"><summary>raw reply</summary><pre>${str(reply.raw)}</pre></details>` : null}</li>`;
 }
 
-function endBlock(ep: EpisodeData): Html {
+function endBlock(ep: EpisodeData, src: ImageSource, verdict: FailureVerdict | null): Html {
   const end = ep.end;
   if (!end) return html``;
   const o = end.outcome ?? ({} as typeof end.outcome);
   const s = end.score ?? ({} as typeof end.score);
-  return html`<div class="end"><h4>End</h4><p>${str(o.endReason)}: ${o.solved ? 'solved' : 'not solved'}; score ${s.score === null ? 'none (pass/fail family)' : str(s.score)} (${str(s.band)}); progress ${fixed(num(o.progress), 3)}; ${str(o.actions)} actions (reference ${str(end.referenceActions)}), ${str(o.perceptionActions)} camera calls, ${str(o.violations)} violations, ${str(o.invalidCalls)} invalid calls; world time ${fixed(num(o.worldTime), 2)} s${o.abandonReason ? `; abandoned: ${str(o.abandonReason)}` : ''}.</p><p class="muted">final state hash <code>${str(o.finalStateHash)}</code> · finished ${str(end.finishedAt)}</p></div>`;
+  const how = END_TEXT[str(o.endReason)] ?? str(o.endReason);
+  const ended = o.endReason === 'solved' ? 'Solved' : `Not solved: ${how}`;
+  const finals = list<LoggedImage>(end.finalImages).filter((img) => str(img.kind) !== 'rollback');
+  const finalBlock = finals.length
+    ? html`<h5>Final state</h5><div class="images final">${finals.map((img) => figure(ep, img, src, '(after the last turn; the model did not see it)'))}</div>`
+    : ep.turns.length
+      ? html`<p class="muted">No image of the final state was logged (older logs hold only what the model saw).</p>`
+      : null;
+  const label = verdict ? html`<p>Failure label ${labelBadge(verdict.label)}: ${verdict.reason} (turns ${turnRanges(verdict.turns)}).</p>` : null;
+  return html`<div class="end"><h4>End</h4>${finalBlock}${label}<p>${ended}; score ${s.score === null ? 'none (pass/fail family)' : str(s.score)} (${str(s.band)}); progress ${fixed(num(o.progress), 3)}; ${str(o.actions)} actions (reference ${str(end.referenceActions)}), ${str(o.perceptionActions)} camera calls, ${str(o.violations)} violations, ${str(o.invalidCalls)} invalid calls; world time ${fixed(num(o.worldTime), 2)} s${o.abandonReason ? `; abandoned: ${str(o.abandonReason)}` : ''}.</p><p class="muted">final state hash <code>${str(o.finalStateHash)}</code> · finished ${str(end.finishedAt)}</p></div>`;
 }
 
-function episodeSection(ep: EpisodeData, src: ImageSource): Html {
+/** Agent settings as "key value" pairs (nothing when there are none). */
+function settingsText(settings: unknown): string {
+  if (!settings || typeof settings !== 'object') return '';
+  const entries = Object.entries(settings as Record<string, unknown>);
+  return entries.length ? ` (${entries.map(([k, v]) => `${k} ${typeof v === 'string' ? v : json(v)}`).join(', ')})` : '';
+}
+
+/** Family and tier of an episode: from its summary row, its log header, or its id. */
+function familyTier(ep: EpisodeData): { family: string; tier: string } {
+  const parts = ep.instance.split('-');
+  return {
+    family: ep.entry?.family ?? ep.header?.instance?.family ?? parts[0] ?? '',
+    tier: ep.entry?.tier ?? ep.header?.instance?.tier ?? parts[1] ?? '',
+  };
+}
+
+function episodeSection(ep: EpisodeData, src: ImageSource, verdict: FailureVerdict | null): Html {
   const e = ep.entry;
   const result = resultOf(e);
   const h = ep.header;
   const score = e ? (e.score === null ? (e.solved ? 'pass' : 'fail') : `score ${e.score.toFixed(1)}`) : 'unfinished';
-  const head = `${e ? `${e.turns} turns · ${e.actions} actions · ${e.violations} violations` : `${ep.turns.length} turns logged`}`;
+  const head = `${e ? `${plural(e.turns, 'turn')} · ${plural(e.actions, 'action')} · ${plural(e.violations, 'violation')}` : `${plural(ep.turns.length, 'turn')} logged`}`;
   let prevNote: string | null = null;
-  const turns = ep.turns.map((t) => {
-    const block = turnBlock(ep, t, prevNote, src);
+  const turns = ep.turns.map((t, i) => {
+    const block = turnBlock(ep, i, prevNote, src, verdict);
     prevNote = str(t.reply?.note);
     return block;
   });
   const meta = h
-    ? html`<p class="muted">agent <code>${h.agent?.name}</code> ${json(h.agent?.settings ?? {})} · mode ${h.mode} · budgets ${json(h.budgets)} · history images ${str(h.historyImages)} · instance digest <code>${h.instance?.digest}</code> · started ${h.startedAt}</p>`
+    ? html`<p class="muted">agent <code>${h.agent?.name}</code>${settingsText(h.agent?.settings)} · mode ${h.mode} · budgets ${json(h.budgets)} · history images ${str(h.historyImages)} · instance digest <code>${h.instance?.digest}</code> · started ${h.startedAt}</p>`
     : null;
-  return html`<section class="episode r-${result}" id="${anchor(ep)}" data-instance="${ep.instance}" data-result="${result}" data-family="${e?.family ?? ''}"><details><summary><b>${ep.instance}</b> <span class="badge b-${result}">${result}</span> ${score} · ${head}</summary>
+  return html`<section class="episode r-${result}" id="${anchor(ep)}" data-instance="${ep.instance}" data-result="${result}" data-family="${familyTier(ep).family}"><details><summary><b>${ep.instance}</b> <span class="badge b-${result}">${result}</span> ${score} · ${head}${verdict ? html` ${labelBadge(verdict.label)}` : null}</summary>
 ${meta}
 ${ep.problems.length ? html`<ul class="problems">${ep.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
 <ol class="turns">${turns}</ol>
-${endBlock(ep)}</details></section>`;
+${endBlock(ep, src, verdict)}</details></section>`;
 }
 
 // ---- the page ---------------------------------------------------------------------------
@@ -289,19 +376,21 @@ section.episode summary{cursor:pointer;padding:4px 0} .badge{border-radius:9px;p
 .b-solved,.b-pass{background:#2e7d32} .b-unsolved,.b-fail{background:#b26a00} .b-abandoned{background:#a31515} .b-unfinished{background:#555}
 ol.turns{padding-left:0;list-style:none} li.turn{border-top:1px solid #e5e5e5;padding:6px 0} li.turn.has-violation{border-left:4px solid #c62828;padding-left:8px}
 .images{display:flex;flex-wrap:wrap;gap:8px} figure.img{margin:0;max-width:100%} figure.img img{display:block;max-width:100%;height:auto;border:1px solid #ccc}
-figure.img-view img{width:384px} figure.img-rollback img{width:772px} figure.img-strobe img{width:100%} figcaption{font-size:12px;color:#444;max-width:772px}
+figure.img-view img{width:384px} figure.img-view img.natural{width:auto;max-width:100%} .seen{color:#a31515;font-weight:600} figure.img-rollback img{width:772px} figure.img-strobe img{width:100%} figcaption{font-size:12px;color:#444;max-width:772px}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;border-radius:4px;padding:4px 8px} pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:6px}
 tr.s-violation td{background:#fdecea} tr.s-invalid td{background:#fff4e5} tr.s-not-run td{color:#888} .vkind{font-weight:600;color:#a31515}
 .missing{border:1px dashed #aaa;padding:20px;color:#888} #controls{margin:8px 0;display:flex;gap:12px;align-items:center;flex-wrap:wrap} #pager button{margin:0 2px}
 `;
 
 function header(run: RunData, entries: SummaryEntry[]): Html {
+  const resumed = run.summary.resumed;
   const s = run.summary;
   const all = groupStats('all', entries);
   const w = all.success95 ? `Wilson 95% [${pct(all.success95.lo)}, ${pct(all.success95.hi)}]` : '';
   return html`<header><h1>SpaceAct run report: ${basename(resolve(run.dir))}</h1>
-<p class="muted">agent <code>${s.agent.name}</code> ${json(s.agent.settings)} · mode <code>${s.mode}</code> · ${s.package.name} ${s.package.version} · ${entries.length} finished episode(s)${s.unfinished.length ? `, ${s.unfinished.length} unfinished` : ''}</p>
+<p class="muted">agent <code>${s.agent.name}</code>${settingsText(s.agent.settings)} · mode <code>${s.mode}</code> · ${s.package.name} ${s.package.version} · ${entries.length} finished episode(s)${s.unfinished.length ? `, ${s.unfinished.length} unfinished` : ''}</p>
 ${s.stopped ? html`<p class="bad">Run stopped early: ${s.stopped.message}</p>` : null}
+${resumed ? html`<p class="resumed" id="resumed">Resumed: this run continued an earlier one in the same folder — ${plural(resumed.finished, 'finished episode')} reused as logged, ${plural(resumed.continued, 'unfinished episode')} continued from ${resumed.continued === 1 ? 'its' : 'their'} logged turns.</p>` : null}
 <div class="tiles">
 <div class="tile" id="tile-success"><b>${all.solved}/${all.episodes}</b>solved (${pct(all.successRate)})<br><span class="ci">${w}</span></div>
 <div class="tile" id="tile-score"><b>${fixed(all.meanScore)}</b>mean score over ${all.graded} graded</div>
@@ -319,6 +408,13 @@ ${s.stopped ? html`<p class="bad">Run stopped early: ${s.stopped.message}</p>` :
  */
 export function renderReport(run: RunData, opts: { imageSource: ImageSource; script: string; pageSize?: number }): string {
   const entries = run.summary.episodes;
+  const analysis = analyzeRunData([run]);
+  const verdicts = new Map(analysis.failures.episodes.map((v) => [v.instance, v]));
+  const anchors = new Map(run.episodes.map((ep) => [ep.instance, anchor(ep)]));
+  const link = (instance: string, turn?: number): string | null => {
+    const a = anchors.get(instance);
+    return a ? `#${a}${turn !== undefined ? `-t${turn}` : ''}` : null;
+  };
   const families = [...new Set(entries.map((e) => e.family))];
   const results = ['solved', 'unsolved', 'pass', 'fail', 'abandoned', 'unfinished'].filter((r) => run.episodes.some((ep) => resultOf(ep.entry) === r));
   const controls = html`<div id="controls" hidden><label>result <select id="filter-result"><option value="all">all</option>${results.map((r) => html`<option value="${r}">${r}</option>`)}</select></label><label>family <select id="filter-family"><option value="all">all</option>${families.map((f) => html`<option value="${f}">${f}</option>`)}</select></label><span id="pager"></span></div>`;
@@ -330,19 +426,20 @@ ${statsTable('By family', 'family', entries)}
 ${statsTable('By tier', 'tier', entries)}
 <h2>Charts</h2>
 ${charts(entries)}
+${analysisSection(analysis, link)}
 <h2>Episodes</h2>
 <table class="episodes"><thead><tr><th>instance</th><th>family</th><th>tier</th><th>result</th><th>score</th><th>turns</th><th>actions</th><th>violations</th><th>invalid replies</th><th>tokens in/out</th><th>cost</th><th>end</th></tr></thead><tbody>${run.episodes.map(episodeRow)}</tbody></table>
 <h2>Replays</h2>
 <p class="muted">Each episode opens to its turns: the images the agent saw (views, strobe strips, split rollback views), its rationale and note, its calls and what became of them.</p>
 ${controls}
-<div id="episodes">${run.episodes.map((ep) => episodeSection(ep, opts.imageSource))}</div>`;
+<div id="episodes">${run.episodes.map((ep) => episodeSection(ep, opts.imageSource, verdicts.get(ep.instance) ?? null))}</div>`;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>SpaceAct report: ${basename(resolve(run.dir))}</title>
-${inlineElement('style', STYLE)}
+${inlineElement('style', STYLE + ANALYSIS_STYLE)}
 </head><body data-page-size="${opts.pageSize ?? 25}">
 ${body}
 ${inlineElement('script', opts.script)}
@@ -372,8 +469,19 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const imageSource: ImageSource = (ep, file) => {
     const path = join(episodesDir, ep.dirName, file);
     if (!existsSync(path)) return null;
-    if (opts.embed) return `data:image/png;base64,${readFileSync(path).toString('base64')}`;
-    return relativeUrl(dirname(out), path);
+    if (opts.embed) {
+      const bytes = readFileSync(path);
+      return { url: `data:image/png;base64,${bytes.toString('base64')}`, ...(pngSize(bytes) ?? {}) };
+    }
+    // The header alone gives the size: 24 bytes, not the whole image.
+    const head = Buffer.alloc(24);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, head, 0, 24, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return { url: relativeUrl(dirname(out), path), ...(pngSize(head) ?? {}) };
   };
   const text = renderReport(run, { imageSource, script: await pageScript(REPORT_PAGE), ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) });
   const tmp = `${out}.${process.pid}.tmp`;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EpisodeLog, episodeDirName, type LogEnd, type LogHeader, type LogTurn } from '../agents/episode-log.ts';
+import { clipTurnForDisplay, EpisodeLog, episodeDirName, type LogEnd, type LogHeader, type LogInspection, type LogTurn } from '../agents/episode-log.ts';
 import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
 import { SpaceActError } from '../core/errors.ts';
 
@@ -77,6 +77,7 @@ export function loadSummary(dir: string): RunSummary {
     totals: s.totals ?? totalsOf(s.episodes),
     unfinished,
     ...(s.stopped ? { stopped: s.stopped } : {}),
+    ...(s.resumed && Number.isInteger(s.resumed.finished) && Number.isInteger(s.resumed.continued) ? { resumed: { finished: s.resumed.finished, continued: s.resumed.continued } } : {}),
   };
 }
 
@@ -104,9 +105,12 @@ export function loadRun(dir: string): RunData {
   const episodes = rows.map(({ instance, entry }): EpisodeData => {
     const log = new EpisodeLog(dir, instance);
     const problems: string[] = [];
-    let read: ReturnType<EpisodeLog['read']> = { header: null, turns: [], end: null };
+    let read: Pick<LogInspection, 'header' | 'turns' | 'end'> = { header: null, turns: [], end: null };
     try {
-      read = log.read();
+      // The good part of a damaged log is shown, each turn clipped so that the page stays small.
+      const r = log.inspect();
+      read = { header: r.header, turns: r.turns.map(clipTurnForDisplay), end: r.end };
+      if (r.damage) problems.push(`log line ${r.damage.line} is damaged (${r.damage.problem}); the ${r.damage.linesAfter} line(s) after it are not shown`);
     } catch (err) {
       problems.push(`the log could not be read: ${(err as Error).message}`);
     }

@@ -37,8 +37,9 @@
 import { SpaceActError } from '../core/errors.ts';
 import { ViolationError } from './violation.ts';
 import { solveStatics, type StaticsConnection, type StaticsLoad } from './brick-statics.ts';
-import { composePose, qrotate, transformPoint, vscale, yawQuat } from './math.ts';
-import type { Pose, ShapeSpec, Vec3, Violation } from './types.ts';
+import { gridPose, halfExtents, partPose, partsOverlapping, partsStackedOn, partsStackedUnder, sharedCells, studCentres, studShapes, type BrickInfo, type GridInfo } from './brick-grid.ts';
+import { qrotate, transformPoint, vscale, yawQuat } from './math.ts';
+import type { Pose, Vec3, Violation } from './types.ts';
 import * as valid from './validate.ts';
 import type { LoadTestResult, World, WorldOptions } from './world.ts';
 
@@ -137,23 +138,8 @@ export interface BaseplateSpec {
   grid?: string;
 }
 
-/** A registered brick or baseplate. */
-export interface BrickInfo {
-  name: string;
-  grid: string;
-  /** Cells along the grid's X and Z after rotation. */
-  footprint: [number, number];
-  size: [number, number];
-  rot: 0 | 90;
-  cell: [number, number];
-  /** Bottom face, plates. */
-  layer: number;
-  /** Height, plates. */
-  height: number;
-  plate: boolean;
-  /** Static baseplate or pier. */
-  fixed: boolean;
-}
+
+export type { BrickInfo } from './brick-grid.ts';
 
 /** A stud connection: the upper part's bottom sits on the lower part's top over `studs`. */
 export interface BrickConnection {
@@ -197,11 +183,6 @@ export interface BrickLoadTestResult {
   /** The measured motion in Rapier. */
   physical: LoadTestResult;
   message: string;
-}
-
-interface GridInfo {
-  origin: Vec3;
-  yawDeg: number;
 }
 
 interface Registry {
@@ -255,13 +236,21 @@ export class BrickSystem {
     this.defaultGrid = g.name === undefined ? 'grid' : valid.nonEmptyString(g.name, 'opts.grid.name', 100);
     const origin = g.origin === undefined ? ([0, 0, 0] as Vec3) : valid.vec3(g.origin, 'opts.grid.origin');
     const yaw = g.yawDeg === undefined ? 0 : valid.angleDeg(g.yawDeg, 'opts.grid.yawDeg');
+    // The default grid becomes a world frame: 'world' is the reserved world frame's name.
+    if (this.defaultGrid === 'world') valid.invalid('opts.grid.name', "'world' is the reserved world frame", this.defaultGrid);
     world.registerParticipant(PARTICIPANT, {
       save: () => this.reg,
       load: (state) => {
         this.reg = structuredClone(state) as Registry;
       },
     });
-    this.defineGrid(this.defaultGrid, origin, yaw);
+    try {
+      this.defineGrid(this.defaultGrid, origin, yaw);
+    } catch (err) {
+      // A refused grid leaves no system behind: nothing may change on bad input.
+      world.unregisterParticipant(PARTICIPANT);
+      throw err;
+    }
   }
 
   // ---------------------------------------------------------------- grids
@@ -287,7 +276,11 @@ export class BrickSystem {
   /** World pose of a point given in grid cells (fractional allowed) and plates. */
   gridPoint(grid: string, x: number, z: number, layer: number): Vec3 {
     const g = this.grid(grid, 'grid');
-    return transformPoint(this.gridPose(g), [x * this.pitch, layer * this.plateHeight, z * this.pitch]);
+    const cells = valid.MAX_POSITION / this.pitch;
+    const cx = valid.finiteNumber(x, 'x', { min: -cells, max: cells });
+    const cz = valid.finiteNumber(z, 'z', { min: -cells, max: cells });
+    const cl = valid.finiteNumber(layer, 'layer', { min: -valid.MAX_POSITION / this.plateHeight, max: valid.MAX_POSITION / this.plateHeight });
+    return transformPoint(gridPose(g), [cx * this.pitch, cl * this.plateHeight, cz * this.pitch]);
   }
 
   // ---------------------------------------------------------------- parts
@@ -307,14 +300,14 @@ export class BrickSystem {
     const height = s.height === undefined ? 1 : valid.finiteNumber(s.height, 'spec.height', { min: 1, max: MAX_LAYER, integer: true });
     const color = s.color === undefined ? '#6b8e23' : valid.cssColor(s.color, 'spec.color');
     const info: BrickInfo = { name, grid, footprint: size, size, rot: 0, cell, layer: top - height, height, plate: false, fixed: true };
-    const clash = this.overlapping(info);
+    const clash = partsOverlapping(Object.values(this.reg.parts), info);
     if (clash.length) valid.invalid('spec.cell', `the baseplate would overlap ${clash.map((c) => `'${c}'`).join(', ')}`, cell);
     this.world.addBody({
       name,
       kind: 'static',
-      pose: this.partPose(info),
-      shapes: [{ type: 'box', half: this.halfExtents(info) }],
-      visual: this.studShapes(info),
+      pose: partPose(this, this.reg.grids, info),
+      shapes: [{ type: 'box', half: halfExtents(this, info) }],
+      visual: studShapes(this, info),
       material: { density: this.density, friction: this.friction, restitution: 0 },
       color,
       tags: ['baseplate'],
@@ -370,14 +363,14 @@ export class BrickSystem {
     this.world.addBody({
       name,
       kind: 'kinematic',
-      pose: this.partPose({ ...probe, layer: startLayer }),
-      shapes: [{ type: 'box', half: this.halfExtents(probe) }],
-      visual: this.studShapes(probe),
+      pose: partPose(this, this.reg.grids, { ...probe, layer: startLayer }),
+      shapes: [{ type: 'box', half: halfExtents(this, probe) }],
+      visual: studShapes(this, probe),
       material: { density: this.density, friction: this.friction, restitution: 0 },
       color,
       tags: ['brick', `brick:${size[0]}x${size[1]}${plate ? ':plate' : ''}`],
     });
-    const target = this.partPose(probe);
+    const target = partPose(this, this.reg.grids, probe);
     const sweep = this.world.sweep(name, { p: [target.p[0], target.p[1] + tol, target.p[2]], q: target.q });
     let finalLayer = layer ?? 0;
     if (sweep.hit) {
@@ -396,16 +389,16 @@ export class BrickSystem {
       finalLayer = landed;
     }
     const info: BrickInfo = { ...probe, layer: finalLayer };
-    this.world.setPose(name, this.partPose(info));
+    this.world.setPose(name, partPose(this, this.reg.grids, info));
 
     // Anything touching other than parts directly above or below is a collision.
     const touching = this.world.contactsOf(name);
-    const stacked = new Set(this.stackedOn(info).concat(this.stackedUnder(info)));
+    const stacked = new Set(partsStackedOn(Object.values(this.reg.parts), info).concat(partsStackedUnder(Object.values(this.reg.parts), info)));
     const stray = touching.filter((t) => !stacked.has(t));
     if (stray.length) {
       throw new ViolationError({ kind: 'collision', bodies: [name, ...stray], message: `'${name}' would overlap ${stray.map((b) => `'${b}'`).join(', ')} where it lands.` });
     }
-    const below = this.stackedOn(info);
+    const below = partsStackedOn(Object.values(this.reg.parts), info);
     if (!below.length) {
       throw new ViolationError({ kind: 'statics', bodies: [name], message: `'${name}' would not be attached: nothing with studs is under it.` });
     }
@@ -435,7 +428,7 @@ export class BrickSystem {
     this.world.setKind(name, 'kinematic');
     const pose = this.world.getPose(name);
     const topLayer = Math.max(info.layer + info.height, this.highestOver(info)) + 2 * info.height;
-    const target: Pose = { p: [pose.p[0], this.partPose({ ...info, layer: topLayer }).p[1], pose.p[2]], q: pose.q };
+    const target: Pose = { p: [pose.p[0], partPose(this, this.reg.grids, { ...info, layer: topLayer }).p[1], pose.p[2]], q: pose.q };
     this.world.moveSwept(name, target, { exclude: this.world.contactsOf(name) });
     this.world.removeBody(name);
     delete this.reg.parts[name];
@@ -473,7 +466,7 @@ export class BrickSystem {
 
   /** Stud centres on the top face of a part, in its body frame (the drawn studs stand on them). */
   studPoints(name: string): Vec3[] {
-    return this.studCentres(this.part(name, 'name'));
+    return studCentres(this, this.part(name, 'name'));
   }
 
   /** World pose a part with this placement would have (for planners and renderers). */
@@ -481,7 +474,7 @@ export class BrickSystem {
     const size = this.size(spec.size, 'spec.size', 32);
     const rot = spec.rot === 0 || spec.rot === 90 ? spec.rot : valid.invalid('spec.rot', `expected 0 or 90, got ${String(spec.rot)}`, spec.rot);
     const grid = spec.grid === undefined ? this.defaultGrid : this.gridName(spec.grid, 'spec.grid');
-    return this.partPose({
+    return partPose(this, this.reg.grids, {
       name: '',
       grid,
       size,
@@ -523,6 +516,16 @@ export class BrickSystem {
     const gravity = this.world.gravity;
     const force: Vec3 = o.mass !== undefined ? vscale(gravity, valid.finiteNumber(o.mass, 'opts.mass', { above: 0, max: 1e4 })) : valid.vec3(o.force, 'opts.force', 1e5);
     const seconds = o.seconds === undefined ? 1 : valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
+    const physicalOpts = {
+      body,
+      point,
+      force,
+      seconds,
+      ...(o.watch === undefined ? {} : { watch: o.watch as string[] }),
+      ...(o.linearTol === undefined ? {} : { linearTol: o.linearTol as number }),
+    };
+    // Everything the physical test will check is checked before any connection is let go.
+    this.world.validateLoadTest(physicalOpts);
     const loads: StaticsLoad[] = [{ body, point, force }];
     const analysis = this.solve(loads);
     const broken: BrickConnection[] = [];
@@ -536,14 +539,7 @@ export class BrickSystem {
       this.rebuildJoints();
       current = this.solve(loads);
     }
-    const physical = this.world.loadTest({
-      body,
-      point,
-      force,
-      seconds,
-      ...(o.watch === undefined ? {} : { watch: o.watch as string[] }),
-      ...(o.linearTol === undefined ? {} : { linearTol: o.linearTol as number }),
-    });
+    const physical = this.world.loadTest(physicalOpts);
     const message = broken.length
       ? `${physical.held ? 'Held, although' : 'Failed:'} the load pulled apart ${broken.map((c) => `'${c.upper}' from '${c.lower}'`).join(', ')}. ${physical.message}`
       : physical.message;
@@ -562,7 +558,7 @@ export class BrickSystem {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((c) => {
       const lower = this.reg.parts[c.lower];
-      const g = this.gridPose(this.reg.grids[lower.grid]);
+      const g = gridPose(this.reg.grids[lower.grid]);
       const u = qrotate(g.q, [1, 0, 0]);
       const v = qrotate(g.q, [0, 0, 1]);
       const y = lower.layer + lower.height;
@@ -594,7 +590,7 @@ export class BrickSystem {
   }
 
   private connect(lower: BrickInfo, upper: BrickInfo): void {
-    const studs = this.sharedCells(lower, upper);
+    const studs = sharedCells(lower, upper);
     const id = `${lower.name}|${upper.name}`;
     this.reg.connections[id] = { id, lower: lower.name, upper: upper.name, studs, joint: `stud:${id}` };
   }
@@ -646,36 +642,8 @@ export class BrickSystem {
     }
   }
 
-  private sharedCells(a: BrickInfo, b: BrickInfo): Array<[number, number]> {
-    const out: Array<[number, number]> = [];
-    const x0 = Math.max(a.cell[0], b.cell[0]);
-    const x1 = Math.min(a.cell[0] + a.footprint[0], b.cell[0] + b.footprint[0]);
-    const z0 = Math.max(a.cell[1], b.cell[1]);
-    const z1 = Math.min(a.cell[1] + a.footprint[1], b.cell[1] + b.footprint[1]);
-    for (let i = x0; i < x1; i++) for (let j = z0; j < z1; j++) out.push([i, j]);
-    return out;
-  }
 
-  /** Registered parts whose top is `info`'s bottom and whose footprints overlap it. */
-  private stackedOn(info: BrickInfo): string[] {
-    return Object.values(this.reg.parts)
-      .filter((p) => p.name !== info.name && p.grid === info.grid && p.layer + p.height === info.layer && this.sharedCells(p, info).length)
-      .map((p) => p.name)
-      .sort();
-  }
 
-  private stackedUnder(info: BrickInfo): string[] {
-    return Object.values(this.reg.parts)
-      .filter((p) => p.name !== info.name && p.grid === info.grid && p.layer === info.layer + info.height && this.sharedCells(p, info).length)
-      .map((p) => p.name)
-      .sort();
-  }
-
-  private overlapping(info: BrickInfo): string[] {
-    return Object.values(this.reg.parts)
-      .filter((p) => p.grid === info.grid && p.layer < info.layer + info.height && info.layer < p.layer + p.height && this.sharedCells(p, info).length)
-      .map((p) => p.name);
-  }
 
   /** Highest top (plates, in `info`'s grid) of any body above the footprint's column. */
   private highestOver(info: BrickInfo): number {
@@ -700,37 +668,9 @@ export class BrickSystem {
     return top === -Infinity ? 0 : Math.ceil((top - g.origin[1]) / this.plateHeight);
   }
 
-  private studCentres(info: BrickInfo): Vec3[] {
-    const [a, b] = info.size;
-    const h = (info.height * this.plateHeight) / 2;
-    const out: Vec3[] = [];
-    for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) out.push([(i + 0.5 - a / 2) * this.pitch, h, (j + 0.5 - b / 2) * this.pitch]);
-    return out;
-  }
 
-  /** The drawn studs of a part: one cylinder standing on each stud centre of its top face. */
-  private studShapes(info: BrickInfo): ShapeSpec[] {
-    const half = this.studHeight / 2;
-    return this.studCentres(info).map(([x, y, z]) => ({ type: 'cylinder', radius: this.studRadius, halfHeight: half, pose: { p: [x, y + half, z], q: [0, 0, 0, 1] } }));
-  }
 
-  private halfExtents(info: BrickInfo): Vec3 {
-    const play = info.fixed ? 0 : this.play;
-    return [(info.size[0] * this.pitch) / 2 - play, (info.height * this.plateHeight) / 2, (info.size[1] * this.pitch) / 2 - play];
-  }
 
-  private partPose(info: BrickInfo): Pose {
-    const g = this.gridPose(this.reg.grids[info.grid]);
-    const local: Pose = {
-      p: [(info.cell[0] + info.footprint[0] / 2) * this.pitch, (info.layer + info.height / 2) * this.plateHeight, (info.cell[1] + info.footprint[1] / 2) * this.pitch],
-      q: yawQuat(info.rot),
-    };
-    return composePose(g, local);
-  }
-
-  private gridPose(g: GridInfo): Pose {
-    return { p: g.origin, q: yawQuat(g.yawDeg) };
-  }
 
   private grid(name: string, path: string): GridInfo {
     const g = typeof name === 'string' ? this.reg.grids[name] : undefined;

@@ -18,14 +18,17 @@
  *   moment of inertia about the pivot (`m (ℓ² + w²)/12 + m d²`) and `d = ℓ/2` the pivot-to-centre
  *   distance — not the point-mass formula `2π √(ℓ/g)`, which would be off by 18 %. The
  *   finite-amplitude correction at 3° (θ₀²/16 ≈ 0.02 %) is negligible.
+ * - **group turn**, **gear pair**, **prismatic**, **lateral push**: the primitives of issue 14
+ *   against hand calculations (see each function).
  */
+import { pinGear } from './gears.ts';
 import { qaxisAngle, qrotate, vadd, vscale } from './math.ts';
 import type { Vec3 } from './types.ts';
 import { World } from './world.ts';
 
 /** One measured-vs-expected line. */
 export interface CalibrationResult {
-  scene: 'free-fall' | 'incline' | 'overhang' | 'pendulum';
+  scene: 'free-fall' | 'incline' | 'overhang' | 'pendulum' | 'group-turn' | 'gear-pair' | 'prismatic' | 'lateral-push';
   /** Which case of the scene, in words. */
   case: string;
   /** What was measured, with its unit. */
@@ -226,7 +229,134 @@ export async function pendulum(): Promise<CalibrationResult[]> {
   }
 }
 
+/**
+ * Group turn: four touching 0.1 m cubes filling x, y ∈ [0, 0.2] turned about +Z through the
+ * external pivot (−0.05, −0.05) towards a face at x = −0.1. The corner (0, 0.2), at
+ * r = √(0.05² + 0.25²) from the pivot and angle α₀ = atan2(0.25, 0.05), reaches it first at
+ * φ* = acos(−0.05 / r) − α₀ ≈ 22.62°. The swept group must stop there (arc error at the corner
+ * within the contact tolerance, i.e. about 0.023° here).
+ */
+export async function groupTurn(): Promise<CalibrationResult[]> {
+  const world = await World.create({ gravity: [0, 0, 0] });
+  try {
+    const group: string[] = [];
+    for (const x of [0.05, 0.15]) {
+      for (const y of [0.05, 0.15]) {
+        const name = `cube-${x}-${y}`;
+        world.addBody({ name, kind: 'kinematic', pose: { p: [x, y, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.05, 0.05, 0.05] }] });
+        group.push(name);
+      }
+    }
+    world.addBody({ name: 'fifth', kind: 'static', pose: { p: [-0.2, 0.3, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.1, 0.2, 0.1] }] });
+    const r = Math.hypot(0.05, 0.25);
+    const expected = ((Math.acos(-0.05 / r) - Math.atan2(0.25, 0.05)) * 180) / Math.PI;
+    const res = world.sweepGroup(group, { type: 'rotate', pivot: [-0.05, -0.05, 0], axis: [0, 0, 1], angleDeg: 90 });
+    const measured = res.toi * 90;
+    const rel = relative(measured, expected);
+    const arcError = (Math.abs(measured - expected) * Math.PI * r) / 180;
+    return [{ scene: 'group-turn', case: '4 touching cubes about an external axis', quantity: 'contact angle (°)', measured, expected, relError: rel, pass: res.hit && res.bodies.join() === 'fifth' && arcError <= world.contactTolerance, detail: `stops ${(arcError * 1e6).toFixed(0)} µm of arc from the first contact (tolerance ${(world.contactTolerance * 1e6).toFixed(0)} µm)` }];
+  } finally {
+    world.free();
+  }
+}
+
+/**
+ * Gear pair: a 12-pin gear driven by a velocity motor at 90°/s meshing with a 24-pin gear
+ * (module 5 mm, `sim/gears.ts`). Over 2.5 s after a 0.5 s spin-up the driven gear must turn by
+ * −12/24 of the driver's angle (1 % tolerance, as kinematics demands no slip of meshing teeth).
+ */
+export async function gearPair(): Promise<CalibrationResult[]> {
+  const world = await World.create({ gravity: [0, 0, 0] });
+  try {
+    const m = 0.005;
+    const [za, zb] = [12, 24];
+    const [ra, rb] = [(m * za) / 2, (m * zb) / 2];
+    world.addBody({ name: 'ground', kind: 'static', pose: { p: [0, 0, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.2, 0.01, 0.2] }] });
+    world.addBody({ name: 'driver', kind: 'dynamic', pose: { p: [0, 0.1, 0], q: [0, 0, 0, 1] }, shapes: pinGear(za, m, 0), material: { friction: 0 } });
+    world.addBody({ name: 'driven', kind: 'dynamic', pose: { p: [ra + rb, 0.1, 0], q: [0, 0, 0, 1] }, shapes: pinGear(zb, m, Math.PI + Math.PI / zb), material: { friction: 0 } });
+    world.addJoint({ name: 'axle-a', type: 'revolute', bodyA: 'ground', bodyB: 'driver', anchor: [0, 0.1, 0], axis: [0, 1, 0], contacts: false, motor: { velocity: 90, damping: 200 } });
+    world.addJoint({ name: 'axle-b', type: 'revolute', bodyA: 'ground', bodyB: 'driven', anchor: [ra + rb, 0.1, 0], axis: [0, 1, 0], contacts: false });
+    const turned = { a: 0, b: 0 };
+    let last = { a: 0, b: 0 };
+    const wrap = (d: number): number => d - 360 * Math.round(d / 360);
+    for (let i = 1; i <= 120; i++) {
+      world.advance(1 / 40);
+      const now = { a: world.jointPosition('axle-a'), b: world.jointPosition('axle-b') };
+      if (i > 20) {
+        turned.a += wrap(now.a - last.a);
+        turned.b += wrap(now.b - last.b);
+      }
+      last = now;
+    }
+    const measured = turned.b / turned.a;
+    const expected = -za / zb;
+    const rel = relative(measured, expected);
+    return [{ scene: 'gear-pair', case: '12 → 24 pins, motor at 90°/s', quantity: 'speed ratio', measured, expected, relError: rel, pass: rel <= 0.01, detail: `driver turned ${turned.a.toFixed(1)}° in 2.5 s; tolerance 1 %` }];
+  } finally {
+    world.free();
+  }
+}
+
+/**
+ * Prismatic joint: a slider driven at 0.2 m/s along a diagonal rail with limits [−0.05, 0.1] m
+ * for 2 s (0.4 m unlimited) must end at the upper limit, then at the lower one when reversed.
+ */
+export async function prismaticLimits(): Promise<CalibrationResult[]> {
+  const world = await World.create({ gravity: [0, 0, 0] });
+  try {
+    const h = Math.SQRT1_2;
+    world.addBody({ name: 'rail', kind: 'static', pose: { p: [0, 0, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.01, 0.01, 0.01] }] });
+    world.addBody({ name: 'slider', kind: 'dynamic', pose: { p: [0, 0.1, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.02, 0.02, 0.02] }] });
+    world.addJoint({ name: 'slide', type: 'prismatic', bodyA: 'rail', bodyB: 'slider', anchor: [0, 0.1, 0], axis: [h, 0, h], limits: [-0.05, 0.1], motor: { velocity: 0.2 }, contacts: false });
+    world.advance(2);
+    const upper = world.jointPosition('slide');
+    world.setJointMotor('slide', { velocity: -0.2 });
+    world.advance(2);
+    const lower = world.jointPosition('slide');
+    const line = (c: string, measured: number, expected: number): CalibrationResult => ({ scene: 'prismatic', case: c, quantity: 'displacement (m)', measured, expected, relError: relative(measured, expected), pass: Math.abs(measured - expected) <= 0.001, detail: 'within 1 mm of the limit' });
+    return [line('motor at +0.2 m/s for 2 s, limit 0.1 m', upper, 0.1), line('reversed for 2 s, limit −0.05 m', lower, -0.05)];
+  } finally {
+    world.free();
+  }
+}
+
+/**
+ * Lateral push: a 0.1 × 0.2 × 0.1 m block (μ = 0.9) pushed horizontally at height e by a force
+ * ramped to 2 W·c/e over 20 s tips when F·e = W·c (c = 0.05 m, half its width): F* = W·c/e.
+ */
+export async function lateralPush(): Promise<CalibrationResult[]> {
+  const world = await World.create();
+  try {
+    world.addBody({ name: 'floor', kind: 'static', pose: { p: [0, -0.05, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [1, 0.05, 1] }], material: { friction: 0.9 } });
+    world.addBody({ name: 'block', kind: 'dynamic', pose: { p: [0, 0.1, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.05, 0.1, 0.05] }], material: { friction: 0.9 } });
+    world.advance(0.3);
+    const W = world.mass('block') * G;
+    const out: CalibrationResult[] = [];
+    for (const e of [0.1, 0.15, 0.19]) {
+      const snap = world.snapshot();
+      const expected = (W * 0.05) / e;
+      const r = world.rampLoadTest({ body: 'block', point: [-0.05, e, 0], force: [2 * expected, 0, 0], seconds: 20 });
+      const measured = r.failureForce ?? Infinity;
+      const rel = relative(measured, expected);
+      out.push({ scene: 'lateral-push', case: `push at e = ${e} m`, quantity: 'tipping force (N)', measured, expected, relError: rel, pass: rel <= CALIBRATION_TOLERANCE, detail: 'W·c/e, ramp to 2× over 20 s' });
+      world.restore(snap);
+    }
+    return out;
+  } finally {
+    world.free();
+  }
+}
+
 /** Runs every calibration scene in a fixed order. */
 export async function runCalibration(): Promise<CalibrationResult[]> {
-  return [...(await freeFall()), ...(await incline()), ...(await overhang()), ...(await pendulum())];
+  return [
+    ...(await freeFall()),
+    ...(await incline()),
+    ...(await overhang()),
+    ...(await pendulum()),
+    ...(await groupTurn()),
+    ...(await gearPair()),
+    ...(await prismaticLimits()),
+    ...(await lateralPush()),
+  ];
 }

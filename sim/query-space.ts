@@ -51,6 +51,8 @@ export interface QueryEntry {
   colliders: RAPIER.Collider[];
   /** Query-space AABB of each collider at the last synced pose. */
   aabbs: Aabb[];
+  /** Query-space world pose of each collider at the last synced pose (f64, as composed). */
+  poses: Pose[];
   /** Query-space shapes (index-aligned with the colliders). */
   shapes: CompiledShape[];
   convex: boolean[];
@@ -71,6 +73,7 @@ export class QuerySpace {
         name,
         colliders: scaled.map((sh) => this.raw.createCollider(colliderDesc({ ...sh.spec, pose: undefined }))),
         aabbs: [],
+        poses: [],
         shapes: scaled,
         convex: scaled.map((sh) => sh.spec.type !== 'mesh'),
         poseKey: '',
@@ -80,10 +83,11 @@ export class QuerySpace {
     const poseKey = `${pose.p.join(',')}|${pose.q.join(',')}`;
     if (poseKey !== e.poseKey) {
       const sp = scalePose(pose, QUERY_SCALE);
-      e.colliders.forEach((c, i) => {
+      e.poses = e.colliders.map((c, i) => {
         const at = composePose(sp, e!.shapes[i].local);
         c.setTranslation({ x: at.p[0], y: at.p[1], z: at.p[2] });
         c.setRotation({ x: at.q[0], y: at.q[1], z: at.q[2], w: at.q[3] });
+        return at;
       });
       e.aabbs = e.shapes.map((sh) => shapeAabb(sh, sp));
       e.poseKey = poseKey;

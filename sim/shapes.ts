@@ -158,20 +158,39 @@ export function compileShape(shape: ShapeSpec): CompiledShape {
 }
 
 /**
- * A query shape shrunk inwards by about `delta` (never below 10 % of its size): used to check
- * that a body sliding along, or lifting off, something it already touches does not press into it.
- * Hulls are scaled about their centroid so that the nearest face moves in by `delta`.
+ * The same compiled shape seen from another frame: `offset` is the pose of the shape's body in
+ * that frame (for group motion the frame is the group's, and each member's shapes are rebased
+ * into it). The query shape is shared; `local` and the bounding `radius` about the new origin are
+ * recomputed.
  */
-export function erodedQuery(shape: CompiledShape, delta: number): RAPIER.Shape | null {
+export function rebaseShape(shape: CompiledShape, offset: Pose): CompiledShape {
+  const local = composePose(offset, shape.local);
+  const s = shape.spec;
+  let radius: number;
+  if (shape.points.length) radius = Math.max(...shape.points.map((p) => vlen(transformPoint(local, p))));
+  else {
+    const own = s.type === 'box' ? vlen(s.half) : s.type === 'ball' ? s.radius : s.type === 'cylinder' ? Math.hypot(s.halfHeight, s.radius) : 0;
+    radius = vlen(local.p) + own;
+  }
+  return { spec: shape.spec, local, query: shape.query, radius, points: shape.points };
+}
+
+/**
+ * The spec of a shape shrunk inwards by about `delta` (never below 10 % of its size), in the
+ * shape's own frame (no `pose`): used to check that a body sliding along, or lifting off,
+ * something it already touches does not press into it. Hulls are scaled about their centroid
+ * so that the nearest face moves in by `delta`. Null for triangle meshes.
+ */
+export function erodedSpec(shape: CompiledShape, delta: number): ShapeSpec | null {
   const s = shape.spec;
   const shrink = (v: number): number => Math.max(v - delta, 0.1 * v);
   switch (s.type) {
     case 'box':
-      return new RAPIER.Cuboid(shrink(s.half[0]), shrink(s.half[1]), shrink(s.half[2]));
+      return { type: 'box', half: [shrink(s.half[0]), shrink(s.half[1]), shrink(s.half[2])] };
     case 'ball':
-      return new RAPIER.Ball(shrink(s.radius));
+      return { type: 'ball', radius: shrink(s.radius) };
     case 'cylinder':
-      return new RAPIER.Cylinder(shrink(s.halfHeight), shrink(s.radius));
+      return { type: 'cylinder', radius: shrink(s.radius), halfHeight: shrink(s.halfHeight) };
     case 'hull': {
       const n = s.points.length;
       const c: Vec3 = [0, 0, 0];
@@ -179,11 +198,33 @@ export function erodedQuery(shape: CompiledShape, delta: number): RAPIER.Shape |
       const proj = shape.query!.projectPoint({ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 }, { x: c[0], y: c[1], z: c[2] }, false);
       const inradius = Math.hypot(proj.point.x - c[0], proj.point.y - c[1], proj.point.z - c[2]);
       const k = inradius > 0 ? Math.max(0.1, 1 - delta / inradius) : 1;
-      return new RAPIER.ConvexPolyhedron(flatten(s.points.map((p) => [c[0] + (p[0] - c[0]) * k, c[1] + (p[1] - c[1]) * k, c[2] + (p[2] - c[2]) * k] as Vec3)), null);
+      return { type: 'hull', points: s.points.map((p) => [c[0] + (p[0] - c[0]) * k, c[1] + (p[1] - c[1]) * k, c[2] + (p[2] - c[2]) * k] as Vec3) };
     }
     case 'mesh':
       return null;
   }
+}
+
+/** The Rapier query shape of a convex spec (its `pose` ignored); null for a triangle mesh. */
+export function queryShapeOf(spec: ShapeSpec): RAPIER.Shape | null {
+  switch (spec.type) {
+    case 'box':
+      return new RAPIER.Cuboid(spec.half[0], spec.half[1], spec.half[2]);
+    case 'ball':
+      return new RAPIER.Ball(spec.radius);
+    case 'cylinder':
+      return new RAPIER.Cylinder(spec.halfHeight, spec.radius);
+    case 'hull':
+      return new RAPIER.ConvexPolyhedron(flatten(spec.points), null);
+    case 'mesh':
+      return null;
+  }
+}
+
+/** A query shape shrunk inwards by about `delta`; see {@link erodedSpec}. */
+export function erodedQuery(shape: CompiledShape, delta: number): RAPIER.Shape | null {
+  const spec = erodedSpec(shape, delta);
+  return spec ? queryShapeOf(spec) : null;
 }
 
 /** Exact world AABB of a compiled shape when its body is at `bodyPose`. */

@@ -24,23 +24,38 @@
  * decides the workspace check on the body's AABB; topology predicates are sampled along the path.
  *
  * **Starting in contact.** Colliders the body already touches at its start pose (within the
- * tolerance: a support it rests on, a neighbour it slides along) are checked against the body
- * shrunk by `δ = 5 × tolerance + initial penetration`. Lifting off them or sliding along them is
+ * tolerance: a support it rests on, a neighbour it slides along) are checked against the touching
+ * shape of the body shrunk by `δ = 5 × tolerance + its initial penetration` (per pair of moving
+ * shape and obstacle: the body's other shapes meet that collider at full size). Lifting off them or sliding along them is
  * free; pressing into them by more than about `δ` is a contact like any other.
+ *
+ * **Starting in overlap** (the contract). Obstacles the body penetrates at its start by more
+ * than the tolerance are reported in `startOverlap` with the deepest penetration. Against them
+ * the touching shape is shrunk by its penetration plus one tolerance, so moving out of the
+ * overlap or along it is possible, and whatever the sweep reports as free (the target, or the
+ * last free pose) is checked not to overlap any of them deeper than at the start plus the
+ * tolerance; if it would, the sweep stops at once (`toi` 0, last free pose = the start). An
+ * overlap Rapier cannot measure keeps the full shape: the move stops at once. A strict sweep
+ * (`strictInitialContacts`) stops at once on any start contact or overlap.
+ *
+ * **No Rapier answer is trusted alone** (`sim/verified-contact.ts`): a null from
+ * `contactShape` — "cannot tell", as under penetration — is settled by an intersection test and
+ * an f64 GJK distance; distances within {@link VERIFY_BAND} tolerances of contact are recomputed
+ * in f64; an advance that lands inside (a wrong normal overshot) backs off by bisection; the last
+ * free pose must show {@link FREE_CLEARANCE} tolerances of clearance.
  *
  * Queries go through each obstacle collider directly (not Rapier's broad phase, which is only
  * refreshed by a simulation step), so they see poses set since the last step.
  */
-import type RAPIER from '@dimforge/rapier3d-compat';
 import { composePose, interpolatePose, qangle, qmul, qrotate, qslerp, vadd, vdist, vlerp, vsub } from './math.ts';
-import { aabbInside, aabbOverlap, erodedQuery, inflateAabb, shapeAabb, unionAabb, type Aabb, type CompiledShape } from './shapes.ts';
-import type { Pose, Vec3, Violation } from './types.ts';
+import { aabbInside, aabbOverlap, erodedSpec, inflateAabb, queryShapeOf, shapeAabb, unionAabb, type Aabb, type CompiledShape } from './shapes.ts';
+import type { Pose, Quat, Vec3, Violation } from './types.ts';
+import { specRadius, verifiedContact, type ColliderGeometry, type QueryGeometry, type VerifiedContact } from './verified-contact.ts';
 
-/** One collider the moving body may hit. */
-export interface SweepObstacle {
+/** One collider the moving body may hit, with its exact geometry (`spec` in the collider's frame, world `pose`). */
+export interface SweepObstacle extends ColliderGeometry {
   /** Name of the body owning the collider. */
   body: string;
-  collider: RAPIER.Collider;
   /** False for triangle meshes. */
   convex: boolean;
   /** World AABB of the collider now. */
@@ -76,6 +91,8 @@ export interface SweepOutcome {
   toi: number;
   /** Bodies touched (collision) or named by the topology violation. */
   bodies: string[];
+  /** Indices (into `shapes`) of the moving shapes within reach of what they touched (collision only). */
+  movers?: number[];
   point?: Vec3;
   /** A pose on the path before `toi` that is verified free. */
   lastFree: Pose;
@@ -83,15 +100,32 @@ export interface SweepOutcome {
   topologyViolation?: Violation;
   /** Number of shape casts and distance queries spent (for benchmarks). */
   queries: number;
+  /**
+   * Obstacles the body overlaps at its start by more than the tolerance, and the deepest such
+   * penetration (Infinity where Rapier could not measure it).
+   */
+  startOverlap?: { bodies: string[]; depth: number };
 }
 
 /** Erosion of a body against what it touches at its start, in contact tolerances (plus the initial penetration). */
 export const INITIAL_CONTACT_MARGIN = 5;
+/**
+ * Clearance, in contact tolerances, that a last free pose must show to every obstacle in the
+ * query space: a margin over the distance queries' own error (micrometres for a cylinder near a
+ * box corner), so that a pose reported free is free by an exact computation too.
+ */
+export const FREE_CLEARANCE = 0.1;
+/**
+ * Distance, in contact tolerances, within which Rapier's answer is recomputed in double
+ * precision (its error near contact reaches tens of micrometres for cylinders).
+ */
+export const VERIFY_BAND = 1.5;
 /** Upper bound on proxy checks per sweep; past it a hit is accepted where it stands (still conservative). */
 const CAST_BUDGET = 20000;
 
-function rv(v: Vec3): RAPIER.Vector {
-  return { x: v[0], y: v[1], z: v[2] };
+/** The point `start + disp · x`. */
+function along(start: Vec3, disp: Vec3, x: number): Vec3 {
+  return [start[0] + disp[0] * x, start[1] + disp[1] * x, start[2] + disp[2] * x];
 }
 
 /** Runs the sweep; see the module comment for the guarantees. */
@@ -110,57 +144,95 @@ export function sweepPath(input: SweepInput): SweepOutcome {
 
   const poseAt = (s: number): Pose => interpolatePose(from, to, s);
 
-  // Colliders touched at the start are checked with a shrunk body (see the module comment).
-  const touching = new Set<SweepObstacle>();
-  let deepest = 0;
-  if (!input.strictInitialContacts) {
-    for (const sh of shapes) {
-      if (!sh.query) continue;
-      const sp = composePose(from, sh.local);
-      const box = inflateAabb(shapeAabb(sh, from), tolerance);
-      for (const ob of obstacles) {
-        if (!aabbOverlap(box, ob.aabb)) continue;
-        queries++;
-        const c = ob.collider.contactShape(sh.query, rv(sp.p), { x: sp.q[0], y: sp.q[1], z: sp.q[2], w: sp.q[3] }, tolerance);
-        if (c && c.distance <= tolerance) {
-          touching.add(ob);
-          deepest = Math.max(deepest, -c.distance);
-        }
-      }
+  /**
+   * Contact query that treats "cannot tell" as contact: Rapier's `contactShape` also returns
+   * null when the shapes interpenetrate and its penetration solver gives up, so a null is
+   * followed by an intersection test. Returns null when the shapes are farther apart than
+   * `reach`; `distance` is -Infinity for an overlap of unknown depth.
+   */
+  const contact = (ob: SweepObstacle, query: QueryGeometry, pos: Vec3, rot: Quat, reach: number): VerifiedContact | null => {
+    queries++;
+    return verifiedContact(ob, query, pos, rot, reach, VERIFY_BAND * tolerance);
+  };
+  const geometry = shapes.map((sh): QueryGeometry | null => (sh.query ? { query: sh.query, spec: sh.spec, radius: specRadius(sh.spec) } : null));
+
+  // What the body touches or overlaps at its start, per pair of moving shape and obstacle (a
+  // compound resting on a support with one shape still meets that support with its other shapes
+  // at full size). Pairs within the tolerance (touching, or pressed in by at most the tolerance)
+  // are checked with the shape shrunk by a few tolerances more than its penetration: lifting off
+  // and sliding along are free. Deeper overlaps are shrunk by their depth plus one tolerance
+  // and the free pose reported is checked not to be deeper than the start (see the module
+  // comment); an overlap of unknown depth keeps the full shape, so the move stops at once.
+  const pairKey = (i: number, j: number): number => i * obstacles.length + j;
+  const obstacleIndex = new Map(obstacles.map((ob, j) => [ob, j]));
+  /** Initial penetration (≥ 0; Infinity if unknown) of pairs touching or overlapping at the start. */
+  const startDepth = new Map<number, number>();
+  const overlapBodies = new Map<string, number>();
+  for (const [i, sh] of shapes.entries()) {
+    if (!sh.query) continue;
+    const sp = composePose(from, sh.local);
+    const box = inflateAabb(shapeAabb(sh, from), tolerance);
+    for (const [j, ob] of obstacles.entries()) {
+      if (!aabbOverlap(box, ob.aabb)) continue;
+      const c = contact(ob, geometry[i]!, sp.p, sp.q, tolerance);
+      if (!c) continue;
+      const depth = Math.max(0, -c.distance);
+      startDepth.set(pairKey(i, j), depth);
+      if (depth > tolerance) overlapBodies.set(ob.body, Math.max(overlapBodies.get(ob.body) ?? 0, depth));
     }
   }
-  // The margin of a few tolerances keeps a body sliding along a support from grazing the
-  // threshold, where the refinement would need many tiny segments.
-  const eroded = touching.size ? shapes.map((sh) => erodedQuery(sh, INITIAL_CONTACT_MARGIN * tolerance + deepest)) : [];
-  const queryOf = (i: number, ob: SweepObstacle): RAPIER.Shape | null => (touching.has(ob) ? eroded[i] : shapes[i].query);
+  const erodedCache = new Map<string, QueryGeometry | null>();
+  const erodedBy = (i: number, delta: number): QueryGeometry | null => {
+    const key = `${i}:${delta}`;
+    if (!erodedCache.has(key)) {
+      const spec = erodedSpec(shapes[i], delta);
+      const query = spec && queryShapeOf(spec);
+      erodedCache.set(key, spec && query ? { query, spec, radius: specRadius(spec) } : null);
+    }
+    return erodedCache.get(key)!;
+  };
+  const queryOf = (i: number, ob: SweepObstacle): QueryGeometry | null => {
+    if (!startDepth.size || input.strictInitialContacts) return geometry[i];
+    const depth = startDepth.get(pairKey(i, obstacleIndex.get(ob)!));
+    if (depth === undefined || depth === Infinity) return geometry[i];
+    if (depth > tolerance) return erodedBy(i, depth + tolerance);
+    // The margin of a few tolerances keeps a body sliding along a support from grazing the
+    // threshold, where the refinement would need many tiny segments.
+    return erodedBy(i, INITIAL_CONTACT_MARGIN * tolerance + depth);
+  };
 
   const bodyAabb = (p: Pose): Aabb => unionAabb(shapes.map((sh) => shapeAabb(sh, p)));
 
-  /** Distance queries at an exact pose: bodies within `reach`, nearest point, and any overlap. */
-  const probe = (p: Pose, reach: number): { bodies: string[]; point?: Vec3; intersects: boolean } => {
+  /**
+   * Distance queries at an exact pose: bodies within `reach`, nearest point, and whether any pair
+   * is closer than `clearance` (overlap, or too close to call free).
+   */
+  const probe = (p: Pose, reach: number, clearance = 0): { bodies: string[]; movers: number[]; point?: Vec3; intersects: boolean } => {
     const near = new Set<string>();
+    const movers = new Set<number>();
     let best = Infinity;
     let point: Vec3 | undefined;
     let intersects = false;
-    shapes.forEach((sh, i) => {
-      if (!sh.query) return;
+    for (let i = 0; i < shapes.length; i++) {
+      const sh = shapes[i];
+      if (!sh.query) continue;
       const sp = composePose(p, sh.local);
       const box = inflateAabb(shapeAabb(sh, p), reach);
       for (const ob of obstacles) {
         const query = queryOf(i, ob);
         if (!query || !aabbOverlap(box, ob.aabb)) continue;
-        queries++;
-        const c = ob.collider.contactShape(query, rv(sp.p), { x: sp.q[0], y: sp.q[1], z: sp.q[2], w: sp.q[3] }, reach);
-        if (!c || c.distance > reach) continue;
+        const hit = contact(ob, query, sp.p, sp.q, reach);
+        if (!hit) continue;
         near.add(ob.body);
-        if (c.distance <= 0) intersects = true;
-        if (c.distance < best) {
-          best = c.distance;
-          point = [(c.point1.x + c.point2.x) / 2, (c.point1.y + c.point2.y) / 2, (c.point1.z + c.point2.z) / 2];
+        movers.add(i);
+        if (hit.distance <= clearance) intersects = true;
+        if (hit.point && (hit.distance < best || point === undefined)) {
+          best = hit.distance;
+          point = hit.point;
         }
       }
-    });
-    return { bodies: [...near].sort(), point, intersects };
+    }
+    return { bodies: [...near].sort(), movers: [...movers].sort((x, y) => x - y), point, intersects };
   };
 
   /** A pose before `s` verified free by an exact test (stepping back if rounding put it in contact). */
@@ -169,7 +241,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     for (let i = 0; i < 12; i++) {
       const t = Math.max(0, s - back);
       const p = poseAt(t);
-      if (!probe(p, 0).intersects) return p;
+      if (!probe(p, FREE_CLEARANCE * tolerance, FREE_CLEARANCE * tolerance).intersects) return p;
       if (t === 0) break;
       back *= 4;
     }
@@ -183,33 +255,53 @@ export function sweepPath(input: SweepInput): SweepOutcome {
    * at the current `t` (slope from the contact normal) never overestimates how far it is safe to
    * advance; for a triangle mesh the slope bound is `|disp|`.
    */
-  const approach = (ob: SweepObstacle, query: RAPIER.Shape, start: Vec3, rot: RAPIER.Rotation, disp: Vec3, w: number): number | null => {
+  const approach = (ob: SweepObstacle, query: QueryGeometry, start: Vec3, rot: Quat, disp: Vec3, w: number): number | null => {
     const len = Math.hypot(disp[0], disp[1], disp[2]);
     let t = 0;
     // Against a mesh each step only advances by the gap (the slope bound is |disp|), so sliding
     // past a mesh wall at a 1 mm gap takes one step per millimetre of travel: give meshes far
     // more steps before the conservative give-up (which reports a contact).
     const maxIterations = ob.convex ? 64 : 4096;
+    let previous = -1;
     for (let iter = 0; iter < maxIterations; iter++) {
-      queries++;
-      const pos = { x: start[0] + disp[0] * t, y: start[1] + disp[1] * t, z: start[2] + disp[2] * t };
-      const c = ob.collider.contactShape(query, pos, rot, w + len * (1 - t) + eps);
-      if (!c) return null;
-      const gap = c.distance - w;
-      if (gap <= eps) return t;
+      const hit = contact(ob, query, along(start, disp, t), rot, w + len * (1 - t) + eps);
+      if (!hit) return null;
+      const gap = hit.distance - w;
+      if (gap <= eps) return previous >= 0 && gap < -eps ? backOff(ob, query, start, rot, disp, len, w, previous, t) : t;
       if (len < 1e-12) return null;
       let rate = len;
-      if (ob.convex) {
-        const closing = -(disp[0] * c.normal1.x + disp[1] * c.normal1.y + disp[2] * c.normal1.z);
+      if (ob.convex && hit.normal) {
+        const n = hit.normal;
+        const closing = -(disp[0] * n[0] + disp[1] * n[1] + disp[2] * n[2]);
         if (closing <= 0) return null;
         // A hair above the measured slope absorbs rounding in the normal.
         rate = Math.min(len, closing * 1.001 + 1e-6 * len);
       }
+      previous = t;
       t += gap / rate;
-      if (t >= 1) return null;
+      if (t >= 1) {
+        // The end of the segment is the last chance to meet it: look there before calling it free.
+        const end = contact(ob, query, along(start, disp, 1), rot, w + eps);
+        return end ? backOff(ob, query, start, rot, disp, len, w, previous, 1) : null;
+      }
     }
     return t;
   };
+
+  /**
+   * An advance from `lo` (gap > eps) landed at `hi` inside the band (or inside the obstacle):
+   * the normal was off. Bisect back to the first parameter within `w + eps`. (Defined once per
+   * sweep, not per approach: closures created in the hot loop cost a third of a sweep.)
+   */
+  function backOff(ob: SweepObstacle, query: QueryGeometry, start: Vec3, rot: Quat, disp: Vec3, len: number, w: number, lo: number, hi: number): number {
+    for (let k = 0; k < 60 && (hi - lo) * len > eps / 2; k++) {
+      const mid = (lo + hi) / 2;
+      const m = contact(ob, query, along(start, disp, mid), rot, w + eps);
+      if (m && m.distance - w <= eps) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
 
   /** First contact parameter in [a, b], or null. */
   const refine = (a: number, b: number): number | null => {
@@ -221,12 +313,12 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     const chord = 2 * Math.sin(theta / 4);
     let tMin = Infinity;
     let widest = 0;
-    shapes.forEach((sh, i) => {
-      if (!sh.query) return;
+    for (let i = 0; i < shapes.length; i++) {
+      const sh = shapes[i];
+      if (!sh.query) continue;
       const w = sh.radius * chord;
       widest = Math.max(widest, w);
-      const rot = qmul(qm, sh.local.q);
-      const r = { x: rot[0], y: rot[1], z: rot[2], w: rot[3] };
+      const r = qmul(qm, sh.local.q);
       const start = vadd(pa, qrotate(qm, sh.local.p));
       const box = inflateAabb(unionAabb([shapeAabb(sh, { p: pa, q: qm }), shapeAabb(sh, { p: pb, q: qm })]), w + tolerance);
       for (const ob of obstacles) {
@@ -236,7 +328,7 @@ export function sweepPath(input: SweepInput): SweepOutcome {
         const t = approach(ob, query, start, r, disp, w);
         if (t !== null && t < tMin) tMin = t;
       }
-    });
+    }
     if (tMin === Infinity) return null;
     const sHit = a + Math.min(1, Math.max(0, tMin)) * (b - a);
     // Within w + eps of the proxy means within 2w + eps of the body: below the tolerance here.
@@ -299,21 +391,52 @@ export function sweepPath(input: SweepInput): SweepOutcome {
     }
   }
 
+  const startOverlap = overlapBodies.size ? { bodies: [...overlapBodies.keys()].sort(), depth: Math.max(...overlapBodies.values()) } : undefined;
+  let outcome: SweepOutcome;
   if (topologyAt !== null && topologyViolation) {
-    return { kind: 'topology', toi: topologyAt, bodies: topologyViolation.bodies, point: topologyViolation.point, lastFree: poseAt(lastTopologyOk), topologyViolation, queries };
-  }
-  if (workspaceAt !== null) {
-    return { kind: 'workspace', toi: workspaceAt, bodies: [], lastFree: workspaceAt === 0 ? poseAt(0) : freeWithin(workspaceAt), queries };
-  }
-  if (collisionAt !== null) {
+    outcome = { kind: 'topology', toi: topologyAt, bodies: topologyViolation.bodies, point: topologyViolation.point, lastFree: poseAt(lastTopologyOk), topologyViolation, queries };
+  } else if (workspaceAt !== null) {
+    outcome = { kind: 'workspace', toi: workspaceAt, bodies: [], lastFree: workspaceAt === 0 ? poseAt(0) : freeWithin(workspaceAt), queries };
+  } else if (collisionAt !== null) {
     // Bodies within the tolerance at the contact pose; widen the search only if rounding left none.
     const at = poseAt(collisionAt);
     let info = probe(at, tolerance);
     for (let reach = 4 * tolerance; !info.bodies.length && reach < 0.05; reach *= 4) info = probe(at, reach);
     const lastFree = freeBefore(collisionAt);
-    return { kind: 'collision', toi: collisionAt, bodies: info.bodies, point: info.point, lastFree, queries };
+    outcome = { kind: 'collision', toi: collisionAt, bodies: info.bodies, movers: info.movers, point: info.point, lastFree, queries };
+  } else {
+    outcome = { kind: 'free', toi: 1, bodies: [], lastFree: poseAt(1), queries };
   }
-  return { kind: 'free', toi: 1, bodies: [], lastFree: poseAt(1), queries };
+  if (startOverlap) {
+    // The start-in-overlap contract: nothing reported free is deeper than the start.
+    const deeper = deeperThanStart(outcome.lastFree);
+    if (deeper.length) outcome = { kind: 'collision', toi: 0, bodies: deeper, movers: [], lastFree: poseAt(0), queries };
+    outcome.startOverlap = startOverlap;
+  }
+  outcome.queries = queries;
+  return outcome;
+
+  /**
+   * Bodies that the body at `p` overlaps deeper (by more than the tolerance) than at the start,
+   * among those it overlapped at the start; depth per body is the deepest of its shape pairs.
+   */
+  function deeperThanStart(p: Pose): string[] {
+    const out: string[] = [];
+    for (const [body, startDepthOfBody] of overlapBodies) {
+      let deepestNow = 0;
+      shapes.forEach((sh, i) => {
+        if (!geometry[i]) return;
+        const sp = composePose(p, sh.local);
+        for (const ob of obstacles) {
+          if (ob.body !== body) continue;
+          const c = contact(ob, geometry[i]!, sp.p, sp.q, 0);
+          if (c) deepestNow = Math.max(deepestNow, -c.distance);
+        }
+      });
+      if (startDepthOfBody !== Infinity && deepestNow > startDepthOfBody + tolerance) out.push(body);
+    }
+    return out.sort();
+  }
 
   /** A pose before `s` whose AABB is inside the workspace. */
   function freeWithin(s: number): Pose {

@@ -120,6 +120,20 @@ export interface RulerSpec {
   color?: string;
 }
 
+/**
+ * The key light of a scene: the one light that casts shadows. Directions use the camera's
+ * convention (azimuth 0 from +Z, 90 from +X; elevation above the horizon, degrees).
+ */
+export interface KeyLight {
+  azimuth: number;
+  /** Degrees in (0, 90]; a shadow on the floor is h / tan(elevation) long behind a body of height h. */
+  elevation: number;
+  /** Default 2.4 (the default key light's). */
+  intensity?: number;
+  /** Default true. */
+  shadows?: boolean;
+}
+
 /** What the renderer draws: bodies plus the task's rulers. */
 export interface SceneDescription {
   bodies: SceneBody[];
@@ -127,6 +141,8 @@ export interface SceneDescription {
   /** Optional ground plane (drawn only) at this height; default none. */
   ground?: { y: number; color?: string; size?: number };
   background?: string;
+  /** Default: a key light fixed above, in front and to the right (azimuth ≈ 32°, elevation ≈ 56°), with shadows. */
+  light?: KeyLight;
 }
 
 /** What was violated; the first violation of an action stops and rolls it back. */
@@ -143,10 +159,20 @@ export interface Violation {
   message: string;
   /** For swept moves: fraction of the path travelled before contact, 0..1. */
   toi?: number;
+  /** Short name of the broken rule (kind `rule`), e.g. "neighbouring pegs only"; shown in the rollback image. */
+  rule?: string;
+  /** What the refused action aimed at (a body, a point or both); marked in the rollback image. */
+  target?: { body?: string; point?: Vec3 };
 }
 
-/** Which bodies and point to highlight in a rollback image. */
+/**
+ * What a rollback image marks: `bodies` (the part that moved or failed) in magenta, `others`
+ * (what it hit, or what else the violation involves) tinted in a second colour, an optional
+ * `target` (body and/or point the refused action aimed at) in a third, and the contact `point`.
+ */
 export interface Highlight {
   bodies: string[];
   point?: Vec3;
+  others?: string[];
+  target?: { body?: string; point?: Vec3 };
 }

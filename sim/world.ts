@@ -21,151 +21,21 @@ import { canonicalJson } from '../core/canonical-json.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { ViolationError } from './violation.ts';
 import { applyMaterial, resolveMaterial } from './materials.ts';
-import { clonePose, composePose, inverseTransformPoint, qangle, qconj, qrotate, relativePose, transformPoint, vdist, vscale } from './math.ts';
-import { boxCorners, colliderDesc, compileShape, localAabb, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
+import { clonePose, composePose, inverseTransformPoint, qangle, qaxisAngle, qconj, qrotate, relativePose, transformPoint, vscale } from './math.ts';
+import { boxCorners, colliderDesc, compileShape, erodedQuery, localAabb, rebaseShape, shapeAabb, unionAabb, validateShape, type Aabb, type CompiledShape } from './shapes.ts';
 import { compileScaled, QUERY_SCALE, QuerySpace, scalePose } from './query-space.ts';
-import { sweepPath, type SweepObstacle } from './sweep.ts';
+import { sweepPath, VERIFY_BAND, type SweepObstacle } from './sweep.ts';
+import { specRadius, verifiedContact } from './verified-contact.ts';
+import { applyMotor, jointData, prismaticDisplacement, revoluteAngleDeg, validMotor } from './joints.ts';
+import { cornerShift, judgeLoad, judgeRamp, judgeSettle, type BodyMotionSample } from './statics.ts';
 import type { BodyKind, BodySpec, Material, Pose, SceneBody, Vec3, Violation } from './types.ts';
 import { IDENTITY_QUAT } from './types.ts';
 import * as valid from './validate.ts';
 
 export type { Aabb } from './shapes.ts';
 
-/** Options of {@link World.create}. */
-export interface WorldOptions {
-  /** Internal fixed step, seconds. Default 1/240. */
-  timestep?: number;
-  /** m/s². Default `[0, -9.81, 0]`. */
-  gravity?: Vec3;
-  /** Optional world box; a swept move whose body leaves it is a `workspace` violation. */
-  workspace?: { min: Vec3; max: Vec3 };
-  /**
-   * Rapier's contact natural frequency, Hz. Default 120 (Rapier's own default is 30, whose soft
-   * contacts let a harmonic block stack lean by a centimetre and fall short of the analytic
-   * critical overhang; at 120 it stands up to 99.5 % and falls from 100.5 %).
-   */
-  contactNaturalFrequency?: number;
-  /** Rapier's length unit: the typical size of a dynamic object in metres (default 1). */
-  lengthUnit?: number;
-  /** Rapier solver iterations per step (default 4). */
-  solverIterations?: number;
-  /** Distance under which two shapes count as touching in sweeps and contact queries. Default 1e-4 m. */
-  contactTolerance?: number;
-  /**
-   * Let bodies at rest fall asleep (Rapier's sleeping). Default false: Rapier's threshold
-   * (0.4 m/s × lengthUnit for 2 s) froze a block sliding slowly down an incline (1.3 cm instead
-   * of 77 cm in 4 s). Scenes with many parts resting for long (a peg puzzle) may turn it on for
-   * speed when no slow motion matters.
-   */
-  allowSleep?: boolean;
-}
-
-/** Result of a swept check ({@link World.sweep}, {@link World.moveSwept}). */
-export interface SweepResult {
-  /** Whether something stopped the move (contact, workspace exit or topology). */
-  hit: boolean;
-  /** Fraction 0..1 of the path travelled before the stop; 1 if free. */
-  toi: number;
-  /** Bodies in contact at the stop (collision) or named by the violation. */
-  bodies: string[];
-  /** Contact point at the stop, if any. */
-  point?: Vec3;
-  /** The last pose on the path verified collision-free (the target if free). */
-  lastFreePose: Pose;
-  /** Where the body ends if the move is executed: the target if free, else `lastFreePose`. */
-  reached: Pose;
-  violation?: Violation;
-}
-
-/** Options of {@link World.sweep} and {@link World.moveSwept}. */
-export interface SweepOptions {
-  /** Bodies the moving body may touch (e.g. the support it rests on, a gripper). */
-  exclude?: string[];
-  /** Largest rotation per cast segment, degrees (default 5). */
-  maxSegmentAngleDeg?: number;
-  /**
-   * Count what the body touches at its start as ordinary obstacles, so a move that starts in
-   * contact stops at once. Default false: lifting off a support or sliding along a neighbour is
-   * free, pressing into it is a contact (see `sim/sweep.ts`).
-   */
-  strictInitialContacts?: boolean;
-}
-
-/** A joint between two named bodies. Anchor and axis are given in world coordinates now. */
-export interface JointSpec {
-  name: string;
-  type: 'fixed' | 'revolute' | 'spherical';
-  bodyA: string;
-  bodyB: string;
-  /** World point where the bodies are pinned together. */
-  anchor: Vec3;
-  /** World axis of a revolute joint. */
-  axis?: Vec3;
-  /** Whether the two bodies still collide with each other (default true; bricks use false). */
-  contacts?: boolean;
-  /**
-   * Solve the joint in reduced coordinates (a Rapier multibody joint): exactly rigid, where
-   * impulse joints in long chains sag (a 30-brick column of fixed impulse joints sinks 4 mm).
-   * Multibody joints must form a forest: `bodyB` must be dynamic, must not already have a
-   * multibody parent and must not be in `bodyA`'s tree. Default false.
-   */
-  multibody?: boolean;
-}
-
-/** Extension state saved and restored with every snapshot (e.g. the brick registry). */
-export interface SnapshotParticipant {
-  /** Returns JSON-compatible state; it is deep-copied by the world. */
-  save(): unknown;
-  /** Replaces the extension's state with a copy of what `save()` returned. */
-  load(state: unknown): void;
-}
-
-/** Options of {@link World.settle}. */
-export interface SettleOptions {
-  /** Simulated seconds to settle; default 0.5. */
-  seconds?: number;
-  /** Largest accepted translation of a body origin, metres; default 0.002. */
-  linearTol?: number;
-  /** Largest accepted rotation, degrees; default 1. */
-  angularTolDeg?: number;
-  /** Bodies to watch; default every dynamic body. */
-  bodies?: string[];
-}
-
-/** Options of {@link World.loadTest}. Exactly one of `mass` and `force` is given. */
-export interface LoadTestOptions {
-  /** The body the load hangs on. */
-  body: string;
-  /** World point (now) where the load acts; it moves with the body during the test. */
-  point: Vec3;
-  /** A hanging mass, kg: the load is `mass × gravity`. */
-  mass?: number;
-  /** A force, newtons. */
-  force?: Vec3;
-  /** Simulated seconds the load is applied. */
-  seconds: number;
-  /** Bodies whose motion decides hold/fail; default every dynamic body. */
-  watch?: string[];
-  /** Largest accepted displacement of any watched body's bounding-box corner, metres; default 0.002. */
-  linearTol?: number;
-}
-
-/** Outcome of {@link World.loadTest}. */
-export interface LoadTestResult {
-  held: boolean;
-  /** Largest final displacement of a bounding-box corner of a watched body, metres. */
-  maxDisplacement: number;
-  /** Watched bodies that moved more than the tolerance, largest first. */
-  moved: string[];
-  message: string;
-}
-
-/** An opaque, exact copy of the world state; see {@link World.snapshot}. */
-export interface WorldSnapshot {
-  readonly worldId: number;
-  /** Size of the Rapier snapshot, bytes. */
-  readonly byteLength: number;
-}
+export type { WorldOptions, SweepResult, SweepOptions, GroupMotion, GroupSweepResult, JointMotor, JointSpec, SnapshotParticipant, SettleOptions, LoadTestOptions, LoadTestResult, RampLoadOptions, RampLoadResult, WorldSnapshot } from './world-types.ts';
+import type { WorldOptions, SweepResult, SweepOptions, GroupMotion, GroupSweepResult, JointMotor, JointSpec, SnapshotParticipant, SettleOptions, LoadTestOptions, LoadTestResult, RampLoadOptions, RampLoadResult, WorldSnapshot } from './world-types.ts';
 
 interface BodyRecord {
   readonly spec: BodySpec;
@@ -188,6 +58,11 @@ interface FrameRecord {
 interface JointRecord {
   readonly spec: JointSpec;
   readonly handle: number;
+  /** The axis in bodyA's frame and the bodies' relative pose at creation (for {@link World.jointPosition}). */
+  readonly localAxis?: Vec3;
+  readonly rest?: Pose;
+  readonly localAnchorA?: Vec3;
+  readonly localAnchorB?: Vec3;
 }
 
 interface SnapshotData extends WorldSnapshot {
@@ -229,6 +104,23 @@ function tv(v: RAPIER.Vector): Vec3 {
   return [v.x, v.y, v.z];
 }
 
+/**
+ * Signed distance (negative) of a convex query shape overlapping `collider` where Rapier's
+ * `contactShape` could not measure it: the shape is shrunk by δ (1, 4, 16 … query-space contact
+ * tolerances) until a contact is measurable; the shrunk distance d′ lies between d + δ and
+ * d + √3·δ (faces move in by δ, box corners by up to √3·δ), so `d′ − δ` is within 0.73·δ of the
+ * truth — under the 0.1 mm verdict accuracy at the first step. -Infinity if nothing measured.
+ */
+function overlapDepth(collider: RAPIER.Collider, shape: CompiledShape, at: RAPIER.Collider): number {
+  for (let delta = 1e-4 * QUERY_SCALE; delta < shape.radius; delta *= 4) {
+    const eroded = erodedQuery(shape, delta);
+    if (!eroded) break;
+    const c = collider.contactShape(eroded, at.translation(), at.rotation(), 2 * delta);
+    if (c) return Math.min(c.distance - delta, -Number.MIN_VALUE);
+  }
+  return -Infinity;
+}
+
 /** The simulated world. Create with {@link World.create}; release with {@link World.free}. */
 export class World {
   /** Internal fixed step, seconds. */
@@ -256,7 +148,8 @@ export class World {
   private loads: ActiveLoad[] = [];
   private staticObstacles = new Map<string, SweepObstacle[]>();
   private readonly queries = new QuerySpace();
-  private poseOverride: { name: string; pose: Pose } | null = null;
+  /** Poses seen by `getPose` while topology predicates run at a sample pose of a sweep. */
+  private poseOverride: Map<string, Pose> | null = null;
   private stepping = false;
   private freed = false;
 
@@ -421,7 +314,8 @@ export class World {
   /** Current world pose of a body. */
   getPose(name: string): Pose {
     const rec = this.record(name, 'name');
-    if (this.poseOverride && this.poseOverride.name === name) return clonePose(this.poseOverride.pose);
+    const override = this.poseOverride?.get(name);
+    if (override) return clonePose(override);
     const rb = this.raw.getRigidBody(rec.handle);
     const r = rb.rotation();
     return { p: tv(rb.translation()), q: [r.x, r.y, r.z, r.w] };
@@ -578,22 +472,35 @@ export class World {
     const s = valid.plainObject(spec, 'joint');
     const name = valid.nonEmptyString(s.name, 'joint.name', 200);
     if (this.joints.has(name)) valid.invalid('joint.name', `a joint named '${name}' already exists`, name);
-    const type = valid.oneOf(s.type, 'joint.type', ['fixed', 'revolute', 'spherical'] as const);
+    const type = valid.oneOf(s.type, 'joint.type', ['fixed', 'revolute', 'spherical', 'prismatic'] as const);
     const a = this.record(s.bodyA as string, 'joint.bodyA');
     const b = this.record(s.bodyB as string, 'joint.bodyB');
     if (s.bodyA === s.bodyB) valid.invalid('joint.bodyB', 'a joint needs two different bodies', s.bodyB);
     const anchor = valid.vec3(s.anchor, 'joint.anchor');
-    const axis = type === 'revolute' ? valid.direction(s.axis, 'joint.axis') : undefined;
+    const axial = type === 'revolute' || type === 'prismatic';
+    const axis = axial ? valid.direction(s.axis, 'joint.axis') : undefined;
     const pa = this.getPose(s.bodyA as string);
     const pb = this.getPose(s.bodyB as string);
-    const a1 = rv(inverseTransformPoint(pa, anchor));
-    const a2 = rv(inverseTransformPoint(pb, anchor));
-    let data: RAPIER.JointData;
-    if (type === 'fixed') data = RAPIER.JointData.fixed(a1, rq(qconj(pa.q)), a2, rq(qconj(pb.q)));
-    else if (type === 'spherical') data = RAPIER.JointData.spherical(a1, a2);
-    else data = RAPIER.JointData.revoluteWithAxes(a1, a2, rv(qrotate(qconj(pa.q), axis!)), rv(qrotate(qconj(pb.q), axis!)));
+    if (type === 'prismatic' && qangle(pa.q, pb.q) > 1e-6) valid.invalid('joint.bodyB', `a prismatic joint needs '${String(s.bodyA)}' and '${String(s.bodyB)}' to have the same orientation now`, s.bodyB);
     const contacts = s.contacts === undefined ? true : valid.booleanValue(s.contacts, 'joint.contacts');
     const multibody = s.multibody === undefined ? false : valid.booleanValue(s.multibody, 'joint.multibody');
+    let limits: [number, number] | undefined;
+    if (s.limits !== undefined) {
+      if (!axial) valid.invalid('joint.limits', `a ${type} joint has no limits; only revolute and prismatic joints do`, s.limits);
+      if (multibody) valid.invalid('joint.limits', 'limits are supported on impulse joints only (multibody: false)', s.limits);
+      const l = valid.arrayOf(s.limits, 'joint.limits', 2, 2);
+      const bound = type === 'revolute' ? 360 : valid.MAX_POSITION;
+      limits = [valid.finiteNumber(l[0], 'joint.limits[0]', { min: -bound, max: bound }), valid.finiteNumber(l[1], 'joint.limits[1]', { min: -bound, max: bound })];
+      if (!(limits[0] <= 0 && limits[1] >= 0)) valid.invalid('joint.limits', 'the creation pose (0) must lie within [min, max]', s.limits);
+    }
+    let motor: JointMotor | undefined;
+    if (s.motor !== undefined) {
+      if (!axial) valid.invalid('joint.motor', `a ${type} joint has no motor; only revolute and prismatic joints do`, s.motor);
+      if (multibody) valid.invalid('joint.motor', 'motors are supported on impulse joints only (multibody: false)', s.motor);
+      motor = validMotor(s.motor, 'joint.motor', type as 'revolute' | 'prismatic');
+    }
+    const localAxisA = axis ? qrotate(qconj(pa.q), axis) : undefined;
+    const data = jointData(type, pa, pb, anchor, axis);
     if (multibody) {
       // Rapier aborts (and corrupts its state) on an invalid multibody insertion: check first.
       const bodyB = s.bodyB as string;
@@ -605,14 +512,65 @@ export class World {
     const rbB = this.raw.getRigidBody(b.handle);
     const joint = multibody ? this.raw.createMultibodyJoint(data, rbA, rbB, true) : this.raw.createImpulseJoint(data, rbA, rbB, true);
     if (!contacts) joint.setContactsEnabled(false);
-    const clean: JointSpec = { name, type, bodyA: s.bodyA as string, bodyB: s.bodyB as string, anchor, ...(axis ? { axis } : {}), ...(contacts ? {} : { contacts }), ...(multibody ? { multibody } : {}) };
-    this.joints.set(name, { spec: clean, handle: joint.handle });
+    if (axial && !multibody) {
+      const unit = joint as RAPIER.UnitImpulseJoint;
+      const k = type === 'revolute' ? Math.PI / 180 : 1;
+      if (limits) unit.setLimits(limits[0] * k, limits[1] * k);
+      if (motor) applyMotor(unit, motor, k);
+    }
+    const clean: JointSpec = {
+      name,
+      type,
+      bodyA: s.bodyA as string,
+      bodyB: s.bodyB as string,
+      anchor,
+      ...(axis ? { axis } : {}),
+      ...(limits ? { limits } : {}),
+      ...(motor ? { motor } : {}),
+      ...(contacts ? {} : { contacts }),
+      ...(multibody ? { multibody } : {}),
+    };
+    const extra = axial ? { localAxis: localAxisA, rest: relativePose(pa, pb), localAnchorA: inverseTransformPoint(pa, anchor), localAnchorB: inverseTransformPoint(pb, anchor) } : {};
+    this.joints.set(name, { spec: clean, handle: joint.handle, ...extra });
+  }
+
+  /**
+   * Sets (or with null removes) the motor of a revolute or prismatic impulse joint; see
+   * {@link JointMotor}. The bodies are woken.
+   */
+  setJointMotor(name: string, motor: JointMotor | null): void {
+    this.alive();
+    const j = this.joint(name);
+    if (j.spec.type !== 'revolute' && j.spec.type !== 'prismatic') valid.invalid('name', `'${name}' is a ${j.spec.type} joint; only revolute and prismatic joints have motors`, name);
+    if (j.spec.multibody) valid.invalid('name', `'${name}' is a multibody joint; motors are supported on impulse joints only`, name);
+    const m = motor === null ? null : validMotor(motor, 'motor', j.spec.type);
+    const unit = this.raw.getImpulseJoint(j.handle) as RAPIER.UnitImpulseJoint;
+    const k = j.spec.type === 'revolute' ? Math.PI / 180 : 1;
+    applyMotor(unit, m ?? { velocity: 0, damping: 0, stiffness: 0 }, k);
+    const { motor: _old, ...rest } = j.spec;
+    void _old;
+    this.joints.set(name, { ...j, spec: m ? { ...rest, motor: m } : rest });
+    this.raw.getRigidBody(this.bodies.get(j.spec.bodyA)!.handle).wakeUp();
+    this.raw.getRigidBody(this.bodies.get(j.spec.bodyB)!.handle).wakeUp();
+  }
+
+  /**
+   * A revolute joint's angle (degrees, right-handed about its axis) or a prismatic joint's
+   * displacement (metres along its axis) from its creation pose, measured from the bodies' poses.
+   */
+  jointPosition(name: string): number {
+    this.alive();
+    const j = this.joint(name);
+    if (!j.localAxis || !j.rest || !j.localAnchorA || !j.localAnchorB) valid.invalid('name', `'${name}' is a ${j.spec.type} joint; only revolute and prismatic joints have a position`, name);
+    const pa = this.getPose(j.spec.bodyA);
+    const pb = this.getPose(j.spec.bodyB);
+    if (j.spec.type === 'prismatic') return prismaticDisplacement(pa, pb, j.localAxis, j.localAnchorA, j.localAnchorB);
+    return revoluteAngleDeg(pa, pb, j.localAxis, j.rest);
   }
 
   /** Removes a joint; the bodies are woken so they can move apart. */
   removeJoint(name: string): void {
-    const j = this.joints.get(name);
-    if (!j) throw new SpaceActError('invalid-argument', `name: there is no joint named '${String(name)}'`, { name });
+    const j = this.joint(name);
     if (j.spec.multibody) this.raw.removeMultibodyJoint(this.raw.getMultibodyJoint(j.handle), true);
     else this.raw.removeImpulseJoint(this.raw.getImpulseJoint(j.handle), true);
     this.joints.delete(name);
@@ -665,7 +623,7 @@ export class World {
       maxSegmentAngle: (maxDeg * Math.PI) / 180,
       workspace: ws ? { min: vscale(ws.min, k), max: vscale(ws.max, k) } : undefined,
       strictInitialContacts: strict,
-      topology: this.topology.size ? (pose) => this.topologyAt(name, scalePose(pose, 1 / k)) : undefined,
+      topology: this.topology.size ? (pose) => this.topologyAt(new Map([[name, scalePose(pose, 1 / k)]])) : undefined,
       topologyStep: { length: 0.005 * k, angle: (5 * Math.PI) / 180 },
     });
     if (outcome.point) outcome.point = vscale(outcome.point, 1 / k);
@@ -690,6 +648,7 @@ export class World {
       lastFreePose: hit ? outcome.lastFree : clonePose(to),
       reached: hit ? clonePose(outcome.lastFree) : clonePose(to),
       ...(violation ? { violation } : {}),
+      ...(outcome.startOverlap ? { startOverlap: { bodies: outcome.startOverlap.bodies, depth: outcome.startOverlap.depth / k } } : {}),
     };
   }
 
@@ -702,6 +661,109 @@ export class World {
   moveSwept(name: string, target: Pose, opts: SweepOptions = {}): SweepResult {
     const result = this.sweep(name, target, opts);
     this.placeBody(this.record(name, 'name'), name, result.reached);
+    if (result.violation) throw new ViolationError(result.violation);
+    return result;
+  }
+
+  /**
+   * Checks moving several bodies as one rigid set (a puzzle-cube layer turn, a maze cube turned
+   * with its ball inside) without changing anything. The group is swept like one compound body
+   * on the same core as {@link World.sweep} (`sim/sweep.ts`, the same guarantees: no pose before
+   * the stop touches anything, the stop is within the contact tolerance of the first contact):
+   * members never stop each other, every other body not in `exclude` does, as do leaving the
+   * workspace and a failing topology predicate (sampled with every member at its sample pose).
+   *
+   * Members may be of any kind and keep their poses relative to each other. **A dynamic body in
+   * the group is carried rigidly** as if fixed to the others (a maze ball turns with its cube)
+   * and ends at rest when the motion is executed; let it roll afterwards with
+   * {@link World.advance} or {@link World.settle}. A dynamic body *not* listed is an obstacle
+   * like any other, so a ball left out of a turning maze stops the turn when a wall reaches it.
+   * Joints between members and other bodies are not part of the check. Members with a triangle
+   * mesh cannot be swept. Time does not advance.
+   */
+  sweepGroup(bodies: string[], motion: GroupMotion, opts: SweepOptions = {}): GroupSweepResult {
+    this.alive();
+    const members = valid.arrayOf(bodies, 'bodies', 1, 10000).map((b, i) => this.nameOf(b, `bodies[${i}]`));
+    const seen = new Set<string>();
+    for (const [i, m] of members.entries()) {
+      if (seen.has(m)) valid.invalid(`bodies[${i}]`, `'${m}' is listed twice`, m);
+      seen.add(m);
+      if (this.bodies.get(m)!.shapes.some((sh) => !sh.query)) valid.invalid(`bodies[${i}]`, `'${m}' has a triangle mesh; only convex shapes can be swept`, m);
+    }
+    const { frame, waypoints } = this.groupPath(motion);
+    const o = valid.plainObject(opts, 'opts');
+    const exclude = new Set<string>(members);
+    if (o.exclude !== undefined) valid.arrayOf(o.exclude, 'opts.exclude', 0, 10000).forEach((e, i) => exclude.add(this.nameOf(e, `opts.exclude[${i}]`)));
+    const maxDeg = o.maxSegmentAngleDeg === undefined ? 5 : valid.finiteNumber(o.maxSegmentAngleDeg, 'opts.maxSegmentAngleDeg', { min: 0.1, max: 90 });
+    const strict = o.strictInitialContacts === undefined ? false : valid.booleanValue(o.strictInitialContacts, 'opts.strictInitialContacts');
+
+    const k = QUERY_SCALE;
+    // Each member's pose in the group frame; its shapes rebased into that frame (query space).
+    const relative = new Map(members.map((m) => [m, relativePose(frame, this.getPose(m))]));
+    const shapes: CompiledShape[] = [];
+    const owners: string[] = [];
+    for (const m of members) {
+      const rec = this.bodies.get(m)!;
+      if (rec.spec.collides === false) continue;
+      const offset = scalePose(relative.get(m)!, k);
+      for (const sh of rec.scaled) {
+        shapes.push(rebaseShape(sh, offset));
+        owners.push(m);
+      }
+    }
+    const posesAt = (framePose: Pose): Record<string, Pose> => Object.fromEntries(members.map((m) => [m, composePose(framePose, relative.get(m)!)]));
+    const obstacles = this.obstacles(exclude);
+    const ws = this.workspace;
+    const n = waypoints.length;
+    let start = frame;
+    for (let j = 0; j < n; j++) {
+      const outcome = sweepPath({
+        shapes,
+        from: scalePose(start, k),
+        to: scalePose(waypoints[j], k),
+        obstacles,
+        tolerance: this.contactTolerance * k,
+        maxSegmentAngle: (maxDeg * Math.PI) / 180,
+        workspace: ws ? { min: vscale(ws.min, k), max: vscale(ws.max, k) } : undefined,
+        strictInitialContacts: strict,
+        topology: this.topology.size ? (pose) => this.topologyAt(new Map(Object.entries(posesAt(scalePose(pose, 1 / k))))) : undefined,
+        topologyStep: { length: 0.005 * k, angle: (5 * Math.PI) / 180 },
+      });
+      if (outcome.kind === 'free') {
+        start = waypoints[j];
+        continue;
+      }
+      const toi = (j + outcome.toi) / n;
+      const point = outcome.point ? vscale(outcome.point, 1 / k) : undefined;
+      const lastFree = posesAt(scalePose(outcome.lastFree, 1 / k));
+      const movers = [...new Set((outcome.movers ?? []).map((i) => owners[i]))].sort();
+      const pct = Math.round(toi * 100);
+      const who = members.length <= 4 ? members.map((m) => `'${m}'`).join(', ') : `the group of ${members.length} bodies`;
+      let violation: Violation;
+      if (outcome.kind === 'collision') {
+        const others = outcome.bodies.length ? outcome.bodies.map((b) => `'${b}'`).join(', ') : 'another body';
+        violation = { kind: 'collision', bodies: [...(movers.length ? movers : members), ...outcome.bodies], point, toi, message: `Moving ${who} together: they would touch ${others} after ${pct}% of the motion; they stop just before the contact.` };
+      } else if (outcome.kind === 'workspace') {
+        violation = { kind: 'workspace', bodies: [...members], toi, message: `Moving ${who} together would leave the workspace after ${pct}% of the motion.` };
+      } else {
+        const v = outcome.topologyViolation!;
+        violation = { ...v, toi };
+      }
+      return { hit: true, toi, bodies: outcome.bodies, movers, ...(point ? { point } : {}), lastFreePoses: lastFree, reached: structuredClone(lastFree), violation };
+    }
+    const end = posesAt(waypoints[n - 1]);
+    return { hit: false, toi: 1, bodies: [], movers: [], lastFreePoses: end, reached: structuredClone(end) };
+  }
+
+  /**
+   * Moves several bodies as one rigid set along the swept motion ({@link World.sweepGroup}).
+   * Free: every member ends at its target. Otherwise every member is left at the group's last
+   * collision-free pose and a {@link ViolationError} is thrown (the caller's
+   * {@link World.attempt} restores the world). Takes no world time; moved bodies end at rest.
+   */
+  moveGroupSwept(bodies: string[], motion: GroupMotion, opts: SweepOptions = {}): GroupSweepResult {
+    const result = this.sweepGroup(bodies, motion, opts);
+    for (const [m, pose] of Object.entries(result.reached)) this.placeBody(this.bodies.get(m)!, m, pose);
     if (result.violation) throw new ViolationError(result.violation);
     return result;
   }
@@ -760,34 +822,27 @@ export class World {
   // ---------------------------------------------------------------- statics
 
   /**
-   * Lets the world run for a bounded time and reports a `statics` violation naming every
-   * watched body that moved more than the tolerance (largest motion first), or null.
-   * Advances world time by `seconds`.
+   * Lets the world run for `seconds` and reports a `statics` violation naming every watched body
+   * that did not come to rest (largest motion first), or null; see {@link SettleOptions} for how
+   * settling into contact is told apart from moving. Advances world time by `seconds`.
    */
   settle(opts: SettleOptions = {}): Violation | null {
     this.alive();
     const o = valid.plainObject(opts, 'opts');
     const seconds = o.seconds === undefined ? 0.5 : valid.finiteNumber(o.seconds, 'opts.seconds', { min: 0, max: 60 });
     const linearTol = o.linearTol === undefined ? 0.002 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
-    const angularTolDeg = o.angularTolDeg === undefined ? 1 : valid.finiteNumber(o.angularTolDeg, 'opts.angularTolDeg', { above: 0, max: 180 });
+    const angularTolDeg = o.angularTolDeg === undefined ? Infinity : valid.finiteNumber(o.angularTolDeg, 'opts.angularTolDeg', { above: 0, max: 180 });
+    const settleTol = o.settleTol === undefined ? 0.02 : valid.finiteNumber(o.settleTol, 'opts.settleTol', { above: 0, max: 10 });
+    const settleAngleDeg = o.settleAngleDeg === undefined ? Infinity : valid.finiteNumber(o.settleAngleDeg, 'opts.settleAngleDeg', { above: 0, max: 180 });
     const watch = o.bodies === undefined ? this.dynamicBodies() : valid.arrayOf(o.bodies, 'opts.bodies', 0, 10000).map((b, i) => this.nameOf(b, `opts.bodies[${i}]`));
-    const before = new Map(watch.map((n) => [n, this.getPose(n)]));
-    this.advance(seconds);
-    const moved: Array<{ name: string; dist: number; angle: number }> = [];
-    for (const [n, p0] of before) {
-      const p1 = this.getPose(n);
-      const dist = vdist(p0.p, p1.p);
-      const angle = (qangle(p0.q, p1.q) * 180) / Math.PI;
-      if (dist > linearTol || angle > angularTolDeg) moved.push({ name: n, dist, angle });
-    }
-    if (!moved.length) return null;
-    moved.sort((a, b) => b.dist - a.dist || b.angle - a.angle || (a.name < b.name ? -1 : 1));
-    const parts = moved.slice(0, 5).map((m) => `'${m.name}' moved ${(m.dist * 1000).toFixed(1)} mm and turned ${m.angle.toFixed(1)}°`);
-    return {
-      kind: 'statics',
-      bodies: moved.map((m) => m.name),
-      message: `Not stable: within ${seconds} s ${parts.join(', ')}${moved.length > 5 ? ` (and ${moved.length - 5} more)` : ''}.`,
-    };
+    const snap = (): Map<string, BodyMotionSample> => new Map(watch.map((n) => [n, { pose: this.getPose(n), corners: this.corners(n) }]));
+    const start = snap();
+    const steps = Math.round(seconds / this.timestep);
+    const half = Math.floor(steps / 2);
+    this.advance(half * this.timestep);
+    const rested = snap();
+    this.advance((steps - half) * this.timestep);
+    return judgeSettle(watch, start, rested, snap(), { seconds, linearTol, angularTolDeg, settleTol, settleAngleDeg });
   }
 
   /**
@@ -796,17 +851,7 @@ export class World {
    * Advances world time; the world is left as the test ends (wrap it in snapshot/restore to undo).
    */
   loadTest(opts: LoadTestOptions): LoadTestResult {
-    this.alive();
-    const o = valid.plainObject(opts, 'opts');
-    const body = this.nameOf(o.body, 'opts.body');
-    const rec = this.record(body, 'opts.body');
-    const point = valid.vec3(o.point, 'opts.point');
-    if ((o.mass === undefined) === (o.force === undefined)) valid.invalid('opts.mass', 'give exactly one of mass and force', o.mass);
-    const force = o.mass !== undefined ? vscale(this.g, valid.finiteNumber(o.mass, 'opts.mass', { above: 0, max: 1e4 })) : valid.vec3(o.force, 'opts.force', MAX_FORCE);
-    const seconds = valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
-    const linearTol = o.linearTol === undefined ? 0.002 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
-    const watch = o.watch === undefined ? this.dynamicBodies() : valid.arrayOf(o.watch, 'opts.watch', 0, 10000).map((b, i) => this.nameOf(b, `opts.watch[${i}]`));
-    if (rec.kind !== 'dynamic') valid.invalid('opts.body', `'${body}' is ${rec.kind}; a load on it cannot move anything`, body);
+    const { body, rec, point, force, seconds, linearTol, watch } = this.loadTestPlan(opts);
     const before = new Map(watch.map((n) => [n, this.corners(n)]));
     const load: ActiveLoad = { handle: rec.handle, localPoint: inverseTransformPoint(this.getPose(body), point), force };
     this.loads.push(load);
@@ -818,21 +863,75 @@ export class World {
       rb.resetForces(true);
       rb.resetTorques(true);
     }
-    const moved: Array<{ name: string; d: number }> = [];
-    let maxDisplacement = 0;
-    for (const [n, c0] of before) {
-      const c1 = this.corners(n);
-      const d = Math.max(...c0.map((c, i) => vdist(c, c1[i])));
-      maxDisplacement = Math.max(maxDisplacement, d);
-      if (d > linearTol) moved.push({ name: n, d });
-    }
-    moved.sort((a, b) => b.d - a.d || (a.name < b.name ? -1 : 1));
-    const held = moved.length === 0;
+    return judgeLoad(body, force, seconds, linearTol, before, new Map([...before.keys()].map((n) => [n, this.corners(n)])));
+  }
+
+  /**
+   * Ramps a load from zero to `force` over `seconds` and reports the load at which a watched
+   * body first moved more than `linearTol` (a bounding-box corner, from where it was when the
+   * ramp began): the tipping or breaking load of a structure, found the way a person pushing
+   * harder and harder would. A slow ramp measures a static threshold: a lateral push at height
+   * `e` on a block of weight `W` whose tipping edge is `c` from its centre of mass (horizontally)
+   * gives way at `W·c/e` (measured 1.2 % high for a ramp to 2 W·c/e over 20 s). Advances world time until
+   * the failure or the end of the ramp; the world is left as the test ends.
+   */
+  rampLoadTest(opts: RampLoadOptions): RampLoadResult {
+    this.alive();
+    const o = valid.plainObject(opts, 'opts');
+    const body = this.nameOf(o.body, 'opts.body');
+    const rec = this.record(body, 'opts.body');
+    const point = valid.vec3(o.point, 'opts.point');
+    const force = valid.vec3(o.force, 'opts.force', MAX_FORCE);
     const magnitude = Math.hypot(force[0], force[1], force[2]);
-    const message = held
-      ? `Held: a ${magnitude.toFixed(2)} N load on '${body}' for ${seconds} s moved nothing more than ${(linearTol * 1000).toFixed(1)} mm.`
-      : `Failed: under a ${magnitude.toFixed(2)} N load on '${body}', ${moved.slice(0, 5).map((m) => `'${m.name}' moved ${(m.d * 1000).toFixed(1)} mm`).join(', ')}.`;
-    return { held, maxDisplacement, moved: moved.map((m) => m.name), message };
+    if (!(magnitude > 0)) valid.invalid('opts.force', 'the ramp needs a non-zero final force', o.force);
+    const seconds = valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
+    const linearTol = o.linearTol === undefined ? 0.0003 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
+    const watch = o.watch === undefined ? [body] : valid.arrayOf(o.watch, 'opts.watch', 1, 10000).map((b, i) => this.nameOf(b, `opts.watch[${i}]`));
+    if (rec.kind !== 'dynamic') valid.invalid('opts.body', `'${body}' is ${rec.kind}; a load on it cannot move anything`, body);
+    if (this.stepping) throw new SpaceActError('invalid-state', 'rampLoadTest() cannot be called from a step listener');
+    const before = new Map(watch.map((n) => [n, this.corners(n)]));
+    const load: ActiveLoad = { handle: rec.handle, localPoint: inverseTransformPoint(this.getPose(body), point), force: [0, 0, 0] };
+    const steps = Math.max(1, Math.round(seconds / this.timestep));
+    const displacement = (n: string): number => cornerShift(before.get(n)!, this.corners(n));
+    let failedAt: number | null = null;
+    this.loads.push(load);
+    try {
+      for (let i = 1; i <= steps && failedAt === null; i++) {
+        // The force during step i: the ramp's value at the end of that step.
+        load.force = vscale(force, i / steps);
+        this.advance(this.timestep);
+        if (watch.some((n) => displacement(n) > linearTol)) failedAt = i;
+      }
+    } finally {
+      this.loads = this.loads.filter((l) => l !== load);
+      const rb = this.raw.getRigidBody(rec.handle);
+      rb.resetForces(true);
+      rb.resetTorques(true);
+    }
+    return judgeRamp(body, magnitude, seconds, linearTol, failedAt === null ? null : { step: failedAt, steps, timestep: this.timestep }, watch.map((n) => ({ name: n, d: displacement(n) })));
+  }
+
+  /**
+   * Validates load-test options exactly as {@link World.loadTest} does, without running anything:
+   * for callers (the brick system) that must refuse bad input before they change state.
+   */
+  validateLoadTest(opts: LoadTestOptions): void {
+    this.loadTestPlan(opts);
+  }
+
+  private loadTestPlan(opts: LoadTestOptions): { body: string; rec: BodyRecord; point: Vec3; force: Vec3; seconds: number; linearTol: number; watch: string[] } {
+    this.alive();
+    const o = valid.plainObject(opts, 'opts');
+    const body = this.nameOf(o.body, 'opts.body');
+    const rec = this.record(body, 'opts.body');
+    const point = valid.vec3(o.point, 'opts.point');
+    if ((o.mass === undefined) === (o.force === undefined)) valid.invalid('opts.mass', 'give exactly one of mass and force', o.mass);
+    const force = o.mass !== undefined ? vscale(this.g, valid.finiteNumber(o.mass, 'opts.mass', { above: 0, max: 1e4 })) : valid.vec3(o.force, 'opts.force', MAX_FORCE);
+    const seconds = valid.finiteNumber(o.seconds, 'opts.seconds', { above: 0, max: 60 });
+    const linearTol = o.linearTol === undefined ? 0.002 : valid.finiteNumber(o.linearTol, 'opts.linearTol', { above: 0, max: 10 });
+    const watch = o.watch === undefined ? this.dynamicBodies() : valid.arrayOf(o.watch, 'opts.watch', 0, 10000).map((b, i) => this.nameOf(b, `opts.watch[${i}]`));
+    if (rec.kind !== 'dynamic') valid.invalid('opts.body', `'${body}' is ${rec.kind}; a load on it cannot move anything`, body);
+    return { body, rec, point, force, seconds, linearTol, watch };
   }
 
   // ---------------------------------------------------------------- snapshots and rollback
@@ -845,7 +944,15 @@ export class World {
     this.alive();
     const k = valid.nonEmptyString(key, 'key', 100);
     if (this.extensions.has(k)) valid.invalid('key', `a participant named '${k}' is already registered`, k);
+    const p = participant as Partial<SnapshotParticipant> | null;
+    if (!p || typeof p !== 'object' || typeof p.save !== 'function' || typeof p.load !== 'function') valid.invalid('participant', 'expected { save(), load(state) }', participant);
     this.extensions.set(k, participant);
+  }
+
+  /** Removes a registered participant (undoing a registration whose owner then failed to set up). */
+  unregisterParticipant(key: string): void {
+    this.alive();
+    if (typeof key !== 'string' || !this.extensions.delete(key)) throw new SpaceActError('invalid-argument', `key: there is no participant named ${JSON.stringify(String(key))}`, { key: String(key) });
   }
 
   /** An exact copy of the state: bodies, velocities, joints, clock, frames, kinds, colours, meta, extensions. Takes no time. */
@@ -897,6 +1004,7 @@ export class World {
    * snapshot and return the violation; on any other error restore and rethrow.
    */
   attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; violation: Violation; violatingScene: SceneBody[] } {
+    if (typeof fn !== 'function') valid.invalid('fn', 'expected a function', fn);
     const snap = this.snapshot();
     try {
       const value = fn();
@@ -1051,13 +1159,17 @@ export class World {
   }
 
   private applyLoads(): void {
+    // addForceAtPoint accumulates a torque too: both accumulators are reset every step, once per
+    // loaded body, so that several loads on one body (payloads) add up.
+    for (const handle of new Set(this.loads.map((l) => l.handle))) {
+      const rb = this.raw.getRigidBody(handle);
+      rb.resetForces(false);
+      rb.resetTorques(false);
+    }
     for (const l of this.loads) {
       const rb = this.raw.getRigidBody(l.handle);
       const r = rb.rotation();
       const p = transformPoint({ p: tv(rb.translation()), q: [r.x, r.y, r.z, r.w] }, l.localPoint);
-      // addForceAtPoint accumulates a torque too: both accumulators are reset every step.
-      rb.resetForces(false);
-      rb.resetTorques(false);
       rb.addForceAtPoint(rv(l.force), rv(p), true);
     }
   }
@@ -1070,7 +1182,7 @@ export class World {
       let list = rec.kind === 'static' ? this.staticObstacles.get(name) : undefined;
       if (!list) {
         const e = this.queries.sync(name, rec.shapes, rec.scaled, this.getPose(name));
-        list = e.colliders.map((collider, i) => ({ body: name, collider, convex: e.convex[i], aabb: e.aabbs[i] }));
+        list = e.colliders.map((collider, i) => ({ body: name, collider, convex: e.convex[i], aabb: e.aabbs[i], spec: e.shapes[i].spec, pose: e.poses[i] }));
         if (rec.kind === 'static') this.staticObstacles.set(name, list);
       }
       out.push(...list);
@@ -1092,14 +1204,48 @@ export class World {
         const A = ea.aabbs[i];
         const B = eb.aabbs[j];
         if (A.max[0] + reach < B.min[0] || B.max[0] + reach < A.min[0] || A.max[1] + reach < B.min[1] || B.max[1] + reach < A.min[1] || A.max[2] + reach < B.min[2] || B.max[2] + reach < A.min[2]) return;
-        // Ask with whichever side has a convex query shape (a mesh has none).
-        const [collider, shape, at] = sa.query ? [eb.colliders[j], sa.query, ea.colliders[i]] : [ea.colliders[i], sb.query, eb.colliders[j]];
-        if (!shape) return;
-        const c = collider.contactShape(shape, at.translation(), at.rotation(), reach);
-        if (c && c.distance / k < best) best = c.distance / k;
+        // Ask with whichever side has a convex query shape (a mesh has none); Rapier's answer is
+        // checked in f64 near contact and "cannot tell" counts as overlap (sim/verified-contact.ts).
+        const [other, self, compiled] = sa.query ? [{ e: eb, i: j }, { e: ea, i }, sa] : [{ e: ea, i }, { e: eb, i: j }, sb];
+        if (!compiled.query) return;
+        const geometry = { collider: other.e.colliders[other.i], spec: other.e.shapes[other.i].spec, pose: other.e.poses[other.i], aabb: other.e.aabbs[other.i] };
+        const at = self.e.poses[self.i];
+        // Checked in f64 at any distance within reach: a distance query is not on the sweeps' hot
+        // path, and Rapier's far answers are off by about 1e-3 of the distance.
+        const band = Math.max(reach, VERIFY_BAND * this.contactTolerance * k);
+        const c = verifiedContact(geometry, { query: compiled.query, spec: compiled.spec, radius: specRadius(compiled.spec) }, at.p, at.q, reach, band);
+        if (!c) return;
+        // An overlap Rapier could not measure: its depth from shrunk shapes.
+        const d = (c.distance === -Infinity ? overlapDepth(geometry.collider, compiled, self.e.colliders[self.i]) : c.distance) / k;
+        if (d < best) best = d;
       });
     });
     return best <= max ? best : Infinity;
+  }
+
+  /** The group frame's start pose and waypoints of a validated {@link GroupMotion}. */
+  private groupPath(motion: GroupMotion): { frame: Pose; waypoints: Pose[] } {
+    const m = valid.plainObject(motion, 'motion');
+    const type = valid.oneOf(m.type, 'motion.type', ['rotate', 'path'] as const);
+    if (type === 'rotate') {
+      const pivot = valid.vec3(m.pivot, 'motion.pivot');
+      const axis = valid.direction(m.axis, 'motion.axis');
+      const deg = valid.finiteNumber(m.angleDeg, 'motion.angleDeg', { min: -720, max: 720 });
+      // Pieces of at most 90°: slerp takes the shorter arc, so one piece must stay below 180°.
+      const pieces = Math.max(1, Math.ceil(Math.abs(deg) / 90));
+      const rad = (deg * Math.PI) / 180;
+      const waypoints = Array.from({ length: pieces }, (_, i) => ({ p: [...pivot] as Vec3, q: qaxisAngle(axis, (rad * (i + 1)) / pieces) }));
+      return { frame: { p: pivot, q: [0, 0, 0, 1] }, waypoints };
+    }
+    const frame = valid.pose(m.frame, 'motion.frame');
+    const waypoints = valid.arrayOf(m.waypoints, 'motion.waypoints', 1, 1000).map((w, i) => valid.pose(w, `motion.waypoints[${i}]`));
+    return { frame, waypoints };
+  }
+
+  private joint(name: string): JointRecord {
+    const j = typeof name === 'string' ? this.joints.get(name) : undefined;
+    if (!j) throw new SpaceActError('invalid-argument', `name: there is no joint named '${String(name)}'`, { name: String(name) });
+    return j;
   }
 
   private multibodyParent(body: string): string | undefined {
@@ -1113,8 +1259,8 @@ export class World {
     return at;
   }
 
-  private topologyAt(name: string, pose: Pose): Violation | null {
-    this.poseOverride = { name, pose };
+  private topologyAt(poses: Map<string, Pose>): Violation | null {
+    this.poseOverride = poses;
     try {
       return this.checkTopology();
     } finally {

@@ -6,12 +6,10 @@ import { World } from '../sim/world.ts';
 import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
 import { toolCallProblems } from './instance-schema.ts';
 import type { Renderer } from '../render/renderer.ts';
+import { rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
+import { STROBE_FRAMES, STROBE_SPACING_S, strobeLabels } from '../render/strobe.ts';
+import { instanceView, type InstanceView } from './instance-view.ts';
 import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec } from './types.ts';
-
-/** Seconds of world time between strobe frames. */
-export const STROBE_INTERVAL = 0.25;
-/** Frames in a strobe observation. */
-export const STROBE_FRAMES = 5;
 
 /** What happened to one tool call. */
 export interface CallResult {
@@ -42,6 +40,20 @@ interface PoseSample {
   poses: Record<string, Pose>;
 }
 
+/** What the environment shows at the start of a turn (the loop adds the turn count, history and note). */
+export interface EnvObservation {
+  /** The images, or none when they were not asked for (blind mode, an agent that never looks). */
+  images: ObservationImage[];
+  /** World time now, seconds. */
+  worldTime: number;
+  /** The reference plan in words (`plan` and `state` modes). */
+  plan?: string;
+  /** Exact layout and payload poses (`state` mode). */
+  state?: string;
+  /** A short read-out the family allows every agent (e.g. the supply left). */
+  extraText?: string;
+}
+
 /** How the episode ended, when it has: solved, committed, or failed for good. */
 export type EndReason = 'solved' | 'commit' | 'failed' | null;
 
@@ -57,14 +69,16 @@ export class TaskEnv {
   readonly instance: Instance;
   readonly family: TaskFamily;
   readonly world: World;
-  readonly familyEnv: FamilyEnv;
+  private readonly familyEnv: FamilyEnv;
   /** The tools the agent may call in this episode (camera tools removed when the camera is locked). */
   readonly tools: ToolSpec[];
+  /** What an agent is told about the instance: never the scene, the answer or the plan. */
+  readonly view: InstanceView;
   camera: CameraSpec;
   /** Set once the episode has terminated. */
   endReason: EndReason = null;
-  /** The last violation's rollback view, until the next successful observation consumes it. */
-  lastRollback: RollbackView | null = null;
+  /** The last violation's rollback view, until the next observation consumes it. */
+  private lastRollback: RollbackView | null = null;
   /** Poses of moving bodies at every step of the last strobe span (about one second). */
   private strobe: PoseSample[] = [];
   private movingBodies: string[] = [];
@@ -77,6 +91,12 @@ export class TaskEnv {
     this.familyEnv = familyEnv;
     this.camera = structuredClone(instance.camera.initial);
     this.tools = lockCamera ? instance.tools.filter((t) => t.kind !== 'perception') : instance.tools;
+    this.view = instanceView(instance, this.tools);
+  }
+
+  /** World time now, seconds. */
+  get time(): number {
+    return this.world.time;
   }
 
   /**
@@ -109,7 +129,7 @@ export class TaskEnv {
   private startStrobe(): void {
     const w = this.world;
     this.movingBodies = w.bodyNames().filter((n) => w.bodySpec(n).kind !== 'static');
-    const span = STROBE_INTERVAL * (STROBE_FRAMES - 1);
+    const span = STROBE_SPACING_S * (STROBE_FRAMES - 1);
     const record = (): void => {
       const poses: Record<string, Pose> = {};
       for (const n of this.movingBodies) if (w.hasBody(n)) poses[n] = w.getPose(n);
@@ -133,22 +153,21 @@ export class TaskEnv {
   }
 
   /**
-   * Five frames 0.25 s of world time apart ending at the current time, oldest first, with
-   * their labels. Bodies that did not exist when the episode began are drawn where they are now.
+   * The strobe's frames (`render/strobe.ts`: five, 0.25 s of world time apart) ending at the
+   * current time, oldest first, with their labels. Bodies that did not exist when the episode
+   * began are drawn where they are now.
    */
   strobeScenes(): { scenes: SceneDescription[]; labels: string[] } {
     const now = this.world.time;
     const base = this.world.describe();
     const scenes: SceneDescription[] = [];
-    const labels: string[] = [];
     for (let k = STROBE_FRAMES - 1; k >= 0; k--) {
-      const t = now - k * STROBE_INTERVAL;
+      const t = now - k * STROBE_SPACING_S;
       let best = this.strobe[this.strobe.length - 1];
       for (const s of this.strobe) if (Math.abs(s.time - t) < Math.abs(best.time - t)) best = s;
       scenes.push(this.scene(base.map((b) => (best.poses[b.name] ? { ...b, pose: best.poses[b.name] } : b))));
-      labels.push(k === 0 ? 'now' : `${(k * STROBE_INTERVAL).toFixed(2)} s ago`);
     }
-    return { scenes, labels };
+    return { scenes, labels: strobeLabels(STROBE_FRAMES, STROBE_SPACING_S) };
   }
 
   /**
@@ -160,23 +179,37 @@ export class TaskEnv {
     const images: ObservationImage[] = [];
     const rb = this.lastRollback;
     if (rb && opts.split !== false) {
-      const highlight = { bodies: rb.violation.bodies, ...(rb.violation.point ? { point: rb.violation.point } : {}) };
-      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, highlight, {
-        left: `VIOLATION: ${rb.violation.kind}`,
-        right: 'ROLLED BACK',
-      });
-      images.push({ kind: 'rollback', png, caption: `Left: the ${rb.violation.kind} violation, offending parts highlighted. Right: the state it was rolled back to.` });
+      const caption = rollbackCaption(rb.violation, rb.violating);
+      const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation, rb.violating), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption });
+      images.push({ kind: 'rollback', png, caption });
     }
     if (this.familyEnv.observe) {
       images.push(...(await this.familyEnv.observe({ renderer, camera: this.camera, scene: () => this.scene() })));
     } else if (this.instance.dynamic) {
       const { scenes, labels } = this.strobeScenes();
       const { strip } = await renderer.strobe(scenes, this.camera, labels);
-      images.push({ kind: 'strobe', png: strip, caption: `Five frames ${STROBE_INTERVAL} s of world time apart from one viewpoint, oldest on the left, the last one now.` });
+      images.push({ kind: 'strobe', png: strip, caption: `Five frames ${STROBE_SPACING_S} s of world time apart from one viewpoint, oldest on the left, the last one now.` });
     } else {
       images.push({ kind: 'view', png: await renderer.render(this.scene(), this.camera), caption: 'Current view.' });
     }
     return images;
+  }
+
+  /**
+   * Everything the environment shows at the start of a turn: the images (when asked for), world
+   * time, the plan and exact state where the diagnostic mode reveals them, and the family's
+   * read-out. A rollback view is shown once: after this call it is gone, drawn or not.
+   */
+  async observation(opts: { renderer: Renderer | null; images: boolean; split?: boolean; plan?: boolean; state?: boolean }): Promise<EnvObservation> {
+    if (opts.images && !opts.renderer) throw new SpaceActError('invalid-argument', 'an observation with images needs a renderer');
+    const images = opts.images ? await this.observe(opts.renderer!, { split: opts.split !== false }) : [];
+    this.lastRollback = null;
+    const out: EnvObservation = { images, worldTime: this.world.time };
+    if (opts.plan) out.plan = this.instance.reveal.plan;
+    if (opts.state) out.state = this.familyEnv.stateText();
+    const extra = this.familyEnv.observationText?.();
+    if (extra) out.extraText = extra;
+    return out;
   }
 
   /** A digest of the physical state (world poses, velocities, time and family state). */

@@ -46,6 +46,7 @@ export const INSTANCE_SCHEMA = {
       properties: {
         turns: { type: 'integer', minimum: 1, maximum: 1000 },
         actionsPerTurn: { type: 'integer', minimum: 1, maximum: 5 },
+        actions: { type: 'integer', minimum: 1, maximum: 100000 },
       },
     },
     camera: {

@@ -14,6 +14,12 @@ import { m3ApertureThreading } from './manipulation/m3-aperture-threading/family
 import { m4HelicalWire } from './manipulation/m4-helical-wire/family.ts';
 import { m5HeartSlot } from './manipulation/m5-heart-slot/family.ts';
 import { m6Unlinking } from './manipulation/m6-unlinking/family.ts';
+import { v2ChiralOddOneOut } from './perception/v2-chiral-odd-one-out/family.ts';
+import { v3RotatedCopy } from './perception/v3-rotated-copy/family.ts';
+import { v4RulerReading } from './perception/v4-ruler-reading/family.ts';
+import { p1SlidingBlocks } from './puzzles/p1-sliding-blocks/family.ts';
+import { p2TrafficJam } from './puzzles/p2-traffic-jam/family.ts';
+import { p5PocketCube } from './puzzles/p5-pocket-cube/family.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
 import { TIERS } from '../core/catalog.ts';
 
@@ -21,7 +27,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {
@@ -50,10 +56,24 @@ export function hardestTier(family: TaskFamily): Tier {
 
 /** Generates the instance an id names, checking the family defines that tier. */
 export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
-  const p = parseInstanceId(id);
+  const p = checkInstanceId(id);
   const family = getFamily(p.family);
   if (!family.tiers[p.tier]) {
     throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
   }
   return { family, instance: family.generate(p.seed, p.tier) };
+}
+
+/**
+ * {@link parseInstanceId} checked against the registry: an id shaped right but with a tier its
+ * family does not define (`P6-L9-s100`, `P6-L2-s1`) is refused naming the family's tiers,
+ * rather than as "not an instance id".
+ */
+export function checkInstanceId(id: string): { family: string; tier: Tier; seed: number } {
+  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})-s([0-9]{1,9})$/.exec(id);
+  const known = m ? FAMILIES.find((f) => f.id === m[1].toUpperCase()) : undefined;
+  if (m && known && !known.tiers[m[2] as Tier]) {
+    throw new SpaceActError('unknown-instance', `${known.id} has no tier ${m[2]}; tiers: ${tiersOf(known).join(', ')}`, { instance: id });
+  }
+  return parseInstanceId(id);
 }

@@ -1,10 +1,17 @@
+import { instanceView, type InstanceView } from './instance-view.ts';
 import type { Instance, ReferenceSolution, ToolCall } from './types.ts';
 
 /**
- * What a sightless strategy is told about an instance: the text a model reads (rules, tools,
- * budgets, the id), never the scene, the answer or the reference.
+ * What a sightless strategy is told about an instance: exactly what every agent is told (the
+ * public instance view: rules, tools, budgets, the id), never the scene, the answer or the
+ * reference.
  */
-export type SightlessView = Pick<Instance, 'id' | 'family' | 'tier' | 'title' | 'rules' | 'tools' | 'budgets' | 'levers' | 'scoring' | 'dynamic'>;
+export type SightlessView = InstanceView;
+
+/** The sightless view of an instance (a copy; nothing of the scene). */
+export function sightlessView(instance: Instance): SightlessView {
+  return instanceView(instance);
+}
 
 /** The text outcome of one earlier call, as a model would read it. */
 export interface SightlessResult {
@@ -28,6 +35,23 @@ export interface SightlessContext {
   history: SightlessResult[][];
 }
 
+/** One training example: an instance of another seed and its reference solution. */
+export interface TrainingExample {
+  instance: Instance;
+  reference: ReferenceSolution;
+}
+
+/**
+ * What the battery lends to `fit`: playing a fixed script on a training instance through the
+ * real episode loop (e.g. to pick, among candidate schedules, the one that solves most).
+ */
+export interface FitTools {
+  /** Plays `calls` on `instance` (a training instance) and says whether it solved. */
+  trial(instance: Instance, calls: ToolCall[]): Promise<boolean>;
+  /** How many trial episodes the strategy should play at most (the quick battery lends fewer). */
+  maxTrials?: number;
+}
+
 /**
  * A way to attempt a task without looking at any image — what a model that reads the rules and
  * guesses could do (a constant answer, a memorised plan, probing with refused moves, a fixed
@@ -45,8 +69,34 @@ export interface SightlessStrategy<Fit = unknown> {
   description: string;
   /** Largest success rate allowed over many seeds of any tier (e.g. chance plus a margin). */
   bound: number;
+  /**
+   * A bound that depends on the instance (e.g. chance among its listed options plus a
+   * margin); the battery holds the strategy to the mean of it over the instances it plays.
+   */
+  boundFor?(view: SightlessView): number;
+  /** Whether the strategy has anything to try on this kind of instance (default: yes). */
+  applies?(view: SightlessView): boolean;
+  /** Most turns one episode may take (default: the instance's budget). */
+  maxTurns?: number;
   /** Learns from other seeds' instances and references; the result is passed to `next`. */
-  fit?(training: Array<{ instance: Instance; reference: ReferenceSolution }>): Fit;
+  fit?(training: TrainingExample[], tools: FitTools): Fit | Promise<Fit>;
   /** The next turn's calls (1 to the action cap), or null to stop playing. */
   next(ctx: SightlessContext, fitted: Fit | undefined): ToolCall[] | null;
+}
+
+/**
+ * A superficial cue a model could read off the pictures without reasoning about them — the
+ * number of cubes visible in the first view plus one, the option whose pieces recur most.
+ * Unlike a sightless strategy it is given the whole instance, because the cue is something
+ * seen; it must stay a cue (a count, a majority, a size), never the solver's answer. The
+ * battery plays its calls through the loop and holds its success rate to `bound`.
+ */
+export interface ShortcutTell<Fit = unknown> {
+  name: string;
+  description: string;
+  bound: number;
+  /** Learns from other seeds (e.g. the best offset c in "visible + c"). */
+  fit?(training: TrainingExample[]): Fit;
+  /** The calls this cue leads to on `instance`. */
+  calls(instance: Instance, fitted: Fit | undefined): ToolCall[];
 }

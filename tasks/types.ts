@@ -4,7 +4,7 @@ import type { Renderer } from '../render/renderer.ts';
 import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
 import type { DrawFilter } from '../solvers/redraw.ts';
-import type { SightlessStrategy } from './sightless.ts';
+import type { ShortcutTell, SightlessStrategy } from './sightless.ts';
 
 // The catalog vocabulary (categories, tiers, id format) is defined once in `core/catalog.ts`;
 // the two types are part of every family's contract, so they are re-exported here.
@@ -20,6 +20,12 @@ export type ToolKind = 'perception' | 'physical' | 'discrete' | 'timed' | 'final
 
 /** A JSON Schema (draft 2020-12 subset that ajv accepts). */
 export type JsonSchema = Record<string, unknown>;
+
+/** Where the right option sits among the listed ones: `index` (0-based) of `count`. */
+export interface AnswerPlace {
+  count: number;
+  index: number;
+}
 
 /** A tool as the agent sees it: name, what it does, and its argument schema. */
 export interface ToolSpec {
@@ -65,7 +71,13 @@ export interface Instance<Scene = unknown> {
   rules: string;
   /** Every tool the agent may call, family tools and shared camera tools. */
   tools: ToolSpec[];
-  budgets: { turns: number; actionsPerTurn: number };
+  /**
+   * Turns, calls per turn, and (optionally) actions in the whole episode: executed
+   * non-perception calls, refused-by-a-check ones included. Where a small state space could
+   * be searched blindly (try every move; probe with calls that are rolled back), an action
+   * budget makes such probing cost what it costs a real player.
+   */
+  budgets: { turns: number; actionsPerTurn: number; actions?: number };
   camera: CameraConfig;
   rulers: RulerSpec[];
   /** Drawn ground plane, if any. */
@@ -229,6 +241,25 @@ export interface TaskFamily<Scene = unknown> {
    * run beside the shared ones (null, random, constant answer, memorised plan, blind probing).
    */
   sightless?: SightlessStrategy[];
+  /**
+   * Superficial cues a model could read off the pictures without reasoning (see
+   * `ShortcutTell`), measured by the battery over many seeds like the strategies.
+   */
+  tells?: ShortcutTell[];
+  /**
+   * The seeds the shortcut battery judges (`purpose` 'judged', `count` of them) and trains fitted
+   * strategies on ('training'; `judged` is how many are judged), when plain seed numbers do not
+   * serve: e.g. a family whose seed ranges are different forms of the task. Judged and training
+   * seeds must not overlap. Default: judged 0 … n−1, training from 200 past them.
+   */
+  batterySeeds?(count: number, purpose: 'judged' | 'training', judged: number): number[];
+  /**
+   * For a family whose answer is one of several listed options (a letter, a tray): where the
+   * right one sits, among how many — read from the scene. Checked for balance over many seeds
+   * (chi-square) and over the released set and suites (as even as the counts allow); null for an
+   * instance with no such choice.
+   */
+  answerPlace?(instance: Instance<Scene>): AnswerPlace | null;
   /**
    * Upper bound on the random baseline's success rate (default 0.1), for every instance or per
    * instance (e.g. chance plus a margin for a multiple-choice form, 0.1 for a physical one).

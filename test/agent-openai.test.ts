@@ -151,20 +151,28 @@ describe('model agent against an OpenAI-compatible server', function () {
   it('times out a slow reply, retries it, and abandons past the bound', async () => {
     const { reply, requests } = await act(() => ({ content: good, delayMs: 3000 }), { timeout: 0.2, apiAttempts: 2 });
     expect(requests).to.equal(2);
-    expect(reply.abandoned?.reason).to.match(/timed out/);
+    expect(reply.abandoned?.reason).to.match(/gave up after 2 attempts; last: the request deadline of 0.2 s passed/);
+    expect(reply.requests![0].faults).to.deep.equal([{ kind: 'timeout', reason: 'the request deadline of 0.2 s passed while waiting for the response headers' }]);
   });
 
-  it('abandons at once on 400 and 401, with a reason free of the key', async () => {
+  it('abandons at once on 400; stops the run on 401, with a message free of the key', async () => {
     const bad = await act(() => ({ status: 400, message: 'image too large' }));
     expect(bad.requests).to.equal(1);
     expect(bad.reply.abandoned?.reason).to.match(/HTTP 400.*image too large/);
     server.script = () => ({ content: good });
     const before = server.requests.length;
-    const wrong = await agent({}, { OPENAI_API_KEY: 'sk-Wrong-fake-Hh3Jk5Ll7Nn9' }).act(observation());
+    let thrown: unknown;
+    try {
+      await agent({}, { OPENAI_API_KEY: 'sk-Wrong-fake-Hh3Jk5Ll7Nn9' }).act(observation());
+    } catch (err) {
+      thrown = err;
+    }
     expect(server.requests.length - before).to.equal(0); // refused before the script ran
     expect(server.unauthorized).to.be.greaterThan(0);
-    expect(wrong.abandoned?.reason).to.match(/HTTP 401.*Incorrect API key/);
-    expect(JSON.stringify(wrong)).to.not.match(/Hh3Jk5Ll7Nn9|Ll7Nn9|Wrong-fake/);
+    expect(thrown).to.be.instanceOf(SpaceActError);
+    const message = (thrown as Error).message;
+    expect(message).to.match(/refused the API key from OPENAI_API_KEY \(HTTP 401.*Incorrect API key.*the run stopped/);
+    expect(message).to.not.match(/Hh3Jk5Ll7Nn9|Ll7Nn9|Wrong-fake|Nn9/);
   });
 
   it('abandons, never crashes, on a body that is not a chat completion', async () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { backoffMs, scrubSecret } from '../agents/api-faults.ts';
+import { backoffMs, classifyApiError, SecretScrubber, scrubSecret } from '../agents/api-faults.ts';
 import { parseMode } from '../agents/modes.ts';
 import { buildTurnMessages, HEADINGS, systemText } from '../agents/prompt.ts';
-import { checkReply, jsonCandidates, MAX_NOTE_CHARS } from '../agents/reply-parser.ts';
+import { checkReply, clipProblem, jsonCandidates, MAX_NOTE_CHARS } from '../agents/reply-parser.ts';
 import { enumerateSchema, sampleCall, sampleSchema } from '../agents/schema-sampler.ts';
 import type { HistoryEntry, Observation } from '../agents/types.ts';
 import { toolCallProblems } from '../tasks/instance-schema.ts';
@@ -106,6 +106,45 @@ describe('agent replies: checking', () => {
     expect(problemsOf('x'.repeat(500_000))[0]).to.match(/characters long/);
     expect(problemsOf(JSON.stringify({ rationale: 'r', note: 'n'.repeat(MAX_NOTE_CHARS + 1), actions: [move] })).join('\n')).to.match(/note: must NOT have more than/);
     expect(jsonCandidates('{'.repeat(1000)).length).to.be.lessThan(20);
+  });
+
+  it('executes the last valid top-level object: a move discussed while thinking, or shown as an example, is not run', () => {
+    const discussed = JSON.stringify({ rationale: 'maybe', note: 'n', actions: [{ tool: 'move', args: { from: 'A', to: 'C' } }] });
+    const think = `<think>I could send ${discussed}, but B is better.</think>\nAnswer: ${ok()}`;
+    const r1 = checkReply(think, ctx);
+    expect(r1.ok && r1.reply.actions).to.deep.equal([move]);
+    // Only a thinking block, nothing after it: no answer at all, never the discussed move.
+    expect(problemsOf(`<think>${discussed}</think>`)[0]).to.match(/no JSON object found in the reply outside the thinking block/);
+    // A thinking block opened by the template (only its end in the reply), and one never closed.
+    const r2 = checkReply(`so ${discussed} is tempting</think>${ok()}`, ctx);
+    expect(r2.ok && r2.reply.actions).to.deep.equal([move]);
+    const r6 = checkReply(`${ok()}<thinking>or rather ${discussed}`, ctx);
+    expect(r6.ok && r6.reply.actions).to.deep.equal([move]);
+    // An example of the format before the real answer: the last valid object wins.
+    const example = `The format is ${JSON.stringify({ rationale: 'example', note: '', actions: [{ tool: 'move', args: { from: 'A', to: 'C' } }] })}. Mine: ${ok()}`;
+    const r3 = checkReply(example, ctx);
+    expect(r3.ok && r3.reply.actions).to.deep.equal([move]);
+    // A valid answer followed by a broken afterthought is still the answer; two broken ones report the last.
+    const r4 = checkReply(`${ok()} and also {"actions": [}`, ctx);
+    expect(r4.ok).to.equal(true);
+    const two = problemsOf(`${ok([{ tool: 'teleport', args: {} }])} ${ok([{ tool: 'zoom', args: { factor: 'x' } }])}`);
+    expect(two.join('\n')).to.match(/zoom args \/factor: must be number/);
+    expect(two.join('\n')).to.match(/2 JSON objects were found and none is a valid reply/);
+    expect(two.join('\n')).to.not.match(/teleport/);
+    // An unbalanced brace in prose does not hide the object after it.
+    const r5 = checkReply(`I think {the answer is this: ${ok()}`, ctx);
+    expect(r5.ok).to.equal(true);
+  });
+
+  it('clips echoed names and long problems, saying how long they were', () => {
+    const name = 'q'.repeat(5000);
+    const p = problemsOf(JSON.stringify({ rationale: 'r', note: 'n', actions: [move], [name]: 1 }));
+    expect(p.join('\n')).to.match(/unexpected field "q{60}…" \(5000 characters\)/);
+    expect(p.join('\n').length).to.be.lessThan(400);
+    expect(clipProblem(`a "short" name and ${'x'.repeat(1000)}`)).to.match(/^a "short" name and x+… \[1019 characters in all\]$/);
+    // Quotes pair in order: prose between two short names is never taken for a name.
+    const prose = `unknown tool "ab"; ${'words '.repeat(30)}"cd"`;
+    expect(clipProblem(prose)).to.equal(prose);
   });
 
   it('lets the note be left out under nonote', () => {
@@ -241,6 +280,43 @@ describe('agent replies: API fault handling', () => {
     });
     expect(backoffMs(policy, 1, new Rng('x'), 20)).to.equal(20000);
     expect(backoffMs(policy, 1, new Rng('x'), 999)).to.equal(30000);
+  });
+
+  it('finds a key quoted back in other encodings: base64 (any alignment), URL-encoded, hex, split up', () => {
+    const key = 'sk-proj-Zq81+fake/4Hw9LmXv2T_k';
+    const s = new SecretScrubber(key);
+    const forms = [
+      Buffer.from(key).toString('base64'),
+      Buffer.from(`x${key}`).toString('base64'),
+      Buffer.from(`Bearer ${key}`).toString('base64url'),
+      encodeURIComponent(key),
+      [...Buffer.from(key)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+      Buffer.from(key).toString('hex'),
+      key.match(/.{1,3}/g)!.join(' '),
+      key.split('').join('\n'),
+      `"${key.slice(0, 12)}" + "${key.slice(12)}"`,
+    ];
+    for (const f of forms) {
+      const out = s.scrubKey(`before ${f} after`);
+      expect(out, f).to.match(/^before .*\[key\].* after$/);
+      // Nothing left that decodes back to a piece of the key.
+      const decoded = [out, Buffer.from(out.replace(/[^A-Za-z0-9+/=_-]/g, ''), 'base64').toString('latin1'), decodeURIComponent(out.replace(/%(?![0-9a-fA-F]{2})/g, '%25'))];
+      for (const d of decoded) for (let i = 0; i + 8 <= key.length; i++) expect(d.includes(key.slice(i, i + 8)), `${f} → ${out}`).to.equal(false);
+    }
+    // Ordinary text is left alone by the key-only scrub (a model's reply passes through it).
+    const prose = 'Move disk 2 from peg A to peg C; the key-frame shows sk- nothing; Bearer of news.';
+    expect(s.scrubKey(prose)).to.equal(prose);
+    // Reasons get the stronger scrub too.
+    expect(scrubSecret('Authorization: Bearer abc.def api_key=zzz123', key)).to.equal('Authorization: Bearer [key] api_key=[key]');
+  });
+
+  it('classifies errors the client and the body reader throw', () => {
+    const terminated = Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    expect(classifyApiError(terminated, undefined, { bodyStarted: true })).to.deep.include({ kind: 'reset', retry: true, stopRun: false });
+    expect(classifyApiError(terminated, undefined, { bodyStarted: false }).kind).to.equal('connection');
+    expect(classifyApiError(new SyntaxError('Unexpected end of JSON input'), undefined)).to.deep.include({ kind: 'malformed', retry: true });
+    expect(classifyApiError(new Error('boom'), undefined, { deadlineHit: true, deadlineMs: 5000, bodyStarted: true }).reason).to.equal('the request deadline of 5 s passed while reading the response body');
+    expect(classifyApiError(new RangeError('bug'), undefined)).to.deep.include({ kind: 'unknown', retry: false });
   });
 
   it('scrubs a key, pieces of it and masked echoes of it from text', () => {

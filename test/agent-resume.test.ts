@@ -97,8 +97,11 @@ describe('model agent runs from the command line: kill -9, resume, and no key on
     const rerun = await cli(base('killed')).done;
     expect(rerun.code, rerun.stderr).to.equal(0);
     outputs.push(rerun.stdout, rerun.stderr);
-    const resumedSummary = JSON.parse(readFileSync(join(tmp, 'killed', 'summary.json'), 'utf8'));
+    const { resumed, ...resumedSummary } = JSON.parse(readFileSync(join(tmp, 'killed', 'summary.json'), 'utf8'));
     expect(resumedSummary).to.deep.equal(wholeSummary);
+    // The summary says what the rerun took over: the finished episode and the one cut short.
+    expect(resumed).to.deep.equal({ finished: 1, continued: 1 });
+    expect(rerun.stdout).to.include('resumed: 1 finished episode(s) reused, 1 unfinished one(s) continued');
     // The finished episode was not asked again; the unfinished one only from where the log ended
     // (plus, at most, the turn that was in flight).
     expect(server.requests.length - n2).to.be.within(l3Turns - logged, l3Turns - logged + 1);
@@ -113,14 +116,27 @@ describe('model agent runs from the command line: kill -9, resume, and no key on
     const cached = await cli([...base('cached', ['P6-L1-s100']), '--cache', join(tmp, 'cache')]).done;
     expect(cached.code, cached.stderr).to.equal(0);
     outputs.push(cached.stdout, cached.stderr);
-    // A wrong key: the server answers 401 with a masked echo of it; the episode is abandoned.
+    // A wrong key: the server answers 401 with a masked echo of it; the run stops at once with
+    // one line and a non-zero exit, and the episode stays unfinished (nothing is abandoned).
     const wrongKey = 'sk-Wr0ng-fake-Hd2Lp9Ze6Tn3';
     const wrong = await cli(base('wrong', ['P6-L1-s100']), { SPACEACT_TEST_KEY: wrongKey }).done;
-    expect(wrong.code, wrong.stderr).to.equal(0);
+    expect(wrong.code, wrong.stderr).to.equal(2);
+    expect(wrong.stderr.trim().split('\n')).to.have.length(1);
+    expect(wrong.stderr).to.match(/^spaceact: the endpoint refused the API key from SPACEACT_TEST_KEY \(HTTP 401.*the run stopped/);
     outputs.push(wrong.stdout, wrong.stderr);
     const wrongSummary = JSON.parse(readFileSync(join(tmp, 'wrong', 'summary.json'), 'utf8'));
-    expect(wrongSummary.episodes[0].abandoned).to.equal(true);
-    expect(wrongSummary.episodes[0].abandonReason).to.match(/HTTP 401/);
+    expect(wrongSummary.episodes).to.deep.equal([]);
+    expect(wrongSummary.unfinished).to.deep.equal(['P6-L1-s100']);
+    expect(wrongSummary.stopped.reason).to.equal('error');
+    // The folder is not poisoned: the rerun with the right key asks the endpoint and solves.
+    const n0 = server.requests.length;
+    const right = await cli(base('wrong', ['P6-L1-s100'])).done;
+    expect(right.code, right.stderr).to.equal(0);
+    outputs.push(right.stdout, right.stderr);
+    expect(server.requests.length).to.be.greaterThan(n0);
+    const rightSummary = JSON.parse(readFileSync(join(tmp, 'wrong', 'summary.json'), 'utf8'));
+    expect(rightSummary.episodes.map((e: { solved: boolean }) => e.solved)).to.deep.equal([true]);
+    expect(rightSummary.stopped).to.equal(undefined);
 
     const files = filesUnder(tmp);
     expect(files.some((f) => f.endsWith('.png'))).to.equal(true);

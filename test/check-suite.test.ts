@@ -8,6 +8,7 @@ import type { TaskEnv } from '../tasks/env.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { families, tiersOf } from '../tasks/registry.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
 
 const SEED = 100;
@@ -54,7 +55,9 @@ describe('check-suite (every registered family × tier)', function () {
     await renderer.close();
   });
 
-  for (const family of families() as TaskFamily[]) {
+  // SPACEACT_FAMILIES=P6,V1 restricts the suite to those families (`scripts/check-family.sh`).
+  const only = (process.env.SPACEACT_FAMILIES ?? '').split(',').map((x) => x.trim().toUpperCase()).filter(Boolean);
+  for (const family of (families() as TaskFamily[]).filter((f) => only.length === 0 || only.includes(f.id))) {
     describe(`${family.id} ${family.title}`, () => {
       for (const tier of tiersOf(family) as Tier[]) {
         describe(tier, () => {
@@ -112,6 +115,11 @@ describe('check-suite (every registered family × tier)', function () {
           });
         });
       }
+
+      it(`no sightless agent is far over its bound (quick shortcut battery: ${QUICK_BATTERY.seeds} seeds per tier)`, async () => {
+        const problems = await quickBatteryProblems(family);
+        expect(problems, problems.join('\n')).to.deep.equal([]);
+      });
     });
   }
 });

@@ -6,6 +6,8 @@ import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import type { ToolCall } from '../tasks/types.ts';
+import type { P6Scene } from '../tasks/puzzles/p6-peg-transfer/scene.ts';
+import { applyMove, moveProblem } from '../tasks/puzzles/p6-peg-transfer/solver.ts';
 
 /** An agent that sends fixed calls turn by turn (and then looks at the initial view). */
 class FixedCallsAgent implements Agent {
@@ -22,6 +24,19 @@ class FixedCallsAgent implements Agent {
   }
 }
 
+/**
+ * After the move `first`, a move that puts a larger disk on a smaller one: found from the scene
+ * (the peg of every disk, smallest first) by the family's own rule check.
+ */
+function illegalAfter(scene: P6Scene, first: ToolCall): ToolCall {
+  const pegs = ['A', 'B', 'C'];
+  const after = applyMove(scene.start, { from: pegs.indexOf(String(first.args.from)), to: pegs.indexOf(String(first.args.to)) });
+  const rules = { pegs: 3, adjacentOnly: scene.adjacentOnly };
+  const moves = [0, 1, 2].flatMap((from) => [0, 1, 2].map((to) => ({ from, to })));
+  const bad = moves.find((m) => moveProblem(after, m, rules) === 'a disk may not rest on a smaller disk')!;
+  return { tool: 'move', args: { from: pegs[bad.from], to: pegs[bad.to] } };
+}
+
 describe('episode loop (P6, real world and renderer)', () => {
   let renderer: Renderer;
   before(() => {
@@ -36,9 +51,7 @@ describe('episode loop (P6, real world and renderer)', () => {
   it('an illegal move is rolled back and reported, the rest of the turn is not run, and the next observation shows the rollback', async () => {
     const { family, instance } = p6();
     const ref = (await family.reference(instance)).calls;
-    // After the first reference move the smallest disk sits on its new peg; moving the next disk
-    // of the same source peg onto it puts a larger disk on a smaller one.
-    const illegal: ToolCall = { tool: 'move', args: { ...ref[0].args } };
+    const illegal = illegalAfter(instance.scene as P6Scene, ref[0]);
     const agent = new FixedCallsAgent([[ref[0], illegal, ref[1], ref[2]]]);
     const records: TurnRecord[] = [];
     const outcome = await runEpisode({
@@ -71,6 +84,34 @@ describe('episode loop (P6, real world and renderer)', () => {
     expect(agent.seen[1].history[0].results[1].status).to.equal('violation');
     expect(outcome.truncated).to.equal(true);
     expect(outcome.endReason).to.equal('turn-budget');
+  });
+
+  it('an action budget counts rolled-back moves, leaves camera calls free, and ends the episode when spent', async () => {
+    const { family, instance } = p6();
+    const ref = (await family.reference(instance)).calls;
+    const illegal = illegalAfter(instance.scene as P6Scene, ref[0]);
+    const look: ToolCall = { tool: 'orbit', args: { azimuth_deg: 10 } };
+    // Turn 1: a move, a look, an illegal move (rolled back: it still costs). Turn 2: two moves
+    // asked for with one action left: the second is not run and the episode ends.
+    const agent = new FixedCallsAgent([[ref[0], look, illegal], [ref[1], ref[2]]]);
+    const records: TurnRecord[] = [];
+    const outcome = await runEpisode({
+      family,
+      instance: { ...instance, budgets: { turns: 10, actionsPerTurn: 5, actions: 3 } },
+      agent,
+      mode: DEFAULT_MODE,
+      renderer: null,
+      render: 'never',
+      onTurn: (r) => {
+        records.push(r);
+      },
+    });
+    expect(agent.seen[0].actionsLeft).to.equal(3);
+    expect(agent.seen[1].actionsLeft).to.equal(1);
+    expect(records[0].results.map((r) => r.status)).to.deep.equal(['ok', 'ok', 'violation']);
+    expect(records[1].results.map((r) => r.status)).to.deep.equal(['ok', 'not-run']);
+    expect(records[1].results[1].message).to.match(/action budget/);
+    expect(outcome).to.include({ actions: 3, perceptionActions: 1, violations: 1, turns: 2, endReason: 'action-budget', truncated: true, solved: false });
   });
 
   it('camera tools cost no world time and change no state; the clock is frozen between turns', async () => {

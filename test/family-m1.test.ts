@@ -24,7 +24,7 @@ import {
   type Cell2,
   type Point2,
 } from '../tasks/manipulation/m1-chiral-peg/polyomino.ts';
-import { CELL, PEG_HEIGHT, PLATE, RAIL_WIDTH, holePolygon, holeRadius, yaw, type M1Scene } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
+import { CELL, INSERT_DEPTH, PEG_HEIGHT, PLATE, RAIL_WIDTH, goalQuat, holePolygon, holeRadius, yaw, type M1Scene } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
 import { Rng } from '../core/rng.ts';
 import { TIERS, type Tier } from '../core/catalog.ts';
 
@@ -223,6 +223,32 @@ describe('M1 chiral peg-in-hole', function () {
         // (poses are stored in single precision, hence the loose tolerance)
         expect(qangle(turned.q, qmul(qaxisAngle([1, 0, 0], Math.PI), start.q))).to.be.below(2e-3);
         expect(qrotate(turned.q, [0, -1, 0])[1]).to.be.closeTo(1, 1e-6);
+      } finally {
+        env.free();
+      }
+    });
+
+    it('progress pays only for the steps of an insertion: turned to fit, then over the right hole, then pushed in', async () => {
+      const instance = m1ChiralPeg.generate(100, 'L5');
+      const env = await TaskEnv.create(m1ChiralPeg, instance);
+      try {
+        const s = instance.scene;
+        const hole = s.holes[s.match];
+        const fit = goalQuat(s);
+        const tilt = qmul(qaxisAngle([1, 0, 0], (10 * Math.PI) / 180), fit);
+        const above = PLATE.top + 0.002 + PEG_HEIGHT / 2;
+        const at = (x: number, y: number, z: number, q: Quat): number => {
+          env.world.setPose('peg', { p: [x, y, z], q });
+          return env.progress();
+        };
+        // Right over the matching hole, resting on the plate, but turned 10° off: nothing.
+        expect(at(hole.x, above, hole.z, tilt)).to.equal(0);
+        // Turned to fit, but beside the hole (5 cm off): the turn only.
+        expect(at(hole.x + 0.05, above + 0.05, hole.z, fit)).to.be.closeTo(0.3, 1e-9);
+        // Turned to fit and over the hole, not yet in: turn and alignment.
+        expect(at(hole.x, above + 0.02, hole.z, fit)).to.be.closeTo(0.5, 1e-9);
+        // Half the required depth in.
+        expect(at(hole.x, PLATE.top - INSERT_DEPTH / 2 + PEG_HEIGHT / 2, hole.z, fit)).to.be.closeTo(0.5 + 0.45 / 2, 1e-3);
       } finally {
         env.free();
       }

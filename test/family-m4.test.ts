@@ -1,7 +1,8 @@
 /**
  * M4 helical wire: the ring's linking with the wire (crossings of its disc), the topology rule
  * the world keeps (off the wire only at the free end — checked along swept motions, not after),
- * the tools and success test, the filters, and the family's sightless strategies over many seeds.
+ * the tools and success test, and the filters. Its sightless
+ * strategies run in the shared shortcut battery (check-suite and `verify`).
  */
 import { expect } from 'chai';
 import { TIERS as ALL_TIERS } from '../core/catalog.ts';
@@ -11,11 +12,10 @@ import { World } from '../sim/world.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { addRingOnWire } from '../tasks/manipulation/m4-helical-wire/episode.ts';
 import { m4HelicalWire } from '../tasks/manipulation/m4-helical-wire/family.ts';
-import { SHORTCUT_FILTERS, SIGHTLESS } from '../tasks/manipulation/m4-helical-wire/filters.ts';
+import { SHORTCUT_FILTERS } from '../tasks/manipulation/m4-helical-wire/filters.ts';
 import { RING_HALF, RING_PIECES, WIRE_RADIUS, type M4Scene } from '../tasks/manipulation/m4-helical-wire/scene.ts';
 import { crossings, freeEnd, goalPose, linked, ringFree, ringShapes, wireShapes } from '../tasks/manipulation/m4-helical-wire/wire.ts';
 import type { Instance } from '../tasks/types.ts';
-import { playSightless, releasedTraining } from './support/sightless-runner.ts';
 
 const family = m4HelicalWire;
 
@@ -124,20 +124,4 @@ describe('M4 helical wire', function () {
     }
   });
 
-  it('sightless strategies (memorised plan, straight line, blind probing) stay under their bounds over many seeds', async () => {
-    const training = releasedTraining('M4');
-    expect(training.length).to.be.greaterThan(0);
-    for (const strategy of SIGHTLESS) {
-      const fitted = strategy.fit?.(training);
-      let solved = 0;
-      let played = 0;
-      for (const tier of ALL_TIERS) {
-        for (const seed of [201, 202, 203, 204, 205, 206]) {
-          if (await playSightless(family, family.generate(seed, tier), strategy, fitted, seed, 12)) solved++;
-          played++;
-        }
-      }
-      expect(solved / played, `${strategy.name}: ${solved}/${played}`).to.be.at.most(strategy.bound);
-    }
-  });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { importGraph, repositoryTypeScript, type ImportEdge } from './support/import-graph.ts';
+import { importGraph, repositoryTypeScript, runtimeCycles, type ImportEdge } from './support/import-graph.ts';
 
 /**
  * The layers, lowest first: a file may import from its own folder and from folders listed
@@ -53,6 +53,18 @@ describe('layering (every import against the layer order)', () => {
     expect(bad, `imports against the layer order:\n  ${bad.join('\n  ')}`).to.deep.equal([]);
   });
 
+  it('has no cycle of runtime imports between files (type-only imports are erased and may meet)', () => {
+    const cycles = runtimeCycles(graph.files.filter((f) => !FREE.has(folderOf(f))), graph.edges.filter((e) => !FREE.has(folderOf(e.from))));
+    expect(cycles.map((c) => c.join(' ↔ '))).to.deep.equal([]);
+  });
+
+  it('tells type-only imports from runtime ones', () => {
+    const of = (from: string, to: string): ImportEdge | undefined => graph.edges.find((e) => e.from === from && e.to === to);
+    expect(of('tasks/types.ts', 'tasks/sightless.ts')?.typeOnly).to.equal(true);
+    expect(of('agents/runner.ts', 'agents/worker-pool.ts')?.typeOnly).to.equal(false);
+    expect(runtimeCycles(['a.ts', 'b.ts'], [{ from: 'a.ts', to: 'b.ts', line: 1, specifier: './b.ts', typeOnly: false }, { from: 'b.ts', to: 'a.ts', line: 1, specifier: './a.ts', typeOnly: false }])).to.deep.equal([['a.ts', 'b.ts']]);
+  });
+
   it('resolves every relative import to a file of the program', () => {
     const inProgram = new Set(graph.files);
     const bad = graph.edges.filter((e) => e.to !== null && !inProgram.has(e.to)).map((e) => `${e.from}:${e.line} '${e.specifier}'`);
@@ -63,9 +75,9 @@ describe('layering (every import against the layer order)', () => {
     // Guards the check itself: an empty or partial parse would pass the test above vacuously.
     const runner = graph.edges.filter((e) => e.from === 'agents/runner.ts').map((e) => e.to);
     expect(runner).to.include('tasks/registry.ts');
-    expect(problemOf({ from: 'sim/world.ts', line: 1, specifier: '../tasks/types.ts', to: 'tasks/types.ts' })).to.match(/above it/);
-    expect(problemOf({ from: 'play/play.ts', line: 1, specifier: '../report/html.ts', to: 'report/html.ts' })).to.match(/peers/);
-    expect(problemOf({ from: 'tasks/x/y.ts', line: 1, specifier: '../../render/page/camera.ts', to: 'render/page/camera.ts' })).to.match(/browser/);
-    expect(problemOf({ from: 'test/x.test.ts', line: 1, specifier: '../cli/main.ts', to: 'cli/main.ts' })).to.equal(null);
+    expect(problemOf({ from: 'sim/world.ts', line: 1, specifier: '../tasks/types.ts', to: 'tasks/types.ts', typeOnly: true })).to.match(/above it/);
+    expect(problemOf({ from: 'play/play.ts', line: 1, specifier: '../report/html.ts', to: 'report/html.ts', typeOnly: false })).to.match(/peers/);
+    expect(problemOf({ from: 'tasks/x/y.ts', line: 1, specifier: '../../render/page/camera.ts', to: 'render/page/camera.ts', typeOnly: false })).to.match(/browser/);
+    expect(problemOf({ from: 'test/x.test.ts', line: 1, specifier: '../cli/main.ts', to: 'cli/main.ts', typeOnly: false })).to.equal(null);
   });
 });

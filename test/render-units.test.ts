@@ -5,7 +5,7 @@ import { rulerAxes, rulerLabel, rulerTicks } from '../render/page/ruler-marks.ts
 import { composeRow, escapeXml } from '../render/compose.ts';
 import { fitCamera } from '../render/fit-camera.ts';
 import { decodePng } from '../render/pixels.ts';
-import { strobeLabels } from '../render/renderer.ts';
+import { strobeLabels } from '../render/strobe.ts';
 import { checkScene } from '../render/scene-check.ts';
 import { SceneMirror } from '../render/scene-mirror.ts';
 import { silhouetteIoU, unpackBits } from '../render/silhouette.ts';
@@ -47,8 +47,9 @@ describe('renderer pieces without a browser', () => {
     expect(rulerAxes({ from: [0, 0, 0], to: [1, 0, 0] }).tick).to.deep.equal([0, 1, 0]);
   });
 
-  it('strobe labels count back 0.25 s steps to "t = now"', () => {
-    expect(strobeLabels(5)).to.deep.equal(['t \u2212 1.00 s', 't \u2212 0.75 s', 't \u2212 0.50 s', 't \u2212 0.25 s', 't = now']);
+  it('strobe labels count back 0.25 s steps to "now"', () => {
+    expect(strobeLabels(5)).to.deep.equal(['1.00 s ago', '0.75 s ago', '0.50 s ago', '0.25 s ago', 'now']);
+    expect(strobeLabels()).to.deep.equal(strobeLabels(5, 0.25));
   });
 
   it('composeRow lays panels side by side under escaped labels', async () => {

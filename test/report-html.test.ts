@@ -108,7 +108,8 @@ describe('spaceact report: the HTML report of a run', function () {
     await check('all:all', summary.episodes);
     expect(await cell(page, 'all:all', 'success')).to.match(/^33\.3%/);
     expect(await cell(page, 'all:all', 'cost')).to.equal('$0.0143');
-    expect(await page.$$eval('svg.chart', (s) => s.length)).to.equal(2 + 4);
+    // Success and score by category, one per category, and the analysis section's four.
+    expect(await page.$$eval('svg.chart', (s) => s.length)).to.equal(2 + 4 + 4);
 
     const images = await loadAllImages(page);
     expect(images.broken).to.deep.equal([]);
@@ -191,7 +192,9 @@ describe('spaceact report: the HTML report of a run', function () {
     const { page, watch } = await open(browser, join(out, 'report.html'), '#ep-P6-L1-s100');
     const images = await loadAllImages(page);
     expect(images.broken).to.deep.equal([]);
-    expect(images.loaded).to.equal(summary.episodes[0].turns);
+    // Every turn's view, and the final state after the last turn.
+    expect(images.loaded).to.equal(summary.episodes[0].turns + 1);
+    expect(await page.$$eval('#ep-P6-L1-s100 .end figure.img-view img', (i) => i.length)).to.equal(1);
     const text = await page.$eval('#ep-P6-L1-s100', (e) => (e as HTMLElement).innerText);
     expect(text).to.match(/solved/);
     expect(text).to.include('Reference plan, calls 1–5 of 7.');

@@ -25,7 +25,7 @@ describe('run progress line', () => {
     const p = new RunProgress(4, { stream: err, out });
     expect(p.live).to.equal(true);
     p.turnDone(turn(1500, 40, 0.01), 'P6-L1-s100');
-    expect(p.describe()).to.equal('0/4 episodes | solved 0/0 | 1 turns | tokens 1.5k in, 40 out | $0.01');
+    expect(p.describe()).to.equal('0/4 episodes | P6-L1-s100 turn 1 | solved 0/0 | 1 turn | tokens 1.5k in, 40 out | $0.01');
     p.log('P6-L1-s100 solved');
     // The finished episode's entry replaces what its turns added.
     p.episodeDone(entry('P6-L1-s100', { solved: true, turns: 2, inputTokens: 3000, outputTokens: 90, cost: 0.02 }));

@@ -12,6 +12,10 @@ describe('sim: calibration against analytic mechanics', () => {
     expect(results.filter((r) => r.scene === 'incline')).to.have.length(2);
     expect(results.filter((r) => r.scene === 'overhang')).to.have.length(3);
     expect(results.filter((r) => r.scene === 'pendulum')).to.have.length(1);
+    expect(results.filter((r) => r.scene === 'group-turn')).to.have.length(1);
+    expect(results.filter((r) => r.scene === 'gear-pair')).to.have.length(1);
+    expect(results.filter((r) => r.scene === 'prismatic')).to.have.length(2);
+    expect(results.filter((r) => r.scene === 'lateral-push')).to.have.length(3);
   });
 
   it('every quantity is within 2 % of the analytic value', () => {

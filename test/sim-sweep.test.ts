@@ -193,6 +193,52 @@ describe('sim: swept motion', () => {
     expect([world.time, world.steps]).to.deep.equal([time, steps]);
   });
 
+  it('regression (#15): a sweep starting in overlap says so and never reports a deeper pose as free', () => {
+    // The part starts 5 mm into the wall's near face (x = 4.999).
+    world.setPose('part', { p: [4.999 - 0.025 + 0.005, 0, 0], q: I });
+    const deeper = world.sweep('part', { p: [5.5, 0, 0], q: I });
+    expect(deeper.startOverlap?.bodies).to.deep.equal(['wall']);
+    expect(deeper.startOverlap!.depth).to.be.closeTo(0.005, 2e-4);
+    expect(deeper.hit).to.equal(true);
+    expect(deeper.toi).to.be.at.most(1e-3);
+    // Whatever it reports reachable is no deeper than the start (plus the tolerance).
+    const probe = world.snapshot();
+    world.setPose('part', deeper.reached);
+    expect(world.distance('part', 'wall')).to.be.at.least(-0.005 - TOL);
+    world.restore(probe);
+    // Backing out of the overlap is free, and says where it started.
+    const out = world.sweep('part', { p: [4, 0, 0], q: I });
+    expect(out.hit).to.equal(false);
+    expect(out.startOverlap?.bodies).to.deep.equal(['wall']);
+    // Touching within the tolerance is not an overlap.
+    world.setPose('part', { p: [4.999 - 0.025 - 0.00005, 0, 0], q: I });
+    expect(world.sweep('part', { p: [4, 1, 0], q: I }).startOverlap).to.equal(undefined);
+  });
+
+  it('regression (#15): cylinders grazing a box corner leave a last free pose that is free, and overlaps are never called apart', async () => {
+    const w = await World.create({ gravity: [0, 0, 0] });
+    try {
+      w.addBody({ name: 'box', kind: 'static', pose: { p: [0, 0, 0], q: I }, shapes: [{ type: 'box', half: [0.02, 0.02, 0.02] }] });
+      w.addBody({ name: 'cyl', kind: 'kinematic', pose: { p: [-0.1, 0, 0.035], q: I }, shapes: [{ type: 'cylinder', radius: 0.015, halfHeight: 0.03 }] });
+      // Past the box's vertical edge at (0.02, ·, 0.02): the cylinder's side passes within ±20 µm of it.
+      for (let k = 0; k < 40; k++) {
+        const z = 0.035 - 0.00002 + k * 1e-6;
+        w.setPose('cyl', { p: [-0.1, 0, z], q: I });
+        const r = w.sweep('cyl', { p: [0.1, 0, z], q: qaxisAngle([0, 1, 0], 0.3) });
+        w.setPose('cyl', r.lastFreePose);
+        const d = w.distance('cyl', 'box');
+        expect(d, `offset ${k}`).to.be.greaterThan(0);
+        expect(w.contactsOf('cyl').length <= 1).to.equal(true);
+      }
+      // Overlapping by a few micrometres: a negative distance and a contact, never Infinity.
+      w.setPose('cyl', { p: [0.02 + 0.015 - 0.000005, 0, 0], q: I });
+      expect(w.distance('cyl', 'box')).to.be.at.most(0);
+      expect(w.contactsOf('cyl')).to.deep.equal(['box']);
+    } finally {
+      w.free();
+    }
+  });
+
   it('rejects bad sweep input without changing anything', () => {
     const hash = world.stateHash();
     expect(() => world.sweep('nope', { p: [1, 0, 0], q: I })).to.throw(SpaceActError, /no body named "nope"/);

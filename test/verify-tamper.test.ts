@@ -114,15 +114,18 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     expect(reply.actions).to.deep.equal([{ tool: 'answer', args: { count: 1, scale: 2 } }]);
   });
 
-  it('spaceact verify --json exits 0 with one record per instance; a malformed id exits 2', () => {
+  it('spaceact verify --json exits 0 with one record per instance (and no battery for an --instance selection); a malformed id exits 2', () => {
     const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'spaceact.mjs'), 'verify', ...args], { cwd: ROOT, encoding: 'utf8' });
     const ok = run(['--instance', ID, '--json', '--random-seeds', '1', '--random-turns', '3']);
     expect(ok.status, ok.stderr + ok.stdout).to.equal(0);
-    const [rec] = JSON.parse(ok.stdout) as Array<Record<string, unknown>>;
+    const parsed = JSON.parse(ok.stdout) as { instances: Array<Record<string, unknown>>; battery: unknown[] };
+    // An --instance selection runs no battery unless --battery-seeds asks for one.
+    expect(parsed.battery).to.deep.equal([]);
+    const [rec] = parsed.instances;
     expect(Object.keys(rec)).to.include.members(['instance', 'family', 'tier', 'verified', 'referenceActions', 'optimal', 'unique', 'shortcuts', 'seconds']);
     expect(rec).to.include({ instance: ID, verified: true, referenceActions: 7 });
     const typo = run(['--instance', 'P6-L2-s1']);
     expect(typo.status).to.equal(2);
-    expect(typo.stderr).to.match(/not an instance id/);
+    expect(typo.stderr).to.match(/P6 has no tier L2; tiers: L1, L3, L5, L7/);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * `spaceact/verify`: what task authors build on — polycube geometry and exact-cover packing
  * counts (uniqueness certificates for packing and part-to-whole families), Algorithm X, and
- * the deterministic re-draw helper for generator-side shortcut filters. The instance verifier
+ * the deterministic re-draw helper for generator-side shortcut filters, the discrete-puzzle search
+ * kit (breadth-first, A*, IDA*: optimal length and number of optimal solutions) and the pocket-cube
+ * distance figures, and the SE(3) motion planner for one held part. The instance verifier
  * itself (`verify/verify.ts`) pulls in the episode loop and agents, so it is imported from its
  * own module rather than from here.
  */
@@ -20,3 +22,16 @@ export {
   type PlanResult,
   type PlannedCall,
 } from '../solvers/se3-planner/index.ts';
+export {
+  aStar,
+  breadthFirst,
+  goalDistances,
+  idaStar,
+  pocketCubeDistanceCounts,
+  reachableStates,
+  type IdaStarOptions,
+  type PocketCubeDistanceCounts,
+  type SearchOptions,
+  type SearchProblem,
+  type SearchResult,
+} from '../solvers/discrete-search/index.ts';

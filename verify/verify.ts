@@ -7,11 +7,9 @@ import type { Agent, EpisodeOutcome, TurnRecord } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
 import type { TaskEnv } from '../tasks/env.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
-import { parseInstanceId } from '../core/catalog.ts';
-import { getFamily, instanceFromId } from '../tasks/registry.ts';
-import { familyInstances, suiteInstances } from '../tasks/suites.ts';
+import { instanceFromId } from '../tasks/registry.ts';
+import { selectInstances, suiteInstances, type InstanceSelection } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution, TaskFamily } from '../tasks/types.ts';
-import { referenceSolution } from '../tasks/reference-cache.ts';
 
 /** Random-baseline episodes per instance, unless told otherwise. */
 export const DEFAULT_RANDOM_SEEDS = 10;
@@ -75,7 +73,7 @@ function nonPerceptionCount(instance: Instance, solution: ReferenceSolution): nu
 }
 
 /**
- * Plays the reference solution (`ReferenceAgent` for a registered family, or a given script) through
+ * Plays the reference solution (the family's, or a given script) with `ReferenceAgent` through
  * the real episode loop without rendering, and says whether it verifies: solved, no call
  * refused or rolled back, and solved exactly at the script's last action. The episode stops
  * at the first violation or once the script is spent. An identical request later in the same
@@ -93,17 +91,9 @@ export async function runReference(family: TaskFamily, instance: Instance, opts:
 }
 
 async function playReference(family: TaskFamily, instance: Instance, opts: ReferenceRunOptions): Promise<ReferenceRun> {
-  // `ReferenceAgent` asks the registry for the family; a family object that is not the
-  // registered one (a new family before registration, a variant in a test) plays its own
-  // solver's script through the same loop instead.
-  let registered = false;
-  try {
-    registered = getFamily(family.id) === family;
-  } catch {
-    registered = false;
-  }
-  const script = opts.solution ?? (registered ? null : await referenceSolution(family, instance));
-  const agent = new ReferenceAgent(script ?? undefined);
+  // The loop grants the reference agent this family's own solution (through the reference
+  // cache), so a family object that is not the registered one plays its own solver's script.
+  const agent = new ReferenceAgent(opts.solution);
   const stateHashes: string[] = [];
   let firstViolation: FirstViolation | null = null;
   let executed = 0;
@@ -357,24 +347,10 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
 
 /**
  * The instances `spaceact verify` checks: the given ids, the released sets of the given
- * families, or (by default) the whole released set of every registered family.
+ * families, a suite, or (by default) the whole released set of every registered family.
  */
-export function selectVerifyInstances(opts: { family?: string; instance?: string }): string[] {
-  if (opts.family !== undefined && opts.instance !== undefined) {
-    throw new SpaceActError('invalid-argument', 'give at most one of --family and --instance');
-  }
-  if (opts.instance !== undefined) {
-    const ids = opts.instance.split(',').map((s) => s.trim()).filter(Boolean);
-    if (ids.length === 0) throw new SpaceActError('invalid-argument', '--instance needs at least one instance id');
-    for (const id of ids) parseInstanceId(id);
-    return ids;
-  }
-  if (opts.family !== undefined) {
-    const ids = familyInstances(opts.family);
-    if (ids.length === 0) throw new SpaceActError('invalid-argument', '--family needs at least one family id');
-    return ids;
-  }
-  return suiteInstances('all');
+export function selectVerifyInstances(opts: InstanceSelection): string[] {
+  return selectInstances(opts, () => suiteInstances('all'));
 }
 
 /** Verifies instances in order, reporting each as it finishes. */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { numberOption } from '../../agents/agent-options.ts';
+import { numberOption } from '../../core/options.ts';
+import { compareBehaviour, formatBehaviourComparison } from '../../report/analysis/compare-behaviour.ts';
 import { compareRuns, formatComparison } from '../../report/compare.ts';
 
 /** `spaceact compare DIR_A DIR_B [--json] [--seed N]`: paired statistics of two runs. */
@@ -12,10 +13,13 @@ export function register(program: Command): void {
     .option('--json', 'print the comparison as JSON')
     .option('--seed <n>', 'seed of the bootstrap resampling (same seed, same intervals)', '0')
     .option('--resamples <n>', 'bootstrap resamples', '10000')
-    .action((dirA: string, dirB: string, opts: { json?: boolean; seed: string; resamples: string }) => {
+    .option('--analysis', 'add behaviour metrics and failure labels of both runs (as spaceact analyze) over the paired instances')
+    .action((dirA: string, dirB: string, opts: { json?: boolean; seed: string; resamples: string; analysis?: boolean }) => {
       const seed = numberOption(opts, 'seed', { min: 0, max: 2 ** 31, integer: true })!;
       const resamples = numberOption(opts, 'resamples', { min: 100, max: 1_000_000, integer: true })!;
       const c = compareRuns(dirA, dirB, { seed, resamples });
-      process.stdout.write(opts.json ? JSON.stringify(c, null, 2) + '\n' : formatComparison(c));
+      const behaviour = opts.analysis ? compareBehaviour(dirA, dirB) : null;
+      if (opts.json) process.stdout.write(JSON.stringify(behaviour ? { ...c, behaviour } : c, null, 2) + '\n');
+      else process.stdout.write(formatComparison(c) + (behaviour ? `\n${formatBehaviourComparison(behaviour)}` : ''));
     });
 }

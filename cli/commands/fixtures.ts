@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { SpaceActError } from '../../core/errors.ts';
+import { listOption } from '../../core/options.ts';
 import { checkFixtures, writeFixtures, type FixtureReport } from '../../verify/fixtures.ts';
 
 /** `spaceact fixtures --write | --check [--family IDS]`: the checked-in released set. */
@@ -15,7 +16,7 @@ export function register(program: Command): void {
     .option('--family <ids>', 'only these families (comma-separated)')
     .action(async (opts: { write?: boolean; check?: boolean; family?: string }) => {
       if (Boolean(opts.write) === Boolean(opts.check)) throw new SpaceActError('invalid-argument', 'give exactly one of --write and --check');
-      const fams = opts.family?.split(',').map((s) => s.trim()).filter(Boolean);
+      const fams = listOption(opts, 'family');
       const print = (r: FixtureReport): void => {
         process.stdout.write(r.ok ? `${opts.write ? 'wrote' : 'ok   '} ${r.id}\n` : `FAIL  ${r.problem}\n`);
       };

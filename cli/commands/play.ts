@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { numberOption } from '../../agents/agent-options.ts';
+import { numberOption } from '../../core/options.ts';
 import { startPlay } from '../../play/play.ts';
 
 /** `spaceact play --instance ID [--port P] [--out DIR] [--mode M]`: a person plays an instance in the browser. */

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SpaceActError } from '../../core/errors.ts';
+import { numberOption } from '../../core/options.ts';
 import type { SceneDescription, Vec3 } from '../../sim/types.ts';
 import { NAMED_VIEWS, type CameraSpec } from '../../render/camera-spec.ts';
 import { fitCamera } from '../../render/fit-camera.ts';
@@ -30,13 +31,6 @@ export interface RenderCommandOptions {
 
 function invalid(message: string, details: Record<string, unknown> = {}): never {
   throw new SpaceActError('invalid-argument', message, details);
-}
-
-function number(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const v = Number(text);
-  if (text.trim() === '' || !Number.isFinite(v)) invalid(`--${flag} must be a number, got ${JSON.stringify(text)}`, { flag });
-  return v;
 }
 
 function parseTarget(text: string | undefined): Vec3 | undefined {
@@ -99,19 +93,20 @@ export async function renderCommand(opts: RenderCommandOptions): Promise<{ out: 
   if (!opts.out) invalid('--out PNG is required');
   if ((opts.scene === undefined) === (opts.instance === undefined)) invalid('give exactly one of --scene FILE or --instance ID');
   const mode = opts.mode ?? 'rgb';
-  if (mode !== 'rgb' && mode !== 'depth' && mode !== 'mask') invalid(`--mode must be rgb, depth or mask, got ${JSON.stringify(mode)}`);
+  if (mode !== 'rgb' && mode !== 'depth' && mode !== 'mask' && mode !== 'lines') invalid(`--mode must be rgb, depth, mask or lines, got ${JSON.stringify(mode)}`);
   if (opts.view !== undefined && !NAMED_VIEWS[opts.view]) {
     invalid(`--view must be one of ${Object.keys(NAMED_VIEWS).join(', ')}, got ${JSON.stringify(opts.view)}`);
   }
-  const width = number('width', opts.width);
-  const height = number('height', opts.height);
+  const values = opts as Record<string, unknown>;
+  const width = numberOption(values, 'width', { min: 1, integer: true });
+  const height = numberOption(values, 'height', { min: 1, integer: true });
   const overrides = {
-    azimuth: number('azimuth', opts.azimuth),
-    elevation: number('elevation', opts.elevation),
-    distance: number('distance', opts.distance),
+    azimuth: numberOption(values, 'azimuth'),
+    elevation: numberOption(values, 'elevation'),
+    distance: numberOption(values, 'distance'),
     target: parseTarget(opts.target),
-    fov: number('fov', opts.fov),
-    orthoHeight: number('ortho-height', opts.orthoHeight),
+    fov: numberOption(values, 'fov'),
+    orthoHeight: numberOption(values, 'orthoHeight'),
   };
   const loaded = opts.scene !== undefined ? await readSceneFile(opts.scene) : await instanceScene(opts.instance!);
   let camera: CameraSpec = loaded.camera ?? fitCamera(loaded.scene, opts.view ?? 'iso', overrides.fov);
@@ -154,7 +149,7 @@ export function register(program: Command): void {
     .option('--ortho-height <m>', 'visible height in metres of the orthographic view')
     .option('--width <px>', 'image width in pixels (default 768)')
     .option('--height <px>', 'image height in pixels (default 768)')
-    .option('--mode <mode>', 'rgb (default), depth or mask')
+    .option('--mode <mode>', 'rgb (default), depth, mask or lines (a line drawing)')
     .action(async (opts: RenderCommandOptions) => {
       const r = await renderCommand(opts);
       process.stdout.write(`wrote ${r.out} (${r.width}×${r.height}, ${r.mode})\n`);

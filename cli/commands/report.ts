@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { numberOption } from '../../agents/agent-options.ts';
+import { numberOption } from '../../core/options.ts';
 import { writeReport } from '../../report/html.ts';
 
 /** `spaceact report DIR [--out FILE] [--embed]`: the HTML report of a run. */

@@ -1,27 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { flagName, numberOption, type AgentOptions } from '../../agents/agent-options.ts';
+import { flagName, numberOption, stringOption } from '../../core/options.ts';
+import type { AgentOptions } from '../../agents/types.ts';
 import { agentFactory, AGENTS } from '../../agents/agent-registry.ts';
 import { parseMode } from '../../agents/modes.ts';
+import { RENDER_WHEN, RUN_DEFAULTS, type RenderWhen } from '../../agents/run-defaults.ts';
 import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
 import { SpaceActError } from '../../core/errors.ts';
-import { familyInstances, suiteInstances } from '../../tasks/suites.ts';
-import { parseInstanceId } from '../../core/catalog.ts';
+import { selectInstances, suiteNames } from '../../tasks/suites.ts';
 import { writeReport } from '../../report/html.ts';
 import { RunProgress } from '../../report/progress.ts';
-
-/** Resolves `--instance`, `--family` and `--suite` into instance ids (exactly one must be given). */
-export function selectInstances(opts: { instance?: string; family?: string; suite?: string }): string[] {
-  const given = [opts.instance, opts.family, opts.suite].filter((x) => x !== undefined).length;
-  if (given !== 1) throw new SpaceActError('invalid-argument', 'give exactly one of --instance, --family or --suite');
-  if (opts.instance) {
-    const ids = opts.instance.split(',').map((s) => s.trim()).filter(Boolean);
-    ids.forEach((id) => parseInstanceId(id));
-    return ids;
-  }
-  if (opts.family) return familyInstances(opts.family);
-  return suiteInstances(opts.suite!);
-}
 
 /** Which command-line options each agent reads (anything else given for it is an error). */
 const AGENT_OPTIONS: Record<string, readonly string[]> = {
@@ -65,12 +53,12 @@ export function register(program: Command): void {
     .requiredOption('--agent <name>', `agent: ${Object.keys(AGENTS).join(', ')}`)
     .option('--instance <ids>', 'instance id(s), comma-separated')
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
-    .option('--suite <name>', 'main (hardest tier of each family) or all (the released set)')
+    .option('--suite <name>', `${suiteNames().join(', ')} (main: hardest tier of each family; all: the released set; the others: the seed benchmarks' own sets)`)
     .requiredOption('--out <dir>', 'output folder (rerunning with the same folder resumes)')
     .option('--mode <mode>', 'diagnostic mode(s): plan, state, no-camera, blind, nonote, nosplit, cap1 (join with +)', 'default')
-    .option('--render <when>', 'always | auto (only when the agent looks) | never', 'always')
-    .option('--history-images <m>', 'images of the last m turns kept in the history', '1')
-    .option('--concurrency <n>', 'episodes run in parallel worker processes', '1')
+    .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)
+    .option('--history-images <m>', 'images of the last m turns kept in the history', String(RUN_DEFAULTS.historyImages))
+    .option('--concurrency <n>', 'episodes run in parallel worker processes', String(RUN_DEFAULTS.concurrency))
     .option('--cost-limit <dollars>', 'stop after the turn in flight once this much is recorded in --out (needs --prices)')
     .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
     .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn, besides enumerable ones')
@@ -81,7 +69,7 @@ export function register(program: Command): void {
     .option('--max-output-tokens <n>', 'openai: output-token limit per request')
     .option('--max-tokens-field <field>', 'openai: max_completion_tokens (default) or max_tokens for older endpoints')
     .option('--reasoning-effort <level>', 'openai: none, minimal, low, medium, high or xhigh (only for endpoints that take it)')
-    .option('--timeout <seconds>', 'openai: per-request timeout (default 300)')
+    .option('--timeout <seconds>', 'openai: per-request deadline, body included (default 300)')
     .option('--api-attempts <n>', 'openai: requests per answer before the episode is abandoned (default 6)')
     .option('--backoff-base <seconds>', 'openai: first retry delay, doubling (default 1)')
     .option('--backoff-cap <seconds>', 'openai: longest retry delay (default 30)')
@@ -89,17 +77,21 @@ export function register(program: Command): void {
     .option('--history-turns <k>', 'openai: earlier turns shown as text (default 8)')
     .option('--prices <file>', 'openai: JSON price table {model: {input_per_mtok, output_per_mtok}}')
     .option('--cache <dir>', 'openai: response cache folder')
+    .option('--repair', 'cut a damaged episode log after its last good line (saying what is dropped, keeping a copy) instead of stopping')
+    .option('--keep-abandoned', 'reuse abandoned episodes as they are instead of retrying them from the failed turn')
+    .option('--abandon-limit <n>', 'stop the run after n episodes in a row are abandoned (default 3; 0: never)', '3')
     .option('--no-report', 'do not write DIR/report.html at the end')
     .action(async (opts: Record<string, string | undefined>) => {
       const ids = selectInstances(opts);
       const mode = parseMode(opts.mode);
       const agentName = opts.agent!;
       const factory = agentFactory(agentName);
-      const render = opts.render as 'always' | 'auto' | 'never';
-      if (!['always', 'auto', 'never'].includes(render)) throw new SpaceActError('invalid-argument', '--render must be always, auto or never');
+      const render = stringOption(opts, 'render', RENDER_WHEN) as RenderWhen;
       const historyImages = numberOption(opts, 'historyImages', { min: 0, max: 20, integer: true })!;
       const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
       const costLimit = numberOption(opts, 'costLimit', { min: 0 });
+      const abandonLimit = numberOption(opts, 'abandonLimit', { min: 0, max: 1_000_000, integer: true })!;
+      const flags = opts as { repair?: boolean; keepAbandoned?: boolean };
       const options = agentOptions(agentName, opts);
       // Build one agent now, so bad options fail before anything runs.
       const probe = factory(options);
@@ -107,7 +99,7 @@ export function register(program: Command): void {
       if (costLimit !== undefined && agentName === 'openai' && probe.settings.price === undefined) {
         throw new SpaceActError('invalid-argument', `--cost-limit needs a price for model ${String(options.model)}: give --prices with an entry for it`);
       }
-      const progress = new RunProgress(ids.length);
+      const progress = new RunProgress(ids.length, { concurrency });
       let summary: Awaited<ReturnType<typeof runInstances>>;
       try {
         summary = await runInstances({
@@ -119,9 +111,16 @@ export function register(program: Command): void {
           historyImages,
           concurrency,
           ...(costLimit !== undefined ? { costLimit } : {}),
-          onEpisode: (e) => {
+          onEpisodeStart: (id) => progress.episodeStarted(id),
+          onTurn: (id, turn) => progress.turnDone(turn, id),
+          repair: flags.repair === true,
+          keepAbandoned: flags.keepAbandoned === true,
+          abandonLimit,
+          // What was repaired or dropped is never silent.
+          onNotice: (m) => (progress.live ? progress.log(`spaceact: ${m}`) : process.stderr.write(`spaceact: ${m}\n`)),
+          onEpisode: (e, _done, _total, info) => {
             progress.log(line(e));
-            progress.episodeDone(e);
+            progress.episodeDone(e, info);
           },
         });
       } finally {
@@ -132,9 +131,17 @@ export function register(program: Command): void {
       process.stdout.write(
         `${t.solved}/${t.episodes} solved; tokens in/out ${t.inputTokens}/${t.outputTokens}${cost}; summary in ${opts.out}/summary.json\n`,
       );
+      if (summary.resumed) {
+        process.stdout.write(`resumed: ${summary.resumed.finished} finished episode(s) reused, ${summary.resumed.continued} unfinished one(s) continued from their logs\n`);
+      }
       if (summary.stopped) {
         process.stdout.write(`stopped: ${summary.stopped.message}; ${summary.unfinished.length} episode(s) unfinished\n`);
       }
       if ((opts as { report?: boolean }).report !== false) process.stdout.write(`report: ${await writeReport(opts.out!)}\n`);
+      if (summary.stopped?.reason === 'abandonments') {
+        // The circuit breaker: the run did not do its job, and scripts must see that.
+        process.stderr.write(`spaceact: ${summary.stopped.message}\n`);
+        process.exitCode = 3;
+      }
     });
 }

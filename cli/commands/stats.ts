@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import { listOption } from '../../core/options.ts';
 import { formatRunStatistics, runStatistics } from '../../report/run-stats.ts';
 
 /** Prints the run statistics of `dir` (text, or JSON with `--json`), limited to `families` when given. */
 export function printRunStatistics(dir: string, opts: { json?: boolean; family?: string }): void {
-  const fams = opts.family?.split(',').map((s) => s.trim()).filter(Boolean);
+  const fams = listOption(opts, 'family');
   const report = runStatistics(dir, fams ? { families: fams } : {});
   process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatRunStatistics(report));
 }

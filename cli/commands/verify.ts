@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { SpaceActError } from '../../core/errors.ts';
+import { numberOption } from '../../core/options.ts';
+import { getFamily } from '../../tasks/registry.ts';
+import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, runBattery, type BatteryReport } from '../../verify/battery.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, verifyInstances, type VerifyResult } from '../../verify/verify.ts';
 
 function yesNo(x: boolean | null): string {
@@ -23,26 +26,60 @@ function row(r: VerifyResult): string {
   return cells.join(' ');
 }
 
+function pct(x: number): string {
+  return `${(x * 100).toFixed(0)}%`;
+}
+
+/** The battery's lines for one family × tier: one per agent, failures marked. */
+function batteryLines(r: BatteryReport): string[] {
+  const head = `${r.family}-${r.tier}: ${r.passed ? 'passed' : 'FAILED'} over ${r.seeds.length} seeds (${r.seconds.toFixed(1)} s)`;
+  if (r.error) return [head, `    ✗ ${r.error}`];
+  const lines = [head];
+  for (const a of r.agents) {
+    const score = a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`;
+    lines.push(
+      `    ${a.passed ? ' ' : '✗'} ${a.name.padEnd(20)} ${`${a.successes}/${a.episodes}`.padStart(7)} = ${pct(a.rate).padStart(4)} (bound ${pct(a.bound)})${score}${a.passed ? '' : ` — solved seeds ${a.solvedSeeds.join(', ')}`}`,
+    );
+  }
+  if (r.notApplicable.length) lines.push(`      not applicable: ${r.notApplicable.join(', ')}`);
+  return lines;
+}
+
+/** Families whose battery a selection asks for: every family named or holding a selected instance. */
+function batteryFamilies(ids: string[]): string[] {
+  return [...new Set(ids.map((id) => id.split('-')[0].toUpperCase()))];
+}
+
 /** `spaceact verify`: check instances are solvable by their reference and free of known shortcuts. */
 export function register(program: Command): void {
   program
     .command('verify')
     .description(
       'verify instances: the reference solution replayed through the episode loop (solved, no violation), optimality and ' +
-        'uniqueness where required, and the shortcut filters (null policy, random baseline, family filters). ' +
-        'Default: the released set of every registered family. Exits 1 when any instance fails.',
+        'uniqueness where required, and the shortcut filters (null policy, random baseline, family filters); then the ' +
+        "shortcut battery: sightless agents (null, random, constant answer, first option, memorised plan, blind probing, " +
+        "straight-line motion, the family's own) over many seeds per tier, each held to its bound. " +
+        'Default: the released set and battery of every registered family. Exits 1 when any instance or battery agent fails.',
     )
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--instance <ids>', 'instance id(s), comma-separated')
-    .option('--json', 'print one JSON array of per-instance results')
+    .option('--suite <name>', 'a suite: main, all, or one a family offers (e.g. rota, rotation, polycomp)')
+    .option('--json', 'print one JSON object: {instances: [per-instance results], battery: [per family × tier reports]}')
     .option('--random-seeds <n>', 'random-baseline episodes per instance (0 skips it)', String(DEFAULT_RANDOM_SEEDS))
     .option('--random-turns <n>', 'turn budget of each random-baseline episode', String(DEFAULT_RANDOM_TURNS))
-    .action(async (opts: { family?: string; instance?: string; json?: boolean; randomSeeds: string; randomTurns: string }) => {
-      const seeds = Number(opts.randomSeeds);
-      const turns = Number(opts.randomTurns);
-      if (!/^\d+$/.test(opts.randomSeeds) || seeds > 1000) throw new SpaceActError('invalid-argument', '--random-seeds must be a whole number from 0 to 1000');
-      if (!/^\d+$/.test(opts.randomTurns) || turns < 1 || turns > 1000) throw new SpaceActError('invalid-argument', '--random-turns must be a whole number from 1 to 1000');
+    .option(
+      '--battery-seeds <n>',
+      `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
+    )
+    .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string }) => {
+      const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: 1000, integer: true })!;
+      const turns = numberOption(opts, 'randomTurns', { min: 1, max: 1000, integer: true })!;
+      const explicitBattery = opts.batterySeeds !== undefined;
+      const batterySeeds = explicitBattery ? numberOption(opts, 'batterySeeds', { min: 0, max: 100000, integer: true })! : opts.instance !== undefined || opts.suite !== undefined ? 0 : DEFAULT_BATTERY_SEEDS;
+      const batteryTraining = numberOption(opts, 'batteryTraining', { min: 1, max: 1000, integer: true })!;
       const ids = selectVerifyInstances(opts);
+      const familiesToJudge = batterySeeds > 0 ? batteryFamilies(opts.family !== undefined ? opts.family.split(',').map((f) => f.trim()).filter(Boolean) : ids).map((f) => getFamily(f)) : [];
       const out = process.stdout;
       if (!opts.json) {
         out.write(`Verifying ${ids.length} instance(s); random baseline: ${seeds} seed(s), ${turns}-turn budget each (reduced for speed).\n`);
@@ -57,15 +94,34 @@ export function register(program: Command): void {
           for (const f of r.failures ?? []) out.write(`    ✗ ${f}\n`);
         },
       });
+      const battery: BatteryReport[] = [];
+      if (familiesToJudge.length && !opts.json) {
+        out.write(`\nShortcut battery: sightless agents on ${batterySeeds} seed(s) per tier, fitted on ${batteryTraining} other seed(s).\n`);
+      }
+      for (const family of familiesToJudge) {
+        await runBattery(family, {
+          seeds: batterySeeds,
+          training: batteryTraining,
+          onReport: (r) => {
+            battery.push(r);
+            if (!opts.json) out.write(batteryLines(r).join('\n') + '\n');
+          },
+        });
+      }
       const failed = results.filter((r) => !r.verified);
+      const batteryFailed = battery.filter((r) => !r.passed);
       if (opts.json) {
-        out.write(JSON.stringify(results, null, 2) + '\n');
+        out.write(JSON.stringify({ instances: results, battery }, null, 2) + '\n');
       } else {
         const total = results.reduce((t, r) => t + r.seconds, 0);
         const skipped = results.find((r) => r.shortcuts?.random.skipped)?.shortcuts?.random.skipped;
         if (skipped) out.write(`note: random baseline skipped: ${skipped}\n`);
         out.write(`${results.length - failed.length}/${results.length} verified, ${failed.length} failed (${total.toFixed(1)} s)\n`);
+        if (battery.length) {
+          const secs = battery.reduce((t, r) => t + r.seconds, 0);
+          out.write(`shortcut battery: ${battery.length - batteryFailed.length}/${battery.length} family tiers under every bound (${secs.toFixed(1)} s)\n`);
+        }
       }
-      if (failed.length) process.exitCode = 1;
+      if (failed.length || batteryFailed.length) process.exitCode = 1;
     });
 }

@@ -7,8 +7,14 @@ import type { BodyGeometry } from './protocol.ts';
 /** Layer of solid body surfaces; depth and mask views draw this layer only. */
 export const SOLID_LAYER = 1;
 
-/** Highlight colour of rollback images; used for nothing else. */
+/** Highlight colour of rollback images (the part that moved or failed); used for nothing else. */
 export const HIGHLIGHT_COLOR = '#ff00ff';
+/** Tint of the other bodies of a violation in rollback images (what the moving part hit). */
+export const OTHER_COLOR = '#00c8ff';
+/** Tint and marker colour of the target of a refused action in rollback images. */
+export const TARGET_COLOR = '#ffb000';
+/** How far a tinted body's colour moves towards its tint. */
+const TINT = 0.6;
 
 /** Edges sharper than this (degrees) get a dark outline, so boxes and hulls read as solids. */
 const EDGE_ANGLE = 25;
@@ -159,6 +165,23 @@ export function buildBody(spec: BodyGeometry): BodyObject {
     add(merged.faces, merged.outline);
   }
   return { key: spec.key, group, meshes, edges, material, edgeMaterial };
+}
+
+/**
+ * Face and outline materials of `body` tinted towards `tint`: its own colour mixed with the
+ * tint, a little glow of the tint so it reads in shadow, and outlines in the tint's dark shade.
+ * The caller disposes them.
+ */
+export function tintedMaterials(body: BodyObject, tint: string): [BodyObject, THREE.MeshStandardMaterial, THREE.LineBasicMaterial] {
+  const t = new THREE.Color(tint);
+  const face = body.material.clone();
+  face.color.lerp(t, TINT);
+  face.emissive.copy(t);
+  face.emissiveIntensity = 0.25;
+  const edge = body.edgeMaterial.clone();
+  edge.color.copy(t).multiplyScalar(0.35);
+  edge.userData.tint = tint;
+  return [body, face, edge];
 }
 
 /** Frees a body's GPU resources. */

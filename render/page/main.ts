@@ -4,14 +4,17 @@
  * it loads nothing over the network.
  */
 import * as THREE from 'three';
-import { buildBody, disposeBody, HIGHLIGHT_COLOR, setBodySequence, SOLID_LAYER, type BodyObject } from './bodies.ts';
+import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from '../camera-frame.ts';
-import type { FrameRequest, ImageResult, MaskResult, PageApi, SceneUpdate } from './protocol.ts';
-import { buildRulers, type RulerSet } from './rulers.ts';
+import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
+import { IdPass } from './id-pass.ts';
+import { LineDrawing } from './lines.ts';
+import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
 import { drawMarker } from './marker.ts';
 
-/** Direction towards the key light: above, in front and to the right, so the three faces a default view sees differ in brightness. */
-const KEY_DIR = new THREE.Vector3(0.5, 1.4, 0.8).normalize();
+/** Direction towards the default key light: above, in front and to the right, so the three faces a default view sees differ in brightness. */
+const DEFAULT_KEY_DIR = new THREE.Vector3(0.5, 1.4, 0.8).normalize();
+const DEFAULT_KEY_INTENSITY = 2.4;
 const SHADOW_MAP = 2048;
 /** Side of the ground square when a scene gives no size, metres. */
 const DEFAULT_GROUND_SIZE = 20;
@@ -25,6 +28,7 @@ const axisX = new THREE.Vector3();
 const axisY = new THREE.Vector3();
 const axisZ = new THREE.Vector3();
 const scratch = new THREE.Vector3();
+const lineOffset = new THREE.Vector3();
 const bodyBox = new THREE.Box3();
 const bodySphere = new THREE.Sphere();
 const BLACK = new THREE.Color(0, 0, 0);
@@ -36,13 +40,19 @@ class PageView implements PageApi {
   private readonly scene = new THREE.Scene();
   private readonly bodyRoot = new THREE.Group();
   private readonly bodies = new Map<string, BodyObject>();
+  /** Body names in scene order (ids of the id pass follow it). */
+  private order: string[] = [];
+  private readonly idPass = new IdPass();
+  private readonly lineDrawing = new LineDrawing();
   private rulers: RulerSet | null = null;
   private ground: THREE.Mesh | null = null;
   private groundSize: number | undefined;
   private background = new THREE.Color('#e6eaef');
   private readonly perspective = new THREE.PerspectiveCamera();
   private readonly ortho = new THREE.OrthographicCamera();
-  private readonly key = new THREE.DirectionalLight('#ffffff', 2.4);
+  private readonly key = new THREE.DirectionalLight('#ffffff', DEFAULT_KEY_INTENSITY);
+  /** Unit direction towards the key light (the scene's `light`, else the default). */
+  private readonly keyDir = DEFAULT_KEY_DIR.clone();
   private readonly fill = new THREE.DirectionalLight('#ffffff', 0.5);
   private readonly hemi = new THREE.HemisphereLight('#ffffff', '#8c877c', 1.3);
   private readonly highlightMaterial = new THREE.MeshStandardMaterial({
@@ -55,7 +65,12 @@ class PageView implements PageApi {
     polygonOffsetUnits: 1,
   });
   private readonly highlightEdgeMaterial = new THREE.LineBasicMaterial({ color: '#7a007a' });
+  /** Outlines of tinted bodies drawn through everything, one per tint. */
+  private readonly xrayMaterials = new Map(
+    [OTHER_COLOR, TARGET_COLOR].map((c) => [c, new THREE.LineBasicMaterial({ color: c, depthTest: false, depthWrite: false, transparent: true, opacity: 0.95 })]),
+  );
   private readonly marker: THREE.Sprite;
+  private readonly targetMarker: THREE.Sprite;
   private readonly maskMaterial = new THREE.MeshBasicMaterial({ color: '#ffffff' });
   private readonly depthMaterial = new THREE.ShaderMaterial({
     uniforms: { uNear: { value: 0 }, uFar: { value: 1 } },
@@ -97,18 +112,26 @@ class PageView implements PageApi {
     this.scene.add(this.hemi, this.key, this.key.target, this.fill, this.fill.target, this.bodyRoot);
     this.marker = drawMarker(HIGHLIGHT_COLOR);
     this.marker.visible = false;
-    this.scene.add(this.marker);
+    this.targetMarker = drawMarker(TARGET_COLOR);
+    this.targetMarker.visible = false;
+    this.scene.add(this.marker, this.targetMarker);
   }
 
-  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult {
+  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
     this.apply(update);
     const { width, height } = request;
     if (this.renderer.domElement.width !== width || this.renderer.domElement.height !== height) {
       this.renderer.setSize(width, height, false);
     }
     if (request.mode === 'mask') return this.drawMask(request);
-    const camera = this.placeCamera(request, this.contentBounds(request.mode === 'rgb'));
+    if (request.mode === 'measure') return this.measure(request);
+    const bounds = this.contentBounds(request.mode === 'rgb');
+    for (const d of request.lines?.dimensions ?? []) {
+      for (const p of [d.from, d.to]) bounds.expandByPoint(scratch.fromArray(p)).expandByPoint(scratch.fromArray(p).add(lineOffset.fromArray(d.offset)));
+    }
+    const camera = this.placeCamera(request, bounds);
     if (request.mode === 'depth') this.drawDepth(camera);
+    else if (request.mode === 'lines') this.drawLines(camera as THREE.OrthographicCamera, request);
     else this.drawRgb(camera, request);
     const url = this.renderer.domElement.toDataURL('image/png');
     return { kind: 'png', png: url.slice(url.indexOf(',') + 1) };
@@ -145,7 +168,10 @@ class PageView implements PageApi {
       g.quaternion.set(qx, qy, qz, qw).normalize();
     }
     for (const [name, visible] of u.visible ?? []) this.bodies.get(name)!.group.visible = visible;
-    if (u.order) u.order.forEach((name, i) => setBodySequence(this.bodies.get(name)!, i));
+    if (u.order) {
+      this.order = u.order;
+      u.order.forEach((name, i) => setBodySequence(this.bodies.get(name)!, i));
+    }
     if (u.rulers) {
       if (this.rulers) {
         this.scene.remove(this.rulers.group);
@@ -178,6 +204,14 @@ class PageView implements PageApi {
         this.ground.receiveShadow = true;
         this.scene.add(this.ground);
       }
+      const light = u.environment.light;
+      if (light) {
+        const az = (light.azimuth * Math.PI) / 180;
+        const el = (light.elevation * Math.PI) / 180;
+        this.keyDir.set(Math.cos(el) * Math.sin(az), Math.sin(el), Math.cos(el) * Math.cos(az)).normalize();
+      } else this.keyDir.copy(DEFAULT_KEY_DIR);
+      this.key.intensity = light?.intensity ?? DEFAULT_KEY_INTENSITY;
+      this.key.castShadow = light?.shadows ?? true;
     }
     this.bodyRoot.updateMatrixWorld(true);
     this.sizeGround();
@@ -206,10 +240,10 @@ class PageView implements PageApi {
   }
 
   /** Sets up the camera for the request with near/far planes tight around `bounds`. */
-  private placeCamera(request: FrameRequest, bounds: THREE.Box3): THREE.Camera {
+  private placeCamera(request: FrameRequest, bounds: THREE.Box3): THREE.OrthographicCamera | THREE.PerspectiveCamera {
     const spec = request.camera;
     const frame = cameraFrame(spec);
-    const orthographic = spec.projection === 'orthographic' || request.mode === 'mask';
+    const orthographic = spec.projection === 'orthographic' || request.mode === 'mask' || request.mode === 'lines';
     const camera = orthographic ? this.ortho : this.perspective;
     camera.position.fromArray(frame.position);
     axisX.fromArray(frame.right);
@@ -240,46 +274,120 @@ class PageView implements PageApi {
     return camera;
   }
 
-  private drawRgb(camera: THREE.Camera, request: FrameRequest): void {
+  /** Bodies in scene order. */
+  private bodiesInOrder(): BodyObject[] {
+    return this.order.map((n) => this.bodies.get(n)!);
+  }
+
+  /**
+   * Draws the id pass for `camera` and returns a test of whether a world point is hidden behind
+   * an opaque body: true when every pixel around the point's image holds a body surface nearer
+   * than the point (by more than a millimetre or the buffer's depth step). Looking at the 3×3
+   * neighbourhood keeps a ruler lying on a table seen at a grazing angle from being hidden by
+   * the table it lies on.
+   */
+  private occlusionTest(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, width: number, height: number): (p: THREE.Vector3) => boolean {
+    const ids = this.idPass;
+    ids.draw(this.renderer, this.scene, camera, this.bodiesInOrder(), width, height);
+    const tol = Math.max(1e-3, 3 * ids.depthStep);
+    const forward = camera.getWorldDirection(new THREE.Vector3());
+    const ndc = new THREE.Vector3();
+    const rel = new THREE.Vector3();
+    return (p) => {
+      ndc.copy(p).project(camera);
+      const depth = rel.copy(p).sub(camera.position).dot(forward);
+      if (depth <= 0) return true;
+      const x = Math.floor(((ndc.x + 1) / 2) * width);
+      const y = Math.floor(((1 - ndc.y) / 2) * height);
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const id = ids.idAt(x + dx, y + dy);
+          if (id === 0 || ids.ids[id - 1].material.transparent || ids.depthAt(x + dx, y + dy) >= depth - tol) return false;
+        }
+      }
+      return true;
+    };
+  }
+
+  private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
+    if (this.rulers?.hasLabels) this.rulers.layout(camera, request.width, request.height, this.occlusionTest(camera, request.width, request.height));
     this.scene.background = this.background;
     this.placeLights(camera);
-    this.rulers?.layout(camera, request.width, request.height);
-    const highlighted = (request.highlight?.bodies ?? []).flatMap((n) => {
+    const h = request.highlight;
+    const named = (names: string[] | undefined): BodyObject[] => (names ?? []).flatMap((n) => {
       const b = this.bodies.get(n);
       return b ? [b] : [];
     });
+    const highlighted = named(h?.bodies);
+    // The other bodies and the target keep their own colour, tinted: two highlighted disks
+    // still differ in colour, so which is smaller can be told.
+    const tinted: [BodyObject, THREE.Material, THREE.Material][] = [
+      ...named(h?.others).filter((b) => !highlighted.includes(b)).map((b) => tintedMaterials(b, OTHER_COLOR)),
+      ...named(h?.target?.body ? [h.target.body] : []).filter((b) => !highlighted.includes(b)).map((b) => tintedMaterials(b, TARGET_COLOR)),
+    ];
     for (const b of highlighted) {
       for (const m of b.meshes) m.material = this.highlightMaterial;
       for (const e of b.edges) e.material = this.highlightEdgeMaterial;
     }
-    const point = request.highlight?.point;
+    // Their outlines are also drawn through whatever stands in front (an x-ray), so a disk
+    // hidden under the one that moved still shows where it is and how large it is.
+    const xray: [THREE.Object3D, THREE.LineSegments][] = [];
+    for (const [b, face, edge] of tinted) {
+      for (const m of b.meshes) m.material = face;
+      for (const e of b.edges) {
+        e.material = edge;
+        const through = new THREE.LineSegments(e.geometry, this.xrayMaterials.get(edge.userData.tint as string));
+        through.position.copy(e.position);
+        through.quaternion.copy(e.quaternion);
+        through.renderOrder = 9;
+        e.parent!.add(through);
+        through.updateMatrixWorld(true);
+        xray.push([e.parent!, through]);
+      }
+    }
+    const point = h?.point;
     this.marker.visible = point !== undefined;
     if (point) this.marker.position.fromArray(point);
+    const targetPoint = h?.target?.point;
+    this.targetMarker.visible = targetPoint !== undefined;
+    if (targetPoint) this.targetMarker.position.fromArray(targetPoint);
     try {
       this.renderer.render(this.scene, camera);
     } finally {
-      for (const b of highlighted) {
+      for (const b of [...highlighted, ...tinted.map((t) => t[0])]) {
         for (const m of b.meshes) m.material = b.material;
         for (const e of b.edges) e.material = b.edgeMaterial;
       }
+      for (const [parent, through] of xray) parent.remove(through);
+      for (const [, face, edge] of tinted) {
+        face.dispose();
+        edge.dispose();
+      }
       this.marker.visible = false;
+      this.targetMarker.visible = false;
     }
   }
 
-  /** Key light fixed in the world with a shadow box fitted to the bodies; fill light from the camera's upper left. */
+  /**
+   * Key light fixed in the world with a shadow box fitted to the bodies; fill light from the
+   * camera's upper left. The shadow map only has to cover the bodies across the light: a
+   * shadow falls where its caster already is in the light's view. Along the light, it reaches
+   * to where the ray past the highest body point meets the ground.
+   */
   private placeLights(camera: THREE.Camera): void {
     const box = this.contentBounds(false);
     const sphere = box.isEmpty() ? bodySphere.set(scratch.set(0, 0, 0), 1) : box.getBoundingSphere(bodySphere);
     const r = Math.max(sphere.radius, 1e-3);
+    const dir = this.keyDir;
     this.key.target.position.copy(sphere.center);
-    this.key.position.copy(sphere.center).addScaledVector(KEY_DIR, 3 * r);
+    this.key.position.copy(sphere.center).addScaledVector(dir, 3 * r);
     const cam = this.key.shadow.camera;
     cam.left = -1.05 * r;
     cam.right = 1.05 * r;
     cam.top = 1.05 * r;
     cam.bottom = -1.05 * r;
     cam.near = 1.9 * r;
-    const groundDrop = this.ground ? Math.max(0, sphere.center.y - this.ground.position.y) / KEY_DIR.y : 0;
+    const groundDrop = this.ground ? Math.max(0, sphere.center.y + r - this.ground.position.y) / Math.max(dir.y, 1e-3) : 0;
     cam.far = 4.1 * r + groundDrop;
     cam.updateProjectionMatrix();
     this.key.shadow.normalBias = 0.004 * r;
@@ -291,6 +399,61 @@ class PageView implements PageApi {
     this.fill.position.copy(camera.position).addScaledVector(up, r).addScaledVector(right, -r);
     this.fill.target.updateMatrixWorld();
     this.fill.updateMatrixWorld();
+  }
+
+  /**
+   * What the RGB picture of this request would show: per body its visible pixels (id buffer
+   * with depth, so occlusion counts) and whether its outline crosses the image border (any
+   * vertex projecting outside the image), per ruler label its layout and state.
+   */
+  private measure(request: FrameRequest): MeasureResult {
+    const { width, height } = request;
+    const camera = this.placeCamera({ ...request, mode: 'rgb' }, this.contentBounds(true));
+    const occluded = this.occlusionTest(camera, width, height);
+    const labels: LabelLayout[] = this.rulers?.hasLabels ? this.rulers.layout(camera, width, height, occluded) : [];
+    const counts = this.idPass.counts();
+    const ndc = new THREE.Vector3();
+    const bodies = this.order.map((name, i) => {
+      const b = this.bodies.get(name)!;
+      let cut = false;
+      const bounds: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+      if (b.group.visible) {
+        b.group.updateMatrixWorld(true);
+        for (const m of b.meshes) {
+          const pos = m.geometry.getAttribute('position');
+          for (let k = 0; k < pos.count; k++) {
+            ndc.fromBufferAttribute(pos, k).applyMatrix4(m.matrixWorld).project(camera);
+            if (ndc.z < -1 || ndc.z > 1 || Math.abs(ndc.x) > 1 || Math.abs(ndc.y) > 1) cut = true;
+            const x = ((ndc.x + 1) / 2) * width;
+            const y = ((1 - ndc.y) / 2) * height;
+            bounds[0] = Math.min(bounds[0], x);
+            bounds[1] = Math.min(bounds[1], y);
+            bounds[2] = Math.max(bounds[2], x);
+            bounds[3] = Math.max(bounds[3], y);
+          }
+        }
+      }
+      return { name, drawn: b.group.visible, pixels: counts[i + 1], cut, bounds };
+    });
+    return { kind: 'measure', width, height, bodies, labels };
+  }
+
+  /** The line drawing (lines.ts): edges from the id and normal buffers, hidden lines and dimensions if asked. */
+  private drawLines(camera: THREE.OrthographicCamera, request: FrameRequest): void {
+    const bodies = this.bodiesInOrder();
+    this.idPass.draw(this.renderer, this.scene, camera, bodies, request.width, request.height);
+    const ground = this.ground?.visible ?? false;
+    if (this.ground) this.ground.visible = false;
+    try {
+      this.lineDrawing.draw(this.renderer, this.scene, camera, this.idPass, bodies, {
+        width: request.width,
+        height: request.height,
+        hidden: request.lines?.hidden ?? false,
+        dimensions: request.lines?.dimensions ?? [],
+      });
+    } finally {
+      if (this.ground) this.ground.visible = ground;
+    }
   }
 
   private drawDepth(camera: THREE.Camera): void {

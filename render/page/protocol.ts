@@ -3,7 +3,7 @@
  * and sends only differences: a body's geometry travels once (keyed by name and a hash of its
  * shapes and appearance), afterwards only its pose when it moves.
  */
-import type { Highlight, RulerSpec, ShapeSpec } from '../../sim/types.ts';
+import type { Highlight, KeyLight, RulerSpec, ShapeSpec, Vec3 } from '../../sim/types.ts';
 import type { CameraSpec } from '../camera-spec.ts';
 
 /** A body the page does not hold yet, or holds with different geometry or appearance. */
@@ -21,10 +21,12 @@ export interface BodyGeometry {
 /** A pose in one flat tuple: name, position, quaternion. */
 export type PoseRow = [name: string, px: number, py: number, pz: number, qx: number, qy: number, qz: number, qw: number];
 
-/** Ground and background. */
+/** Ground, background and key light. */
 export interface Environment {
   background: string;
   ground: { y: number; color: string; size?: number } | null;
+  /** null: the default key light. */
+  light: KeyLight | null;
 }
 
 /** What changed since the previous frame. */
@@ -41,8 +43,20 @@ export interface SceneUpdate {
   environment?: Environment;
 }
 
-/** Which view to draw. */
-export type ViewMode = 'rgb' | 'depth' | 'mask';
+/** Which view to draw; `measure` draws nothing visible and returns a {@link MeasureResult}. */
+export type ViewMode = 'rgb' | 'depth' | 'mask' | 'lines' | 'measure';
+
+/**
+ * A dimension line of a line drawing: the distance between `from` and `to`, drawn set off from
+ * them by `offset` (metres, world), with extension lines, arrowheads and its value (default
+ * the distance, e.g. "12 cm").
+ */
+export interface DimensionSpec {
+  from: Vec3;
+  to: Vec3;
+  offset: Vec3;
+  text?: string;
+}
 
 /** One picture to draw after the update. */
 export interface FrameRequest {
@@ -54,6 +68,8 @@ export interface FrameRequest {
   highlight?: Highlight;
   /** Mask only: restrict the silhouette to these bodies. */
   only?: string[];
+  /** Line drawings only: draw hidden edges dashed, and these dimension lines. */
+  lines?: { hidden: boolean; dimensions: DimensionSpec[] };
 }
 
 /** An encoded picture (RGB or depth). */
@@ -73,7 +89,38 @@ export interface MaskResult {
   count: number;
 }
 
+/** One body as a camera sees it (see `Renderer.measure`). */
+export interface BodyMeasure {
+  name: string;
+  /** False when the body is not drawn (`visible: false`). */
+  drawn: boolean;
+  /** Pixels of the picture where this body is the nearest surface. */
+  pixels: number;
+  /** Some part of the body projects outside the image (or behind the camera). */
+  cut: boolean;
+  /** Bounding box of the projected body in pixels, `[x0, y0, x1, y1]`, y down (occlusion ignored). */
+  bounds: [number, number, number, number];
+}
+
+/** One ruler label as a camera sees it: its rectangle in pixels (y down) and whether it is shown. */
+export interface LabelMeasure {
+  /** Index of the ruler in the scene's `rulers`. */
+  ruler: number;
+  text: string;
+  state: 'shown' | 'thinned' | 'occluded' | 'cut' | 'overlap';
+  rect: [number, number, number, number];
+}
+
+/** The framing measurement of one scene and camera. */
+export interface MeasureResult {
+  kind: 'measure';
+  width: number;
+  height: number;
+  bodies: BodyMeasure[];
+  labels: LabelMeasure[];
+}
+
 /** The page's entry point, installed as `window.__spaceact`. */
 export interface PageApi {
-  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult;
+  frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult;
 }

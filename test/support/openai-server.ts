@@ -20,13 +20,42 @@ export interface ChatRequest {
   images: string[];
   /** SHA-256 of the whole request body: equal requests, equal digest. */
   digest: string;
+  /** The bearer key the request carried (a misbehaving endpoint may reflect it). */
+  bearer: string;
+}
+
+/**
+ * Ways an endpoint, proxy or network misbehaves, each as a real HTTP exchange on the socket:
+ * - `truncated`: a 200 JSON completion cut in half (complete HTTP framing, broken JSON);
+ * - `not-json`: a 200 labelled JSON whose body is plain text;
+ * - `html`: a 200 HTML page, as a captive portal or proxy error page sends;
+ * - `error-object`: a 200 whose JSON is an error object, not a completion;
+ * - `reset-before-headers`: the connection is dropped before any response byte;
+ * - `reset-mid-body`: headers and half the body, then the connection is dropped;
+ * - `stall`: nothing at all is sent until the client gives up (or `ms` pass);
+ * - `trickle`: a good completion sent one byte every `intervalMs` (a slow gateway);
+ * - `oversized`: a 200 body of `bytes` bytes of JSON whitespace.
+ * `content` is the reply the good body would have carried (default: the script's next answer
+ * is not consulted; a stock reply is used).
+ */
+export type FaultKindServed = 'truncated' | 'not-json' | 'html' | 'error-object' | 'reset-before-headers' | 'reset-mid-body' | 'stall' | 'trickle' | 'oversized';
+
+/** A fault the server plays instead of an answer. */
+export interface ScriptedFault {
+  fault: FaultKindServed;
+  content?: string;
+  intervalMs?: number;
+  ms?: number;
+  bytes?: number;
+  delayMs?: number;
 }
 
 /** What the script tells the server to answer. */
 export type ScriptedResponse =
   | { content: string; finishReason?: string; usage?: { prompt_tokens: number; completion_tokens: number }; delayMs?: number }
   | { status: number; message: string; headers?: Record<string, string>; delayMs?: number }
-  | { rawBody: string; status?: number; delayMs?: number };
+  | { rawBody: string; status?: number; delayMs?: number; contentType?: string }
+  | ScriptedFault;
 
 /** Decides the answer to each request. */
 export type Script = (req: ChatRequest) => ScriptedResponse | Promise<ScriptedResponse>;
@@ -50,6 +79,8 @@ export class ScriptedOpenAIServer {
   readonly imageProblems: string[] = [];
   /** Requests refused for a wrong or missing key. */
   unauthorized = 0;
+  /** Faults played, by kind. */
+  readonly faultsServed: Partial<Record<FaultKindServed, number>> = {};
   private readonly server: Server;
   private readonly timers = new Set<NodeJS.Timeout>();
   script: Script;
@@ -156,13 +187,19 @@ export class ScriptedOpenAIServer {
       lastUserText,
       images,
       digest: createHash('sha256').update(raw).digest('hex'),
+      bearer: (req.headers.authorization ?? '').replace(/^Bearer /, ''),
     };
     this.requests.push(request);
     const answer = await this.script(request);
     if (answer.delayMs) await this.wait(answer.delayMs);
+    if ('fault' in answer) {
+      this.faultsServed[answer.fault] = (this.faultsServed[answer.fault] ?? 0) + 1;
+      await this.playFault(req, res, answer, request);
+      return;
+    }
     if ('rawBody' in answer) {
       if (res.destroyed) return;
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+      res.writeHead(answer.status ?? 200, { 'content-type': answer.contentType ?? 'application/json' });
       res.end(answer.rawBody);
       return;
     }
@@ -171,19 +208,108 @@ export class ScriptedOpenAIServer {
       this.json(res, answer.status, { error: { message: answer.message, type } }, answer.headers);
       return;
     }
-    const usage = answer.usage ?? {
-      prompt_tokens: Math.ceil(request.text.length / 4) + 85 * images.length,
-      completion_tokens: Math.ceil(answer.content.length / 4),
-    };
-    this.json(res, 200, {
-      id: `chatcmpl-${request.n}`,
-      object: 'chat.completion',
-      created: 0,
-      model: body.model ?? 'scripted',
-      choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: answer.finishReason ?? 'stop' }],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    this.json(res, 200, completion(request, answer.content, answer.finishReason, answer.usage));
+  }
+
+  /** Plays one fault on the real socket. */
+  private async playFault(req: IncomingMessage, res: ServerResponse, f: ScriptedFault, request: ChatRequest): Promise<void> {
+    const good = JSON.stringify(completion(request, f.content ?? replyText([{ tool: 'view', args: { name: 'initial' } }], 'stock', 'stock reply')));
+    const json = { 'content-type': 'application/json' };
+    switch (f.fault) {
+      case 'truncated':
+        res.writeHead(200, json);
+        res.end(good.slice(0, Math.floor(good.length / 2)));
+        return;
+      case 'not-json':
+        res.writeHead(200, json);
+        res.end('upstream connect error or disconnect/reset before headers. reset reason: overflow');
+        return;
+      case 'html':
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><html><head><title>Gateway notice</title></head><body><h1>Please sign in to continue</h1><p>Your session expired.</p></body></html>');
+        return;
+      case 'error-object':
+        res.writeHead(200, json);
+        res.end(JSON.stringify({ error: { message: 'upstream model overloaded, try again', type: 'server_error' } }));
+        return;
+      case 'reset-before-headers':
+        req.socket.destroy();
+        return;
+      case 'reset-mid-body': {
+        res.writeHead(200, { ...json, 'content-length': String(Buffer.byteLength(good)) });
+        res.write(good.slice(0, Math.floor(good.length / 2)));
+        // Let the bytes leave before the connection is torn down mid-body.
+        await this.wait(20);
+        req.socket.destroy();
+        return;
+      }
+      case 'stall':
+        await this.untilClosed(res, f.ms ?? 600_000);
+        if (!res.destroyed && !res.writableEnded) this.json(res, 200, JSON.parse(good));
+        return;
+      case 'trickle': {
+        res.writeHead(200, { ...json, 'content-length': String(Buffer.byteLength(good)) });
+        for (const ch of good) {
+          if (res.destroyed) return;
+          res.write(ch);
+          await this.untilClosed(res, f.intervalMs ?? 1000);
+        }
+        res.end();
+        return;
+      }
+      case 'oversized': {
+        const total = f.bytes ?? 40 * 1024 * 1024;
+        res.writeHead(200, json);
+        const chunk = Buffer.alloc(1024 * 1024, 0x20);
+        for (let sent = 0; sent < total && !res.destroyed; sent += chunk.length) {
+          if (!res.write(chunk)) {
+            await new Promise<void>((resolve) => {
+              const done = (): void => {
+                res.off('drain', done);
+                res.off('close', done);
+                resolve();
+              };
+              res.once('drain', done);
+              res.once('close', done);
+            });
+          }
+        }
+        if (!res.destroyed) res.end('{}');
+        return;
+      }
+    }
+  }
+
+  /** Waits `ms`, or less if the client goes away. */
+  private untilClosed(res: ServerResponse, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(t);
+        this.timers.delete(t);
+        res.off('close', done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.timers.add(t);
+      res.once('close', done);
     });
   }
+}
+
+/** A chat completion carrying `content`, with usage estimated from the request when not given. */
+function completion(request: ChatRequest, content: string, finishReason = 'stop', given?: { prompt_tokens: number; completion_tokens: number }): Record<string, unknown> {
+  const usage = given ?? {
+    prompt_tokens: Math.ceil(request.text.length / 4) + 85 * request.images.length,
+    completion_tokens: Math.ceil(content.length / 4),
+  };
+  return {
+    id: `chatcmpl-${request.n}`,
+    object: 'chat.completion',
+    created: 0,
+    model: request.body.model ?? 'scripted',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
 }
 
 /** A reply in the agent's format. */

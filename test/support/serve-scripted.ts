@@ -9,7 +9,7 @@
  * (random valid calls seeded by each request). Stops on Ctrl-C / SIGTERM.
  */
 import { Command } from 'commander';
-import { selectInstances } from '../../cli/commands/run.ts';
+import { selectInstances } from '../../tasks/suites.ts';
 import { randomScript, referenceScript, ScriptedOpenAIServer, type Script } from './openai-server.ts';
 
 const program = new Command('serve-scripted')

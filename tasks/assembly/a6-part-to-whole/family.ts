@@ -10,7 +10,7 @@
  */
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
-import { randomSuccessBound, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
+import { answerPlace, batterySeeds, randomSuccessBound, SHORTCUT_FILTERS, SIGHTLESS, TELLS } from './filters.ts';
 import { generate } from './generate.ts';
 import { polycompInstances, SERIES_LENGTH } from './polycomp.ts';
 import type { A6Scene } from './scene.ts';
@@ -19,7 +19,7 @@ import { reference } from './solver.ts';
 /** What A6 is: id, version, category, title, summary and tiers. */
 export const A6_DESCRIPTOR: FamilyDescriptor = {
   id: 'A6',
-  version: 1,
+  version: 2,
   category: 'A',
   title: 'Part-to-whole',
   summary:
@@ -50,6 +50,9 @@ export const a6PartToWhole: TaskFamily<A6Scene> = {
   randomSuccessBound,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  tells: TELLS,
+  answerPlace,
+  batterySeeds,
   suites: {
     polycomp: {
       description: `The polycube seed's question series: ${SERIES_LENGTH} problems at L5 (65 rectangular loops, 24 toy-like shapes, 14 cleaved blocks, 17 joinery cases), each in the three presentations (composite image; five images labelled Image 1–5; five labelled Target and Option A–D), ${SERIES_LENGTH * 3} instances.`,

@@ -11,6 +11,7 @@
 import { SpaceActError } from '../../../core/errors.ts';
 import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../solvers/polycube.ts';
 import { redrawRng } from '../../../solvers/redraw.ts';
+import { balancedOption } from '../../../core/balance.ts';
 import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
 import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
@@ -168,9 +169,12 @@ export function physicalKind(tier: Tier, seed: number): TargetKind {
   return TARGET_KINDS[Rng.forInstance('A6', tier, seed, 'kind').int(0, TARGET_KINDS.length - 1)];
 }
 
-/** The answer's tray of a physical instance: uniform over A–D, drawn apart from the re-draws so they cannot skew it. */
+/**
+ * The answer's tray of a physical instance: uniform over A–D at every tier, a different tray at
+ * each tier of one seed (`balancedOption`), drawn apart from the re-draws so they cannot skew it.
+ */
 export function physicalAnswer(tier: Tier, seed: number): number {
-  return Rng.forInstance('A6', tier, seed, 'answer').int(0, 3);
+  return balancedOption('A6', seed, tier, 4);
 }
 
 /**

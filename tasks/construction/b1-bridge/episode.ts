@@ -1,7 +1,15 @@
 /**
- * B1 episode: builds the world of an instance (floor, two studded piers, the hanging weight that
- * marks the load cell, the grid's axis arrows) on a {@link BrickSystem}, and binds the `place`,
- * `remove` and `commit` tools to it.
+ * B1 episode: builds the world of an instance — the measuring mat with its lines, rulers (in the
+ * instance) and origin target, two studded piers on a {@link BrickSystem} grid placed and turned
+ * as the scene says, the hanging weight whose red ball marks the load point — and binds the
+ * `place`, `remove` and `commit` tools to it.
+ *
+ * `place` takes world metres and a yaw in degrees and snaps the brick onto the stud grid of what
+ * is under it (within `SNAP_TOLERANCE` and `YAW_TOLERANCE_DEG`); everything that depends on the
+ * scene — nothing under the brick, off the grid, turned off the grid, a collision, a structure
+ * that cannot stand, no brick of that type left — is a violation (rolled back, and it costs an
+ * action of the episode's budget), never a free refusal, so that probing the site with refused
+ * placements is not free. A refused brick is shown where it was asked for in the rollback image.
  *
  * Studs are drawn, not simulated: the brick system models stud grip in its statics analysis
  * and gives every pier and brick its studs as drawn-only shapes (`BodySpec.visual`).
@@ -11,22 +19,31 @@
  * `result` (the load test's outcome once committed). Everything else comes from the brick
  * system's registry and the body poses.
  */
-import { BRICK_WORLD_OPTIONS, BrickSystem } from '../../../sim/bricks.ts';
 import { SpaceActError } from '../../../core/errors.ts';
-import { ViolationError } from '../../../sim/violation.ts';
+import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/bricks.ts';
 import { yawQuat } from '../../../sim/math.ts';
-import type { Pose, ShapeSpec } from '../../../sim/types.ts';
+import type { Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
+import { ViolationError } from '../../../sim/violation.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { brickType, PITCH, PLATE } from '../../kits/bricks/catalog.ts';
-import { gridToWorld, spanCells, type B1Scene } from './scene.ts';
+import { brickType, heightOf, PITCH, PLATE, type BrickType } from '../../kits/bricks/catalog.ts';
+import { gridToWorld, pierTopY, SNAP_TOLERANCE, spanCells, toolYaw, worldToGrid, YAW_TOLERANCE_DEG, type B1Scene } from './scene.ts';
 
 const PIER_COLOR = '#95a5a6';
-const WEIGHT_SIZE = 0.014;
-/** The weight hangs this far below the pier tops before the test, m. */
-const WEIGHT_DROP = 0.026;
-const ARROW_CELLS = 3;
-const COLORS = { col: '#d62728', row: '#1f77b4', weight: '#2c3e50', cord: '#4d5656' };
+const COLORS = { mat: '#ece6d5', minor: '#b5ab93', major: '#6f6756', weight: '#2c3e50', cord: '#922b21', hook: '#e74c3c', targetDark: '#111111', targetLight: '#ffffff' };
+/** Side of the weight's cube, m. */
+const WEIGHT_SIZE = 0.015;
+/** The weight's top hangs this far below the pier tops before the test, m. */
+const WEIGHT_DROP = 0.031;
+/** Radius of the red ball that marks the load point, m. */
+const HOOK_RADIUS = 0.006;
+/** Half width of the cord, m. */
+const CORD_HALF = 0.0024;
+/** Mat line spacing and every how many lines one is bold. */
+const LINE_STEP = 0.01;
+const BOLD_EVERY = 5;
+/** Physical settle after each place or remove, s. */
+const SETTLE_SECONDS = 0.1;
 
 /** The outcome of the load test, kept in `world.meta.result`. */
 export interface LoadResult {
@@ -36,32 +53,39 @@ export interface LoadResult {
   message: string;
 }
 
-function cols(a: number, n: number): string {
-  return n === 1 ? `${a}` : `${a}–${a + n - 1}`;
-}
-
-/** An arrow along local +X from the origin: a bar and a pyramid head. */
-function arrowShapes(length: number): ShapeSpec[] {
-  const r = 0.0006;
-  const head = 0.0018;
-  return [
-    { type: 'box', half: [length / 2, r, r], pose: { p: [length / 2, 0, 0], q: [0, 0, 0, 1] } },
-    {
-      type: 'hull',
-      points: [
-        [length, head, head],
-        [length, head, -head],
-        [length, -head, head],
-        [length, -head, -head],
-        [length + 0.005, 0, 0],
-      ],
-    },
-  ];
-}
-
 /** World settings: the brick system's (fine time step, contact stiffness for stud-sized parts). */
 export function worldOptions(): WorldOptions {
   return { ...BRICK_WORLD_OPTIONS };
+}
+
+function mm(x: number): string {
+  return `${Number((x * 1000).toFixed(1))} mm`;
+}
+
+/** A quaternion turning +x toward +z by `deg` (the tool's yaw convention). */
+function toolQuat(deg: number): Quat {
+  return yawQuat(-deg);
+}
+
+/** Thin boxes along z at every mat line across x (and along x across z), split into minor and bold ones. */
+function matLines(mat: [number, number]): { minor: ShapeSpec[]; major: ShapeSpec[] } {
+  const minor: ShapeSpec[] = [];
+  const major: ShapeSpec[] = [];
+  const line = (along: 'x' | 'z', at: number, bold: boolean): void => {
+    const w = bold ? 0.0004 : 0.00005;
+    const [X, Z] = mat;
+    const shape: ShapeSpec =
+      along === 'z'
+        ? { type: 'box', half: [w, 0.0001, Z / 2], pose: { p: [at, 0, Z / 2], q: [0, 0, 0, 1] } }
+        : { type: 'box', half: [X / 2, 0.0001, w], pose: { p: [X / 2, 0, at], q: [0, 0, 0, 1] } };
+    (bold ? major : minor).push(shape);
+  };
+  for (const [along, size] of [['z', mat[0]], ['x', mat[1]]] as const) {
+    const n = Math.round(size / LINE_STEP);
+    // The edges carry the rulers; lines fill the inside.
+    for (let i = 1; i < n; i++) line(along, Math.round(i * LINE_STEP * 1e6) / 1e6, i % BOLD_EVERY === 0);
+  }
+  return { minor, major };
 }
 
 /** Builds the B1 world for `instance` and returns its tools and tests. */
@@ -70,47 +94,56 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
   const W = s.pierCols;
   const G = s.gap;
   const supply = new Map(s.supply.map((x) => [x.type, x.count]));
-  const bricks = new BrickSystem(world, { grid: { name: 'grid', origin: gridToWorld(s, 0, 0, 0), yawDeg: s.yawDeg } });
-  const q = yawQuat(s.yawDeg);
-  const pose = (x: number, z: number, layer: number): Pose => ({ p: gridToWorld(s, x, z, layer), q });
+  const bricks = new BrickSystem(world, { grid: { name: 'grid', origin: gridToWorld(s, 0, 0, 0), yawDeg: -s.spanYawDeg } });
+  const gridQ = toolQuat(s.spanYawDeg);
+  const identity: Quat = [0, 0, 0, 1];
 
   world.addBody({
     name: 'floor',
     kind: 'static',
-    pose: { p: [0, -0.005, 0], q: [0, 0, 0, 1] },
-    shapes: [{ type: 'box', half: [0.5, 0.005, 0.5] }],
+    pose: { p: [s.mat[0] / 2, -0.005, s.mat[1] / 2], q: identity },
+    shapes: [{ type: 'box', half: [0.6, 0.005, 0.6] }],
     material: { density: 1000, friction: 0.6, restitution: 0 },
     visible: false,
   });
+  // The mat and its lines are drawn only: bricks that miss the piers land on the floor under them.
+  world.addBody({ name: 'mat', kind: 'static', collides: false, pose: { p: [s.mat[0] / 2, 0.0002, s.mat[1] / 2], q: identity }, shapes: [{ type: 'box', half: [s.mat[0] / 2, 0.0002, s.mat[1] / 2] }], color: COLORS.mat });
+  const lines = matLines(s.mat);
+  // One line is the body's shape, the others are drawn-only: no collider (not even a sensor) per line.
+  world.addBody({ name: 'mat-lines', kind: 'static', collides: false, pose: { p: [0, 0.0005, 0], q: identity }, shapes: lines.minor.slice(0, 1), visual: lines.minor.slice(1), color: COLORS.minor });
+  world.addBody({ name: 'mat-lines-bold', kind: 'static', collides: false, pose: { p: [0, 0.00052, 0], q: identity }, shapes: lines.major.slice(0, 1), visual: lines.major.slice(1), color: COLORS.major });
+  // The origin target: black disc, white ring, black centre dot.
+  const disc = (name: string, radius: number, y: number, color: string): void =>
+    world.addBody({ name, kind: 'static', collides: false, pose: { p: [0, y, 0], q: identity }, shapes: [{ type: 'cylinder', radius, halfHeight: 0.0003 }], color });
+  disc('origin-target', 0.011, 0.0009, COLORS.targetDark);
+  disc('origin-target-ring', 0.0075, 0.0012, COLORS.targetLight);
+  disc('origin-target-dot', 0.003, 0.0015, COLORS.targetDark);
 
   for (const [name, col] of [['pier-west', 0], ['pier-east', W + G]] as const) {
     bricks.addBaseplate({ name, size: [W, s.rows], cell: [col, 0], top: 0, height: s.pierPlates, color: PIER_COLOR });
   }
 
-  // The weight under the load cell, on a cord up to the pier tops: it marks where the load hangs.
+  // The weight under the load point on a cord up to the red ball at pier-top height.
   const [lc, lr] = s.loadCell;
-  const cordLength = WEIGHT_DROP - WEIGHT_SIZE / 2;
-  world.addBody({
-    name: 'load-weight',
-    kind: 'static',
-    collides: false,
-    pose: { p: gridToWorld(s, lc + 0.5, lr + 0.5, -WEIGHT_DROP / PLATE), q },
-    shapes: [{ type: 'box', half: [WEIGHT_SIZE / 2, WEIGHT_SIZE / 2, WEIGHT_SIZE / 2] }],
-    color: COLORS.weight,
-  });
+  const hook = gridToWorld(s, lc + 0.5, lr + 0.5, 0);
+  const cordLength = WEIGHT_DROP;
+  world.addBody({ name: 'load-hook', kind: 'static', collides: false, pose: { p: hook, q: identity }, shapes: [{ type: 'ball', radius: HOOK_RADIUS }], color: COLORS.hook });
   world.addBody({
     name: 'load-cord',
     kind: 'static',
     collides: false,
-    pose: { p: gridToWorld(s, lc + 0.5, lr + 0.5, -cordLength / 2 / PLATE), q },
-    shapes: [{ type: 'box', half: [0.0004, cordLength / 2, 0.0004] }],
+    pose: { p: [hook[0], hook[1] - cordLength / 2, hook[2]], q: gridQ },
+    shapes: [{ type: 'box', half: [CORD_HALF, cordLength / 2, CORD_HALF] }],
     color: COLORS.cord,
   });
-
-  // Axis arrows from just outside the west pier's cell (0, 0) corner: red along +col, blue along +row.
-  const arrowLength = ARROW_CELLS * PITCH;
-  world.addBody({ name: 'axis-col', kind: 'static', collides: false, pose: pose(-0.5, -0.5, 0.3), shapes: arrowShapes(arrowLength), color: COLORS.col });
-  world.addBody({ name: 'axis-row', kind: 'static', collides: false, pose: { p: gridToWorld(s, -0.5, -0.5, 0.3), q: yawQuat(s.yawDeg - 90) }, shapes: arrowShapes(arrowLength), color: COLORS.row });
+  world.addBody({
+    name: 'load-weight',
+    kind: 'static',
+    collides: false,
+    pose: { p: [hook[0], hook[1] - WEIGHT_DROP - WEIGHT_SIZE / 2, hook[2]], q: gridQ },
+    shapes: [{ type: 'box', half: [WEIGHT_SIZE / 2, WEIGHT_SIZE / 2, WEIGHT_SIZE / 2] }],
+    color: COLORS.weight,
+  });
 
   world.meta.placed = {};
   world.meta.nextId = 1;
@@ -119,20 +152,38 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
   const result = (): LoadResult | null => world.meta.result as LoadResult | null;
   const usedOf = (type: string): number => Object.values(placed()).filter((t) => t === type).length;
 
-  const connectionText = (name: string): string => {
-    const under = bricks.connections().filter((c) => c.upper === name);
-    return under.map((c) => `${c.studs.length} stud${c.studs.length === 1 ? '' : 's'} on '${c.lower}'`).join(', ');
+  const restsOn = (name: string): string => {
+    const under = bricks.connections().filter((c) => c.upper === name).map((c) => c.lower);
+    const piers = under.filter((n) => n.startsWith('pier-')).length;
+    const named = under.filter((n) => !n.startsWith('pier-')).map((n) => `'${n}'`);
+    return [piers === 1 ? 'a pier' : piers === 2 ? 'both piers' : '', ...named].filter(Boolean).join(' and ');
   };
 
-  const describePart = (name: string): string => {
-    const p = bricks.partInfo(name);
-    return `col${p.footprint[0] > 1 ? 's' : ''} ${cols(p.cell[0], p.footprint[0])}, row${p.footprint[1] > 1 ? 's' : ''} ${cols(p.cell[1], p.footprint[1])}, bottom at layer ${p.layer}`;
+  const supplyLeft = (): string => s.supply.map((x) => `${x.type} ×${x.count - usedOf(x.type)}`).join(', ');
+
+  /** Top (plates above the pier tops) of the highest part sharing a cell with a footprint, or null. */
+  const supportTop = (cell: [number, number], span: [number, number]): number | null => {
+    let top: number | null = null;
+    for (const p of bricks.parts()) {
+      const overlaps = cell[0] < p.cell[0] + p.footprint[0] && p.cell[0] < cell[0] + span[0] && cell[1] < p.cell[1] + p.footprint[1] && p.cell[1] < cell[1] + span[1];
+      if (overlaps) top = Math.max(top ?? -Infinity, p.layer + p.height);
+    }
+    return top;
   };
 
-  const supplyLeft = (): string =>
-    s.supply
-      .map((x) => `${x.type} ×${s.budgeted ? x.count - usedOf(x.type) : 'any'}`)
-      .join(', ');
+  /** A drawn-only stand-in for a refused brick, where it was asked for, for the rollback picture. */
+  const ghost = (name: string, t: BrickType, x: number, z: number, yaw: number, bottomY: number): void => {
+    const h = heightOf(t) * PLATE;
+    const play = BRICK_DEFAULTS.play;
+    world.addBody({
+      name,
+      kind: 'static',
+      collides: false,
+      pose: { p: [x, bottomY + h / 2, z], q: toolQuat(yaw) },
+      shapes: [{ type: 'box', half: [(t.length * PITCH) / 2 - play, h / 2, (t.width * PITCH) / 2 - play] }],
+      color: t.color,
+    });
+  };
 
   /** Gap columns covered by bricks, and whether one connected structure holds both piers. */
   const spanState = (): { covered: number; tied: boolean } => {
@@ -156,36 +207,64 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
     return { covered: cells.size, tied: find('pier-west') === find('pier-east') };
   };
 
+  /** Where a placed part is, in the world frame and on the grid (for the state read-out). */
+  const describePart = (p: BrickInfo): string => {
+    const [x, , z] = gridToWorld(s, p.cell[0] + p.footprint[0] / 2, p.cell[1] + p.footprint[1] / 2, 0);
+    return `centre x ${mm(x)}, z ${mm(z)}, yaw ${toolYaw(s, p.rot)}°; grid cols ${p.cell[0]}–${p.cell[0] + p.footprint[0] - 1}, rows ${p.cell[1]}–${p.cell[1] + p.footprint[1] - 1}, bottom ${mm(p.layer * PLATE)} above the pier tops`;
+  };
+
   return {
     tools: {
       place(args) {
-        const type = brickType(String(args.brick_type));
-        const col = Number(args.col);
-        const row = Number(args.row);
-        const rot = Number(args.rot_deg) === 90 ? 90 : 0;
-        const layer = args.layer === undefined ? undefined : Number(args.layer);
-        if (!supply.has(type.id)) throw new SpaceActError('invalid-argument', `brick_type: '${type.id}' is not in this supply`, { field: 'brick_type' });
-        const standing = Object.keys(placed()).length;
-        if (s.budgeted && usedOf(type.id) >= supply.get(type.id)!) {
-          throw new ViolationError({ kind: 'rule', bodies: [], message: `No ${type.id} left: all ${supply.get(type.id)} of them are placed. Remove one to reuse it.` });
-        }
-        if (standing >= s.maxBricks) {
-          throw new ViolationError({ kind: 'rule', bodies: [], message: `At most ${s.maxBricks} bricks may stand at once. Remove one first.` });
-        }
+        const t = brickType(String(args.brick_type));
+        if (!supply.has(t.id)) throw new SpaceActError('invalid-argument', `brick_type: '${t.id}' is not in this supply`, { field: 'brick_type' });
+        const x = Number(args.x_m);
+        const z = Number(args.z_m);
+        const yaw = Number(args.yaw_deg);
         const id = world.meta.nextId as number;
         const name = `b${id}`;
         world.meta.nextId = id + 1;
-        bricks.place({
-          name,
-          size: [type.length, type.width],
-          plate: type.plate,
-          cell: [col, row],
-          rot: rot as 0 | 90,
-          ...(layer === undefined ? {} : { layer }),
-          color: type.color,
-        });
-        world.meta.placed = { ...placed(), [name]: type.id };
-        return { message: `Placed ${type.id} as '${name}': ${describePart(name)}; held by ${connectionText(name)}.`, data: { brick: name } };
+        if (usedOf(t.id) >= supply.get(t.id)!) {
+          throw new ViolationError({ kind: 'rule', rule: 'supply', bodies: [], message: `No ${t.id} left: all ${supply.get(t.id)} of them are placed. Remove one to reuse it.` });
+        }
+        // The turn relative to the grid, folded to [0, 180): a brick looks the same turned by 180°.
+        const rel = (((yaw - s.spanYawDeg) % 180) + 180) % 180;
+        const rot: 0 | 90 | null = rel <= YAW_TOLERANCE_DEG || rel >= 180 - YAW_TOLERANCE_DEG ? 0 : Math.abs(rel - 90) <= YAW_TOLERANCE_DEG ? 90 : null;
+        const near: 0 | 90 = rot ?? (rel < 45 || rel > 135 ? 0 : 90);
+        const span: [number, number] = near === 0 ? [t.length, t.width] : [t.width, t.length];
+        const [u, v] = worldToGrid(s, x, z);
+        const cell: [number, number] = [Math.round(u - span[0] / 2), Math.round(v - span[1] / 2)];
+        const off: [number, number] = [(u - (cell[0] + span[0] / 2)) * PITCH, (v - (cell[1] + span[1] / 2)) * PITCH];
+        const top = supportTop(cell, span);
+        if (top === null) {
+          ghost(name, t, x, z, yaw, 0);
+          throw new ViolationError({ kind: 'statics', bodies: [name], message: `'${name}' would land on the mat: nothing with studs is under it there.` });
+        }
+        const bottomY = pierTopY(s) + top * PLATE;
+        if (rot === null) {
+          ghost(name, t, x, z, yaw, bottomY);
+          throw new ViolationError({
+            kind: 'rule',
+            rule: 'off the stud grid',
+            bodies: [name],
+            message: `'${name}' is turned more than ${YAW_TOLERANCE_DEG}° away from the directions of the studs under it, so it cannot sit on them.`,
+          });
+        }
+        if (Math.abs(off[0]) > SNAP_TOLERANCE || Math.abs(off[1]) > SNAP_TOLERANCE) {
+          ghost(name, t, x, z, yaw, bottomY);
+          const snapped = gridToWorld(s, cell[0] + span[0] / 2, cell[1] + span[1] / 2, top);
+          throw new ViolationError({
+            kind: 'rule',
+            rule: 'off the stud grid',
+            bodies: [name],
+            target: { point: snapped as Vec3 },
+            message: `'${name}' is not on the stud grid: its studs are more than ${mm(SNAP_TOLERANCE)} off the studs under it along the grid's rows or columns (the centre of the nearest position where they line up is marked in the picture).`,
+          });
+        }
+        bricks.place({ name, size: [t.length, t.width], plate: t.plate, cell, rot, color: t.color });
+        world.meta.placed = { ...placed(), [name]: t.id };
+        const moved = Math.hypot(off[0], off[1]);
+        return { message: `Placed ${t.id} as '${name}' on ${restsOn(name)} (moved ${mm(moved)} onto the studs).`, data: { brick: name } };
       },
       remove(args) {
         const name = String(args.brick);
@@ -204,7 +283,7 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
         const top = bricks.partAt(s.loadCell);
         let r: LoadResult;
         if (!top || bricks.partInfo(top).fixed) {
-          r = { held: false, loadedOn: null, message: `No brick covers the load cell (col ${lc}, row ${lr}): the ${s.loadKg} kg load fell into the gap.` };
+          r = { held: false, loadedOn: null, message: `No brick is over the load point: the ${s.loadKg} kg load fell.` };
         } else {
           const info = bricks.partInfo(top);
           const point = bricks.gridPoint('grid', lc + 0.5, lr + 0.5, info.layer + info.height);
@@ -218,13 +297,19 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
           };
         }
         if (!r.held) {
-          // The weight falls to the floor.
+          // The weight falls to the mat.
           world.removeBody('load-cord');
-          world.setPose('load-weight', { p: [gridToWorld(s, lc + 0.5, lr + 0.5, 0)[0], WEIGHT_SIZE / 2, gridToWorld(s, lc + 0.5, lr + 0.5, 0)[2]], q });
+          world.setPose('load-weight', { p: [hook[0], WEIGHT_SIZE / 2, hook[2]], q: gridQ });
         }
         world.meta.result = { ...r };
         return { message: r.message, data: { held: r.held } };
       },
+    },
+    staticsAfter() {
+      // The brick system has already solved the stud statics of the new structure; a short
+      // physical settle (a falling brick moves 5 cm in 0.1 s) confirms it at a fifth of the
+      // default's cost.
+      return { seconds: SETTLE_SECONDS };
     },
     solved() {
       return result()?.held === true;
@@ -236,22 +321,26 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
       return 0.6 * (covered / G) + (tied ? 0.3 : 0);
     },
     stateText() {
+      const corner = (u: number, v: number): string => {
+        const p = gridToWorld(s, u, v, 0);
+        return `(${mm(p[0])}, ${mm(p[2])})`;
+      };
+      const S = spanCells(s);
       const lines = [
-        `Grid: ${spanCells(s)} cols × ${s.rows} rows, pitch ${PITCH * 1000} mm${s.yawDeg ? `, turned ${s.yawDeg}° about the vertical (counter-clockwise seen from above) relative to the first view` : ''}. West pier cols 0–${W - 1}, gap cols ${W}–${W + G - 1} (${G} cells, ${G * PITCH * 1000} mm), east pier cols ${W + G}–${2 * W + G - 1}; rows 0–${s.rows - 1}; pier tops at layer 0.`,
-        `Load: ${s.loadKg} kg at cell (col ${lc}, row ${lr}) for ${s.holdSeconds} s.`,
+        `Site: stud grid of ${S} cols × ${s.rows} rows, pitch ${mm(PITCH)}, its +col direction at yaw ${s.spanYawDeg}° (from +x toward +z), centre at x ${mm(s.siteX)}, z ${mm(s.siteZ)}; pier tops ${mm(pierTopY(s))} above the mat.`,
+        `West pier cols 0–${W - 1} (corners ${corner(0, 0)}, ${corner(W, 0)}, ${corner(W, s.rows)}, ${corner(0, s.rows)}); gap cols ${W}–${W + G - 1} (${G} cells, ${mm(G * PITCH)}); east pier cols ${W + G}–${S - 1} (corners ${corner(W + G, 0)}, ${corner(S, 0)}, ${corner(S, s.rows)}, ${corner(W + G, s.rows)}); rows 0–${s.rows - 1}.`,
+        `Load: ${s.loadKg} kg at cell (col ${lc}, row ${lr}), point x ${mm(hook[0])}, z ${mm(hook[2])}, for ${s.holdSeconds} s. A brick of length along the span has yaw ${toolYaw(s, 0)}°; across it ${toolYaw(s, 90)}°.`,
       ];
       const names = Object.keys(placed());
       if (!names.length) lines.push('No bricks placed.');
-      for (const n of names) lines.push(`${n}: ${placed()[n]}, ${describePart(n)}; on ${connectionText(n) || 'nothing (loose)'}.`);
+      for (const n of names) lines.push(`${n}: ${placed()[n]}, ${describePart(bricks.partInfo(n))}; on ${restsOn(n) || 'nothing (loose)'}.`);
       lines.push(`Supply left: ${supplyLeft()}.`);
       const r = result();
       if (r) lines.push(`Load test: ${r.held ? 'held' : 'failed'}.`);
       return lines.join('\n');
     },
     observationText() {
-      const n = Object.keys(placed()).length;
-      return `Supply left: ${supplyLeft()}. Bricks standing: ${n} (at most ${s.maxBricks}).`;
+      return `Supply left: ${supplyLeft()}.`;
     },
   };
 }
-

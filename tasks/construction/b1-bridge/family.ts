@@ -2,32 +2,27 @@
  * B1 bridge: span the gap between two studded piers with interlocking bricks so that a load
  * hung at mid-span holds (pass/fail).
  *
- * **Scene.** Two static piers 48 mm tall stand on the floor, each topped with studs
- * (`W` columns along the span × 3 rows, 8 mm pitch), with a gap of `G` pitches between them
- * (`G` odd). A weight on a cord hangs under the middle cell of the gap's middle row: the load
- * cell. A ruler with 1 cm ticks runs along the front edge of the gap from one pier's inner edge
- * to the other's; red and blue arrows at the west pier's corner show the grid's +col and +row.
+ * **Scene.** Two static piers 48 mm tall, topped with studs (`W` columns along the span × 3
+ * rows, 8 mm pitch) with a gap of `G` pitches between them, stand somewhere on a measuring mat
+ * (36 × 34 cm, a line every centimetre, red rulers along x and blue rulers along z, a black and
+ * white target at the origin in its back-left corner). A weight hangs on a cord under the middle
+ * of the gap; the red ball at the top of the cord marks the load point. At L7 the piers and their
+ * stud grid are turned against the mat.
  *
- * **Tools.** `place(brick_type, col, row, rot_deg, layer?)` lowers a brick from the supply
- * straight down onto the stud grid (a swept drop: anything in the way is a collision; a brick
- * with nothing under it, or a structure that cannot hold itself, is a statics violation — both
- * rolled back); `remove(brick)` lifts a placed brick off again; `commit()` hangs the load from
- * the highest brick covering the load cell for 2 s (`BrickSystem.loadTest`: stud connections
- * the statics LP finds overloaded let go, then Rapier shows whether anything moves more than
- * 2 mm) and ends the episode.
+ * **Tools.** `place(brick_type, x_m, z_m, yaw_deg)` lowers a brick from the supply straight
+ * down at a world position and heading read off the mat, snapped onto the studs below within
+ * 3 mm and 10° (a swept drop: anything in the way is a collision; off the grid, nothing with
+ * studs under it, or a structure that cannot hold itself — all rolled back, and each costs an
+ * action); `remove(brick)` lifts a placed brick off again; `commit()` hangs the load from the
+ * highest brick over the load point for 2 s (`BrickSystem.loadTest`: stud connections the
+ * statics LP finds overloaded let go, then Rapier shows whether anything moves more than 2 mm)
+ * and ends the episode. The episode has a budget of actions: the reference's plus three.
  *
- * **What it takes.** No brick is long enough to reach from pier to pier, and the load is at
- * least 1.3× what the studs of one pier could hold at mid-span, so a passing bridge must be
- * tied to both piers: typically a cantilever from each pier and a tie brick across the middle
- * resting on both. The same bricks with the tie resting on one half only fail (checked for
- * every instance by the statics model and, for the released ones, in the real world by
- * `test/family-b1.test.ts`).
- *
- * **Tiers.** L1: gap 5, any number of six short types (at most 20 standing), load just above
- * one pier's reach. L3: gap 7 or 9, a counted supply (brick budget) of a few long types. L5:
- * gap 9 or 11, two-wide bricks and a load of 70 % of what the intended two-wide bridge carries
- * (more than a one-wide bridge of the same layout holds), short decoy bricks. L7: L5 with
- * `+rot`: the grid is turned by ±30–60° about the vertical relative to the first view.
+ * **What it takes.** Finding the site and the stud grid in the pictures (the rules give no size
+ * or position), no brick long enough to reach from pier to pier, and a load that needs a bridge
+ * tied to both piers — at L3 and up one that steps out in two levels on each side. The reference
+ * with its tie resting on one half only, or without it, fails (the statics model for every
+ * instance; the real world for the released ones in `test/family-b1.test.ts`).
  */
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
@@ -39,16 +34,16 @@ import { reference } from './solver.ts';
 /** What B1 is: id, version, category, title, summary and tiers. */
 export const B1_DESCRIPTOR: FamilyDescriptor = {
   id: 'B1',
-  version: 1,
+  version: 2,
   category: 'B',
   title: 'Bridge',
   summary:
-    'Span the gap between two studded piers with interlocking bricks from a supply so that a load hung at mid-span holds for 2 s (pass/fail). Tests metric grounding on a stud grid (the gap is measured with a ruler), stud statics (cantilevers must be anchored and tied across the middle) and, at L7, a turned working frame.',
+    'Span the gap between two studded piers with interlocking bricks from a supply so that a load hung at mid-span holds for 2 s (pass/fail). Tests metric grounding (the site is shown only in pictures: bricks are placed by world coordinates read off a measuring mat and snapped onto the studs within 3 mm), stud statics (cantilevers anchored on the piers, stepped out in two levels at L3+, tied across the middle), brick choice from a supply with alternatives and decoys, and at L7 piers turned against the world frame. A small action budget makes probing for the site with refused placements unaffordable.',
   tiers: {
-    L1: { levers: [], description: 'Gap of 5 pitches; any number of short bricks (at most 20 standing); load just above what one pier could hold.' },
-    L3: { levers: [], description: 'Gap of 7 or 9 pitches; a brick budget of a few long types.' },
-    L5: { levers: [], description: 'Gap of 9 or 11 pitches; a heavier load (70 % of the intended two-wide bridge, beyond a one-wide one); short decoy bricks in the budget.' },
-    L7: { levers: ['+rot'], description: 'L5 with the grid and piers turned by ±30–60° about the vertical relative to the first view.' },
+    L1: { levers: [], description: 'Gap of 5 or 7 pitches, piers 3–5 studs long; one level (3 bricks: two cantilevers and a tie); load 1.3× what one pier could hold (0.45–1.7 kg); supply of types up to 6 studs with a spare of each, one alternative and one decoy; 7 actions.' },
+    L3: { levers: [], description: 'Gap of 9 or 11 pitches; two levels of cantilevers each side (5 bricks); load 45–75 % of the reference\'s capacity, beyond every one-level bridge in the supply and at least the heaviest L1 load (1.7 kg); types up to 6 studs, two alternatives and a decoy; 9 actions.' },
+    L5: { levers: [], description: 'Gap of 13 or 15 pitches; two levels of two-wide bricks (5 bricks): the load, 60–75 % of the reference\'s capacity and at least 2.5 kg, breaks the same bridge one stud wide and every one-level bridge; types up to 8 studs, two alternatives and two decoys; 9 actions.' },
+    L7: { levers: ['+rot'], description: 'L5 with the piers and their stud grid turned by ±30–60° about the vertical against the world frame the bricks are placed in (mat, rulers and origin stay world-aligned).' },
   },
 };
 

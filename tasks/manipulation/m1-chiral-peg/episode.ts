@@ -135,12 +135,12 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
   const hole = s.holes[s.match];
   const goal = goalQuat(s);
   const goalP: Vec3 = [hole.x, PLATE.top - REFERENCE_DEPTH + PEG_HEIGHT / 2, hole.z];
-  const startErr = qangle(s.start.q, goal);
-  const startDist = vdist(s.start.p, goalP);
   // Inside the matching hole the shaft can be off its centre by at most the clearance (plus a
   // little turn), so these only guard against a peg that is somewhere else entirely.
   const centreTol = 2 * s.clearance + 0.002;
   const angleTol = (5 * Math.PI) / 180;
+  /** Shares of the progress measure (see `progress`); together below 1, which only solving reaches. */
+  const PROGRESS = { turned: 0.3, aligned: 0.2, inserted: 0.45 } as const;
 
   const solved = (): boolean => {
     const pose = world.getPose('peg');
@@ -187,11 +187,17 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
     solved,
     progress() {
       if (solved()) return 1;
+      // Credit only for the steps an insertion is made of, each counted once the one before it
+      // holds: the peg turned to the pose that fits (0.3), then its shaft over the matching hole
+      // (0.2 more), then pushed in (up to 0.45 more, by depth). Being near the goal or half
+      // turned towards it earns nothing: a peg pressed against the plate beside the right hole,
+      // or turned most of the way, is not on its way in.
       const pose = world.getPose('peg');
-      const turn = startErr > 0 ? Math.max(0, 1 - qangle(pose.q, goal) / startErr) : 1;
-      const near = startDist > 0 ? Math.max(0, 1 - vdist(pose.p, goalP) / startDist) : 1;
-      // Unsolved episodes stay below 1: orientation and position count half each.
-      return 0.95 * (0.5 * turn + 0.5 * near);
+      if (qangle(pose.q, goal) > angleTol) return 0;
+      if (Math.hypot(pose.p[0] - hole.x, pose.p[2] - hole.z) > centreTol) return PROGRESS.turned;
+      const h = heights(s.pegCells, pose, shapes);
+      const depth = Math.min(1, Math.max(0, (PLATE.top - h.shaftBottom) / INSERT_DEPTH));
+      return PROGRESS.turned + PROGRESS.aligned + PROGRESS.inserted * depth;
     },
     staticsAfter: () => false,
     stateText() {

@@ -32,7 +32,7 @@ import { reference } from './solver.ts';
 /** What M1 is: id, version, category, title, summary and tiers. */
 export const M1_DESCRIPTOR: FamilyDescriptor = {
   id: 'M1',
-  version: 1,
+  version: 2,
   category: 'M',
   title: 'Chiral peg-in-hole',
   summary:

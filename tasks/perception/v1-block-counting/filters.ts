@@ -1,7 +1,7 @@
 /**
  * V1 shortcut filters and sightless strategies. See README.md for the shortcuts considered.
  */
-import type { SightlessStrategy } from '../../sightless.ts';
+import type { ShortcutTell, SightlessStrategy } from '../../sightless.ts';
 import type { Instance, InstanceFilter } from '../../types.ts';
 import { V1_TIERS, type V1Scene } from './scene.ts';
 import { clearlySeen, glimpsed, sightOf, viewsOf, visiblySeen } from './sightings.ts';
@@ -68,5 +68,41 @@ export const SHORTCUT_FILTERS: InstanceFilter<V1Scene>[] = [
   },
 ];
 
-/** V1's own sightless strategies for the shortcut battery. */
+/** V1's own sightless strategies for the shortcut battery (the shared constant answer covers a fixed count). */
 export const SIGHTLESS: SightlessStrategy[] = [];
+
+/** The number of cubes the first view hides (counts at the visibility threshold). */
+function hiddenOf(i: Instance<V1Scene>): number {
+  return i.scene.cubeCount - i.scene.firstViewCount;
+}
+
+/**
+ * V1's tells: what a model that counts only the first view would answer. `visible-plus-c`
+ * adds the hidden count most common among other seeds (the issue's "count what you see and add
+ * one" with its best offset learned); the generator draws the hidden count uniformly over a
+ * wide range so no offset is right often.
+ */
+export const TELLS: ShortcutTell<number>[] = [
+  {
+    name: 'visible-plus-c',
+    description: 'counts the cubes the first view shows and adds the hidden count most common among other seeds',
+    // A guess from one picture: the hidden count is spread over 7–12 values, so about one in
+    // seven to one in twelve is right by luck; the bound leaves room for sampling noise.
+    bound: 0.2,
+    fit(training) {
+      const counts = new Map<number, number>();
+      for (const t of training) {
+        const h = hiddenOf(t.instance as Instance<V1Scene>);
+        counts.set(h, (counts.get(h) ?? 0) + 1);
+      }
+      let best = 1;
+      let n = -1;
+      for (const [h, c] of [...counts].sort((a, b) => a[0] - b[0])) if (c > n) [best, n] = [h, c];
+      return best;
+    },
+    calls(instance, c) {
+      const i = instance as Instance<V1Scene>;
+      return [{ tool: 'answer', args: { count: i.scene.firstViewCount + (c ?? 1) } }];
+    },
+  },
+];

@@ -11,7 +11,7 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { CUBE, drawPile, PITCH, pileHeight } from './pile.ts';
+import { CUBE, drawPile, PITCH, pileHeight, type PileBlock } from './pile.ts';
 import { ELEVATION_RANGE, RULER_EDGE, RULER_GAP, TABLE_MARGIN, TABLE_THICKNESS, TARGET_HEIGHT, V1_TIERS, WALL_GAP, WALL_HEIGHT, WALL_THICKNESS, type V1Scene, type WallBox } from './scene.ts';
 import { sightings } from './sightings.ts';
 import { coverViews, orbitCall } from './solver.ts';
@@ -69,22 +69,62 @@ function rulesText(s: V1Scene): string {
   return lines.join('\n');
 }
 
+/** Candidate first-camera azimuths tried per layout (every 30°, or every 5° within ±25° of a walled side). */
+const AZIMUTH_STEPS = 12;
+/** Layouts drawn per attempt while no candidate camera hides exactly the drawn number of cubes. */
+const LAYOUTS_PER_DRAW = 6;
+
 /**
  * One draw of the generator (attempt `attempt` of the re-draw sequence), before the filters.
+ * The number of cubes and the number of cubes the first view must hide are each drawn
+ * uniformly from the tier's range (each from its own stream, kept for COUNT_SPAN re-draws of
+ * the layout, so the filters do not skew them); the first camera is then chosen among
+ * candidate azimuths as one that hides exactly that many cubes (or, when no candidate does,
+ * the nearest). A model that counts what the first view shows and adds a typical number is
+ * right no more often than the hidden count's spread allows.
  * `generate` is the entry point; this is exported for tests and tuning.
  */
 export function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<V1Scene> {
+  return drawWithTarget(family, seed, tier, attempt).instance;
+}
+
+/** {@link drawInstance}, with how far the first view's hidden count is from the drawn one. */
+function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): { instance: Instance<V1Scene>; off: number } {
   const rng = redrawRng('V1', tier, seed, attempt);
   const settings = V1_TIERS[tier];
   const plan = settings.plan;
-  // The number of cubes comes from its own stream, kept for COUNT_SPAN re-draws of the layout,
-  // so the filters (which pass big piles more often) do not skew the answers towards the top
-  // of the range: over seeds the answer stays close to uniform.
+  // The number of hidden cubes is drawn first, from its own stream kept for HIDDEN_SPAN
+  // re-draws, so it stays uniform over the tier's range whatever piles hide easily; the cube
+  // count comes from a stream re-drawn every COUNT_SPAN attempts, so a count whose piles cannot
+  // hide that many (or that few) gives way to another.
+  const hiddenRng = Rng.forInstance('V1', tier, seed, `hidden#${Math.floor(attempt / HIDDEN_SPAN)}`);
   const countRng = Rng.forInstance('V1', tier, seed, `cubes#${Math.floor(attempt / COUNT_SPAN)}`);
-  const blocks = drawPile(rng, plan, countRng.int(plan.cubes[0], plan.cubes[1]));
-  // With the wall (L7) the first camera looks squarely at the walled side (within 25°).
-  const azimuth = settings.walls ? wrapDeg(90 * rng.int(0, 3) + rng.int(-25, 25)) : rng.int(-179, 180);
+  const hiddenTarget = hiddenRng.int(settings.hidden[0], settings.hidden[1]);
+  const cubes = countRng.int(Math.max(plan.cubes[0], hiddenTarget + 2), plan.cubes[1]);
   const elevation = rng.int(5, 10);
+  // With the wall (L7) the first camera looks squarely at the walled side (within 25°).
+  const side = 90 * rng.int(0, 3);
+  let best: { instance: Instance<V1Scene>; off: number } | null = null;
+  for (let layout = 0; layout < LAYOUTS_PER_DRAW && best?.off !== 0; layout++) {
+    const blocks = drawPile(rng, plan, cubes);
+    const phase = rng.int(0, 29);
+    const candidates = settings.walls
+      ? rng.shuffle(Array.from({ length: 11 }, (_, k) => wrapDeg(side - 25 + 5 * k)))
+      : rng.shuffle(Array.from({ length: AZIMUTH_STEPS }, (_, k) => wrapDeg(phase + (360 / AZIMUTH_STEPS) * k)));
+    for (const azimuth of candidates) {
+      const instance = assemble(family, seed, tier, blocks, azimuth, elevation);
+      const off = Math.abs(instance.scene.cubeCount - instance.scene.firstViewCount - hiddenTarget);
+      if (!best || off < best.off) best = { instance, off };
+      if (off === 0) break;
+    }
+  }
+  return best!;
+}
+
+/** The instance of a drawn pile seen first from (azimuth, elevation): table, walls, rulers, the first-view count. */
+function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: PileBlock[], azimuth: number, elevation: number): Instance<V1Scene> {
+  const settings = V1_TIERS[tier];
+  const plan = settings.plan;
   const height = pileHeight(blocks);
   const halfX = ((plan.cols - 1) * PITCH) / 2 + CUBE / 2;
   const halfZ = ((plan.rows - 1) * PITCH) / 2 + CUBE / 2;
@@ -170,8 +210,10 @@ export function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier,
 }
 
 const cache = new Map<string, Instance<V1Scene>>();
+/** Layout re-draws per drawn number of hidden cubes. */
+const HIDDEN_SPAN = 120;
 /** Layout re-draws per drawn number of cubes. */
-const COUNT_SPAN = 60;
+const COUNT_SPAN = 6;
 /** Draws before the generator gives up (never reached on the seeds tested: see the test). */
 const MAX_DRAWS = 600;
 
@@ -180,7 +222,22 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const key = `${tier}/${seed}`;
   let hit = cache.get(key);
   if (!hit) {
-    hit = generateFiltered((attempt) => drawInstance(family, seed, tier, attempt), SHORTCUT_FILTERS, { maxAttempts: MAX_DRAWS });
+    // The first filter holds each draw to its drawn hidden count, so the hidden count is spread
+    // as drawn (not piled up on what piles hide easily).
+    let off = 0;
+    // (Only where draws are cheap: a larger pile settles for the nearest candidate camera, whose
+    // hidden counts already spread over the tier's wide range.)
+    const exact = V1_TIERS[tier].exactHidden;
+    const asDrawn = { name: 'hidden-count-as-drawn', check: () => (!exact || off === 0 ? null : `the first view hides ${off} cube(s) more or fewer than drawn`) };
+    hit = generateFiltered(
+      (attempt) => {
+        const d = drawWithTarget(family, seed, tier, attempt);
+        off = d.off;
+        return d.instance;
+      },
+      [asDrawn, ...SHORTCUT_FILTERS],
+      { maxAttempts: MAX_DRAWS },
+    );
     // The plan names the views of the reference, which exist only once the filters passed.
     hit.reveal.plan = planText(hit);
     cache.set(key, hit);

@@ -37,6 +37,17 @@ export interface V1TierSettings {
   plan: PilePlan;
   /** Cubes that must be wholly out of sight (not one unoccluded sample) in the first view. */
   minHidden: number;
+  /**
+   * Range the number of cubes the first view hides (does not show at the visibility threshold)
+   * is drawn from, uniformly: wide, so "what the first view shows plus a typical number" is
+   * rarely right.
+   */
+  hidden: [number, number];
+  /**
+   * Re-draw until the first view hides exactly the drawn number (true), or take the candidate
+   * camera nearest to it (false: for large piles, whose draws cost too much to repeat).
+   */
+  exactHidden: boolean;
   /** The `+occ` lever: an L-shaped wall along the two sides facing the first camera. */
   walls: boolean;
   /** Require that no single checked view shows every cube (the `no-single-view` filter). */
@@ -45,10 +56,10 @@ export interface V1TierSettings {
 
 /** Settings of each tier. L7 is L5 plus the walls. */
 export const V1_TIERS: Record<Tier, V1TierSettings> = {
-  L1: { plan: { cols: 3, rows: 2, cubes: [4, 10], decoys: [0, 0], maxCubesHigh: 2 }, minHidden: 1, walls: false, severalViews: false },
-  L3: { plan: { cols: 3, rows: 3, cubes: [12, 20], decoys: [2, 3], maxCubesHigh: 3 }, minHidden: 2, walls: false, severalViews: true },
-  L5: { plan: { cols: 4, rows: 4, cubes: [20, 31], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, walls: false, severalViews: true },
-  L7: { plan: { cols: 4, rows: 4, cubes: [20, 31], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, walls: true, severalViews: true },
+  L1: { plan: { cols: 3, rows: 3, cubes: [9, 24], decoys: [0, 0], maxCubesHigh: 3 }, minHidden: 1, hidden: [1, 8], exactHidden: true, walls: false, severalViews: false },
+  L3: { plan: { cols: 4, rows: 3, cubes: [12, 30], decoys: [2, 3], maxCubesHigh: 3 }, minHidden: 2, hidden: [3, 11], exactHidden: false, walls: false, severalViews: true },
+  L5: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [5, 15], exactHidden: false, walls: false, severalViews: true },
+  L7: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [7, 18], exactHidden: false, walls: true, severalViews: true },
 };
 
 /** Elevation range the camera may orbit to: level with the pile up to straight down. */

@@ -7,7 +7,7 @@
 import { instanceId } from '../../../core/catalog.ts';
 import type { FamilyDescriptor, TaskFamily, Tier } from '../../types.ts';
 import { build } from './episode.ts';
-import { randomSuccessBound, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
+import { answerPlace, randomSuccessBound, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import { QUESTION_TYPES } from './questions.ts';
 import type { V6Scene } from './scene.ts';
@@ -28,7 +28,7 @@ function suiteIds(tier: Tier): string[] {
 /** What V6 is: id, version, category, title, summary and tiers. */
 export const V6_DESCRIPTOR: FamilyDescriptor = {
   id: 'V6',
-  version: 1,
+  version: 2,
   category: 'V',
   title: 'Object rotation',
   summary:
@@ -49,6 +49,7 @@ export const v6ObjectRotation: TaskFamily<V6Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  answerPlace,
   randomSuccessBound,
   certify: {},
   runStats: ROTATION_RUN_STATS,

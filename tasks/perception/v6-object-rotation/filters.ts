@@ -4,7 +4,7 @@
  * for them; the object passes the symmetry screen. See README.md for the shortcuts considered.
  */
 import type { SightlessStrategy } from '../../sightless.ts';
-import type { Instance, InstanceFilter, Tier } from '../../types.ts';
+import type { AnswerPlace, Instance, InstanceFilter, Tier } from '../../types.ts';
 import {
   COARSE_TEXT,
   COMPARISON_TEXT,
@@ -117,3 +117,11 @@ export function randomSuccessBound(instance: Instance): number {
 
 /** V6's own sightless strategies for the shortcut battery. */
 export const SIGHTLESS: SightlessStrategy[] = [];
+
+/** Where the answer sits among the question's lettered options (`TaskFamily.answerPlace`); null for a free-number question. */
+export function answerPlace(instance: Instance<V6Scene>): AnswerPlace | null {
+  const q = instance.scene.question;
+  if (!q.options) return null;
+  const choice = 'choice' in q.answer ? q.answer.choice : null;
+  return { count: q.options.length, index: q.options.findIndex((o) => o.letter === choice) };
+}

@@ -96,6 +96,18 @@ export function scheduled(tier: Tier, type: string, attribute: string, index: nu
   return order[index % count];
 }
 
+/**
+ * The answer's position among `count` options for question `index` of its type: balanced like
+ * {@link scheduled} (each cycle of `count` questions of one type at one tier uses every
+ * position once, so the rotation suite is even), with one order shared by every type and tier
+ * (per option count and cycle) and each tier reading it one place further on — so one seed's
+ * questions at different tiers (a released set) land in different places, not all on one letter.
+ */
+export function answerSlot(tier: Tier, index: number, count: number): number {
+  const order = new Rng(`V6/answer-position/${count}/${Math.floor(index / count)}`).shuffle(Array.from({ length: count }, (_, i) => i));
+  return order[(index + TIER_INDEX[tier]) % count];
+}
+
 /** The unsigned rotation between two turntable stops: θ = 5°·min(k, 72 − k), k = |i − j| mod 72. */
 export function rotationBetween(i: number, j: number): number {
   const k = (((i - j) % FRAMES) + FRAMES) % FRAMES;
@@ -223,7 +235,7 @@ function circularGap(a: number, b: number): number {
 export function drawQuestion(ctx: QuestionContext, rng: Rng): DrawnQuestion {
   const { type, index } = questionSlot(ctx.seed, ctx.tier);
   const { tier, plan } = ctx;
-  const pos = (count: number): number => scheduled(tier, type, 'position', index, count);
+  const pos = (count: number): number => answerSlot(tier, index, count);
   const cls = (count: number, attribute = 'class'): number => scheduled(tier, type, attribute, index, count);
   const nonZero = plan.angles.filter((a) => a > 0);
   switch (type) {

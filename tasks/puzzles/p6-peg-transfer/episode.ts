@@ -10,7 +10,9 @@ import type { BodySpec, Pose, ShapeSpec } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegX, type P6Scene, type PegState } from './scene.ts';
+import { yawQuat } from '../../../sim/math.ts';
+import { glyphShapes, inkPose, platePose, plateShape } from '../../kits/part-sight/letters.ts';
+import { DISK_COLOR_NAMES, letterPlates, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegXZ, type P6Scene, type PegState } from './scene.ts';
 import { applyMove, distanceOf, distancesToGoal, moveProblem, topDisk, type PegRules } from './solver.ts';
 
 /**
@@ -39,10 +41,11 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
   const n = s.start.length;
   const rules: PegRules = { pegs: 3, adjacentOnly: s.adjacentOnly };
   const wood = { density: 700, friction: 0.6, restitution: 0 };
+  const turn = yawQuat(s.yawDeg);
   world.addBody({
     name: 'board',
     kind: 'static',
-    pose: { p: [0, -0.01, 0], q: [0, 0, 0, 1] },
+    pose: { p: [0, -0.01, 0], q: turn },
     shapes: [{ type: 'box', half: [0.2, 0.01, 0.07] }],
     material: wood,
     color: '#b08d5b',
@@ -51,17 +54,22 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
     world.addBody({
       name: `peg-${PEG_NAMES[peg]}`,
       kind: 'static',
-      pose: { p: [pegX(peg), PEG_HEIGHT / 2, 0], q: [0, 0, 0, 1] },
+      pose: { p: [pegXZ(s, peg)[0], PEG_HEIGHT / 2, pegXZ(s, peg)[1]], q: [0, 0, 0, 1] },
       shapes: [{ type: 'cylinder', radius: PEG_RADIUS, halfHeight: PEG_HEIGHT / 2 }],
       material: wood,
       color: '#7f6a4d',
     });
   }
+  // Each peg's letter on a small sloped stand in front of the board, facing the first camera.
+  for (const plate of letterPlates(s)) {
+    world.addBody({ name: `stand-${plate.letter}`, kind: 'static', pose: platePose(plate), shapes: [plateShape()], material: wood, color: '#f4f1e8' });
+    world.addBody({ name: `letter-${plate.letter}`, kind: 'static', collides: false, pose: inkPose(plate), shapes: glyphShapes(plate.letter), color: '#1f2328' });
+  }
   world.addBody({
     name: 'goal-pad',
     kind: 'static',
     collides: false,
-    pose: { p: [pegX(s.target), 0.0006, 0], q: [0, 0, 0, 1] },
+    pose: { p: [pegXZ(s, s.target)[0], 0.0006, pegXZ(s, s.target)[1]], q: [0, 0, 0, 1] },
     shapes: [{ type: 'cylinder', radius: diskRadius(n) + 0.006, halfHeight: 0.0005 }],
     color: '#2ecc71',
   });
@@ -72,7 +80,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
       const spec: BodySpec = {
         name: `disk-${disk + 1}`,
         kind: 'dynamic',
-        pose: { p: [pegX(peg), DISK_THICKNESS * (level + 0.5), 0], q: [0, 0, 0, 1] },
+        pose: { p: [pegXZ(s, peg)[0], DISK_THICKNESS * (level + 0.5), pegXZ(s, peg)[1]], q: [0, 0, 0, 1] },
         shapes: ring(HOLE_RADIUS, diskRadius(disk), DISK_THICKNESS / 2),
         material: wood,
         color: DISK_COLORS[disk % DISK_COLORS.length],
@@ -86,7 +94,9 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
   const dist = distancesToGoal(n, s.target, rules);
   const startDistance = distanceOf(dist, s.start, 3);
   const diskName = (i: number): string => `disk-${i + 1}`;
-  const pose = (x: number, y: number): Pose => ({ p: [x, y, 0], q: [0, 0, 0, 1] });
+  /** How the text names a disk: by its colour, as the picture shows it. */
+  const diskWords = (i: number): string => `the ${DISK_COLOR_NAMES[i % DISK_COLOR_NAMES.length]} disk`;
+  const over = (peg: number, y: number): Pose => ({ p: [pegXZ(s, peg)[0], y, pegXZ(s, peg)[1]], q: [0, 0, 0, 1] });
 
   return {
     tools: {
@@ -97,11 +107,21 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
         const st = state();
         const problem = moveProblem(st, { from, to }, rules);
         const disk = topDisk(st, from);
-        if (problem && (disk < 0 || from === to || problem.startsWith('only'))) {
+        const pegBody = (p: number): string => `peg-${PEG_NAMES[p]}`;
+        const refusal = `move ${PEG_NAMES[from]}→${PEG_NAMES[to]} refused`;
+        if (disk < 0) {
+          throw new ViolationError({ kind: 'rule', rule: 'empty peg', bodies: [pegBody(from)], target: { body: pegBody(to) }, message: `${refusal}: peg ${PEG_NAMES[from]} has no disk to lift.` });
+        }
+        if (from === to) {
+          throw new ViolationError({ kind: 'rule', rule: 'same peg', bodies: [diskName(disk), pegBody(from)], message: `${refusal}: from and to are the same peg.` });
+        }
+        if (problem?.startsWith('only')) {
           throw new ViolationError({
             kind: 'rule',
-            bodies: disk >= 0 ? [diskName(disk), `peg-${PEG_NAMES[from]}`] : [`peg-${PEG_NAMES[from]}`],
-            message: `move ${PEG_NAMES[from]}→${PEG_NAMES[to]} refused: ${problem}`,
+            rule: 'neighbouring pegs only',
+            bodies: [diskName(disk), pegBody(from)],
+            target: { body: pegBody(to) },
+            message: `${refusal}: under the variant rule a disk moves only between neighbouring pegs (A and B, or B and C), and ${PEG_NAMES[from]} and ${PEG_NAMES[to]} are not neighbours.`,
           });
         }
         const name = diskName(disk);
@@ -109,22 +129,25 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
         const below = st.filter((p, i) => p === to && i !== disk).length;
         const restY = DISK_THICKNESS * (below + 0.5) + DROP_GAP;
         world.setKind(name, 'kinematic');
-        world.moveSwept(name, pose(pegX(from), clearY));
-        world.moveSwept(name, pose(pegX(to), clearY));
-        world.moveSwept(name, pose(pegX(to), restY));
+        world.moveSwept(name, over(from, clearY));
+        world.moveSwept(name, over(to, clearY));
+        world.moveSwept(name, over(to, restY));
         if (problem) {
           const under = topDisk(st, to);
+          const [tx, tz] = pegXZ(s, to);
           throw new ViolationError({
             kind: 'rule',
+            rule: 'no disk on a smaller disk',
             bodies: [name, diskName(under)],
-            point: [pegX(to), DISK_THICKNESS * below, 0],
-            message: `move ${PEG_NAMES[from]}→${PEG_NAMES[to]} refused: disk ${disk + 1} may not rest on the smaller disk ${under + 1}`,
+            target: { body: diskName(under), point: [tx, DISK_THICKNESS * below, tz] },
+            point: [tx, DISK_THICKNESS * below, tz],
+            message: `${refusal}: ${diskWords(disk)} may not rest on ${diskWords(under)}, which is smaller.`,
           });
         }
         world.setKind(name, 'dynamic');
         world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
         world.meta.pegs = applyMove(st, { from, to });
-        return `moved the top disk of ${PEG_NAMES[from]} onto ${PEG_NAMES[to]}`;
+        return `moved ${diskWords(disk)} from peg ${PEG_NAMES[from]} onto peg ${PEG_NAMES[to]}`;
       },
     },
     solved() {
@@ -133,7 +156,8 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
       // The discrete record must agree with the bodies: every disk threaded on the goal peg.
       return st.every((_, i) => {
         const p = world.getPose(diskName(i)).p;
-        return Math.hypot(p[0] - pegX(s.target), p[2]) < HOLE_RADIUS - PEG_RADIUS + 1e-3;
+        const [gx, gz] = pegXZ(s, s.target);
+        return Math.hypot(p[0] - gx, p[2] - gz) < HOLE_RADIUS - PEG_RADIUS + 1e-3;
       });
     },
     staticsAfter() {
@@ -149,7 +173,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
       const st = state();
       const lines = [0, 1, 2].map((peg) => {
         const disks = st.map((p, i) => (p === peg ? i : -1)).filter((i) => i >= 0).reverse();
-        const names = disks.length ? disks.map((i) => `disk ${i + 1} (⌀ ${(diskRadius(i) * 2000).toFixed(0)} mm)`).join(', ') : 'empty';
+        const names = disks.length ? disks.map((i) => `${DISK_COLOR_NAMES[i % DISK_COLOR_NAMES.length]} (⌀ ${(diskRadius(i) * 2000).toFixed(0)} mm)`).join(', ') : 'empty';
         return `Peg ${PEG_NAMES[peg]}${peg === s.target ? ' (goal)' : ''}, bottom to top: ${names}.`;
       });
       return lines.join('\n');

@@ -1,11 +1,14 @@
 /**
- * P6 generator: a pure function of (seed, tier). L1/L3 put one full stack on a random peg;
- * L5/L7 scatter the disks in a legal arrangement far (by exact search) from the goal.
+ * P6 generator: a pure function of (seed, tier). Every tier scatters the disks over the pegs
+ * in a legal arrangement whose shortest plan (by exact search) lies in the tier's range, and
+ * puts the goal on a drawn peg. The goal is marked only by the green pad in the scene and the
+ * arrangement only by the disks themselves, so the text alone says neither where the disks are
+ * nor where they must go.
  */
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { PEG_NAMES, TIER_DISKS, type P6Scene, type PegState } from './scene.ts';
+import { actionBudget, boardPoint, PEG_NAMES, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -13,7 +16,7 @@ function moveTool(adjacentOnly: boolean): ToolSpec {
     name: 'move',
     kind: 'discrete',
     description:
-      'Lift the top disk off peg `from`, carry it over and lower it onto peg `to`.' +
+      'Lift the top disk off peg `from`, carry it over and lower it onto peg `to` (pegs named by the letters on the board).' +
       (adjacentOnly ? ' Only neighbouring pegs: A↔B or B↔C.' : ''),
     parameters: {
       type: 'object',
@@ -24,54 +27,63 @@ function moveTool(adjacentOnly: boolean): ToolSpec {
   };
 }
 
-function rulesText(s: P6Scene): string {
+function rulesText(s: P6Scene, budget: number): string {
   const n = s.start.length;
   const lines = [
-    `Three upright pegs stand in a row on a board; seen from the first view they are A, B and C from left to right. ${n} disks of different sizes are threaded on them.`,
-    `Goal: get all ${n} disks onto peg ${PEG_NAMES[s.target]}, the peg with the green pad at its foot.`,
+    `Three upright pegs stand in a row on a board; a letter on the board in front of each names it A, B or C (B is the middle one). ${
+      s.yawDeg === 0
+        ? 'Seen from the first view they run A, B, C from left to right.'
+        : 'The board is turned, so in the first view the pegs do not run left to right: read the letters.'
+    } ${n} disks of different sizes and colours are threaded on them.`,
+    `Goal: get all ${n} disks onto the goal peg, the one with the green pad at its foot.`,
     'move(from, to) lifts the top disk of one peg and lowers it onto another. A disk may never be put on a smaller disk.',
   ];
   if (s.adjacentOnly) lines.push('Variant rule: a disk may only move between neighbouring pegs (A and B, or B and C); A to C directly is not allowed.');
-  lines.push('An illegal move is stopped and rolled back, and the rest of that turn is not run. The episode ends as soon as every disk is on the goal peg.');
+  lines.push(
+    `Budget: at most ${budget} moves in the whole episode. Every move counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends when the budget is spent.`,
+    'An illegal move is stopped and rolled back, and the rest of that turn is not run. The episode ends as soon as every disk is on the goal peg.',
+  );
   return lines.join('\n');
 }
 
 function planText(s: P6Scene): string {
   const { moves } = solvePegTransfer(s.start, s.target, { pegs: 3, adjacentOnly: s.adjacentOnly });
-  return `A shortest plan (${moves.length} moves): ${moves.map((m) => `${PEG_NAMES[m.from]}→${PEG_NAMES[m.to]}`).join(', ')}.`;
+  return `The goal is peg ${PEG_NAMES[s.target]}. A shortest plan (${moves.length} moves): ${moves.map((m) => `${PEG_NAMES[m.from]}→${PEG_NAMES[m.to]}`).join(', ')}.`;
 }
 
 /** The instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P6Scene> {
   const rng = Rng.forInstance('P6', tier, seed);
-  const n = TIER_DISKS[tier];
-  const adjacentOnly = tier === 'L7';
-  const rules: PegRules = { pegs: 3, adjacentOnly };
+  const T = TIER_TABLE[tier];
+  const rules: PegRules = { pegs: 3, adjacentOnly: T.adjacentOnly };
+  const target = rng.int(0, 2);
+  const dist = distancesToGoal(T.disks, target, rules);
+  // A scattered legal start (every assignment of disks to pegs is one), re-drawn from the same
+  // stream until its exact distance to the goal is in the tier's range.
   let start: PegState;
-  let target: number;
-  if (tier === 'L1' || tier === 'L3') {
-    const from = rng.int(0, 2);
-    target = (from + rng.int(1, 2)) % 3;
-    start = new Array(n).fill(from);
-  } else {
-    // A scattered legal start, re-drawn (deterministically) until it is far from the goal.
-    target = rng.int(0, 2);
-    const dist = distancesToGoal(n, target, rules);
-    const minMoves = adjacentOnly ? 60 : 15;
-    do {
-      start = Array.from({ length: n }, () => rng.int(0, 2));
-    } while (distanceOf(dist, start, 3) < minMoves);
-  }
-  const scene: P6Scene = { start, target, adjacentOnly };
+  let moves: number;
+  do {
+    start = Array.from({ length: T.disks }, () => rng.int(0, 2));
+    moves = distanceOf(dist, start, 3);
+  } while (moves < T.minMoves || moves > T.maxMoves);
+  const yawDeg = T.rotated ? rng.pick([-1, 1]) * rng.int(50, 130) : 0;
+  const scene: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg };
+  const budget = actionBudget(moves);
+  // The ruler runs along the back edge of the board, ticks pointing away from the first view,
+  // so the letter stands in front never cover its labels.
+  const [rx0, rz0] = boardPoint(yawDeg, -0.18, -0.065);
+  const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065);
+  const [tx, tz] = boardPoint(yawDeg, 0, -1);
   return makeInstance(family, tier, seed, {
-    title: `Peg transfer, ${n} disks${adjacentOnly ? ', neighbouring pegs only' : ''}`,
-    rules: rulesText(scene),
-    tools: [moveTool(adjacentOnly)],
+    title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
+    rules: rulesText(scene, budget),
+    tools: [moveTool(T.adjacentOnly)],
+    budgets: { turns: 100, actionsPerTurn: 5, actions: budget },
     camera: {
       initial: { azimuth: 0, elevation: 22, distance: 0.62, target: [0, 0.045, 0] },
       elevationRange: [0, 90],
     },
-    rulers: [{ from: [-0.18, 0.0005, 0.065], to: [0.18, 0.0005, 0.065], tickDir: [0, 0, 1] }],
+    rulers: [{ from: [rx0, 0.0005, rz0], to: [rx1, 0.0005, rz1], tickDir: [tx, 0, tz] }],
     ground: { y: -0.02 },
     dynamic: false,
     scoring: 'graded',

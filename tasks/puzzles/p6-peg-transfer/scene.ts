@@ -2,6 +2,7 @@
  * P6 peg transfer: the scene an instance carries and the fixed sizes of the board, pegs and
  * disks, shared by the generator, the episode and the solver.
  */
+import type { LetterPlate } from '../../kits/part-sight/letters.ts';
 import type { Tier } from '../../types.ts';
 
 /** Peg index per disk, smallest disk first. */
@@ -11,12 +12,17 @@ export type PegState = number[];
 export interface P6Scene {
   /** Peg index per disk, smallest disk first. */
   start: PegState;
-  /** Peg every disk must end on. */
+  /** Peg every disk must end on (marked only by the green pad in the scene). */
   target: number;
   adjacentOnly: boolean;
+  /**
+   * Turn of the board about the vertical, degrees counter-clockwise seen from above (0: the
+   * pegs run A, B, C from left to right in the first view; the L7 `+rot` lever turns it).
+   */
+  yawDeg: number;
 }
 
-/** Peg names as the agent uses them, left to right in the first view. */
+/** Peg names as the agent uses them; each is drawn on the board in front of its peg. */
 export const PEG_NAMES = ['A', 'B', 'C'];
 /** Distance between neighbouring pegs, m. */
 export const PEG_SPACING = 0.12;
@@ -29,16 +35,67 @@ export const DISK_THICKNESS = 0.012;
 export const DROP_GAP = 0.0005;
 // No green: the goal pad is green.
 export const DISK_COLORS = ['#e74c3c', '#f39c12', '#f1c40f', '#8e44ad', '#2980b9', '#7f8c8d'];
+/** How messages name each disk (the rules never number them; the picture shows colours). */
+export const DISK_COLOR_NAMES = ['red', 'orange', 'yellow', 'purple', 'blue', 'grey'];
 
-/** Disks per tier. */
-export const TIER_DISKS: Record<Tier, number> = { L1: 3, L3: 4, L5: 5, L7: 5 };
+/** What a tier sets: disks, how far the start is from the goal, the variant rule and the lever. */
+export interface P6Tier {
+  disks: number;
+  /** Shortest plan length range of the start (by exact search). */
+  minMoves: number;
+  maxMoves: number;
+  adjacentOnly: boolean;
+  /** `+rot`: the board turned 50–130° either way, so the pegs no longer run left to right. */
+  rotated: boolean;
+}
+
+/** The tier table. */
+export const TIER_TABLE: Record<Tier, P6Tier> = {
+  L1: { disks: 3, minMoves: 4, maxMoves: 7, adjacentOnly: false, rotated: false },
+  L3: { disks: 5, minMoves: 12, maxMoves: 25, adjacentOnly: false, rotated: false },
+  L5: { disks: 5, minMoves: 30, maxMoves: 80, adjacentOnly: true, rotated: false },
+  L7: { disks: 5, minMoves: 30, maxMoves: 80, adjacentOnly: true, rotated: true },
+};
+
+/**
+ * The whole-episode action budget for a start `moves` from the goal: the shortest plan plus
+ * half again (at least four spare moves). Refused moves count, so a blind search of the state
+ * space by trial and error runs out long before it finds the goal.
+ */
+export function actionBudget(moves: number): number {
+  return moves + Math.max(4, Math.ceil(moves / 2));
+}
 
 /** Outer radius of disk `i` (0 = smallest), m. */
 export function diskRadius(i: number): number {
   return 0.016 + 0.006 * i;
 }
 
-/** x of a peg's axis, m. */
+/** Position of a peg's axis along the board (its own x), m. */
 export function pegX(peg: number): number {
   return (peg - 1) * PEG_SPACING;
+}
+
+/** A point given along the board (`along`, its own x) and across it (`across`, its own z) in world x, z. */
+export function boardPoint(yawDeg: number, along: number, across: number): [number, number] {
+  const a = (yawDeg * Math.PI) / 180;
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  // A turn about +y by a: x' = x cos a + z sin a, z' = −x sin a + z cos a.
+  return [Math.round((along * c + across * s) * 1e9) / 1e9, Math.round((-along * s + across * c) * 1e9) / 1e9];
+}
+
+/** World x, z of a peg's axis. */
+export function pegXZ(s: Pick<P6Scene, 'yawDeg'>, peg: number): [number, number] {
+  return boardPoint(s.yawDeg, pegX(peg), 0);
+}
+
+/** Height of the ground (the table the board lies on) below the board's top, m. */
+export const GROUND_Y = -0.02;
+/** How far in front of the pegs (across the board) the letter stands are, m: past the board's front edge. */
+export const LETTER_ACROSS = 0.11;
+
+/** The letter stands: one per peg, in front of the board on the table, facing the first camera. */
+export function letterPlates(s: Pick<P6Scene, 'yawDeg'>): LetterPlate[] {
+  return PEG_NAMES.map((letter, peg) => ({ letter, at: boardPoint(s.yawDeg, pegX(peg), LETTER_ACROSS), yawDeg: 0, base: GROUND_Y }));
 }

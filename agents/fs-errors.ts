@@ -1,0 +1,52 @@
+/** What each file-system error code means, in words a person can act on. */
+const MEANING: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'it already exists',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  ENAMETOOLONG: 'the name is too long',
+  ELOOP: 'too many symbolic links',
+  EBUSY: 'the file or folder is busy',
+  ENOTEMPTY: 'the folder is not empty',
+  EXDEV: 'it is on another device',
+  EIO: 'an input/output error',
+  EFBIG: 'the file is too large',
+};
+
+/** Verbs for the system calls that fail most, so the line says what was being done. */
+const VERB: Record<string, string> = {
+  open: 'open',
+  read: 'read',
+  write: 'write',
+  mkdir: 'create the folder',
+  rename: 'rename',
+  unlink: 'remove',
+  rmdir: 'remove the folder',
+  scandir: 'list the folder',
+  stat: 'look at',
+  lstat: 'look at',
+  copyfile: 'copy',
+  mkdtemp: 'create a temporary folder in',
+  access: 'access',
+};
+
+/**
+ * One clear line for a Node.js file-system error (`cannot write /x/summary.json: the file
+ * system is read-only (EROFS)`), or null when `err` is not one. The command line prints it
+ * instead of a stack trace.
+ */
+export function fsErrorLine(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const e = err as NodeJS.ErrnoException & { dest?: string };
+  if (typeof e.code !== 'string' || !(e.code in MEANING) || (e.syscall === undefined && e.path === undefined)) return null;
+  const verb = (e.syscall && VERB[e.syscall]) ?? (e.syscall ? `${e.syscall}` : 'use');
+  const where = e.path ? ` ${e.path}${e.dest ? ` to ${e.dest}` : ''}` : '';
+  return `cannot ${verb}${where}: ${MEANING[e.code]} (${e.code})`;
+}

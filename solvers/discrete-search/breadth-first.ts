@@ -1,0 +1,156 @@
+import { SpaceActError } from '../../core/errors.ts';
+import { addCounts, DEFAULT_MAX_STATES, type SearchOptions, type SearchProblem, type SearchResult } from './problem.ts';
+
+/** The stored search graph: parents, moves and path counts of every reached state. */
+interface Tree<S, M> {
+  states: S[];
+  parent: number[];
+  move: (M | undefined)[];
+  count: number[];
+}
+
+/** The first-found path from the start to `goal`, from parent links. */
+export function pathTo<S, M>(tree: { states: S[]; parent: number[]; move: (M | undefined)[] }, goal: number): { moves: M[]; states: S[] } {
+  const moves: M[] = [];
+  const states: S[] = [];
+  for (let i = goal; tree.parent[i] >= 0; i = tree.parent[i]) {
+    moves.push(tree.move[i] as M);
+    states.push(tree.states[i]);
+  }
+  return { moves: moves.reverse(), states: states.reverse() };
+}
+
+/**
+ * Breadth-first search, layer by layer, from the start to the nearest goal. Finishing the
+ * layer where the first goal appears proves the length optimal, and the number of shortest
+ * paths into each state (summed over its parents one layer up) gives the number of optimal
+ * solutions. Goal states are not expanded, so a counted sequence ends at its first goal.
+ *
+ * When no goal is reachable the whole reachable space is searched and `solvable` is false.
+ */
+export function breadthFirst<S, M>(problem: SearchProblem<S, M>, opts: SearchOptions = {}): SearchResult<S, M> {
+  const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
+  const index = new Map<string | number, number>();
+  const tree: Tree<S, M> = { states: [problem.start], parent: [-1], move: [undefined], count: [1] };
+  index.set(problem.key(problem.start), 0);
+  const depth: number[] = [0];
+  let layer = [0];
+  let d = 0;
+  for (;;) {
+    const goals = layer.filter((i) => problem.isGoal(tree.states[i]));
+    if (goals.length) {
+      let total = 0;
+      for (const g of goals) total = addCounts(total, tree.count[g]);
+      const best = Math.min(...goals);
+      const path = pathTo(tree, best);
+      return {
+        solvable: true,
+        length: d,
+        ...path,
+        optimalCount: total,
+        countSaturated: total > Number.MAX_SAFE_INTEGER,
+        statesSearched: tree.states.length,
+        method: 'breadth-first',
+      };
+    }
+    if (!layer.length) break;
+    const next: number[] = [];
+    for (const i of layer) {
+      for (const [m, s] of problem.successors(tree.states[i])) {
+        const k = problem.key(s);
+        const j = index.get(k);
+        if (j === undefined) {
+          if (tree.states.length >= maxStates) {
+            throw new SpaceActError('invalid-state', `breadth-first search stopped: more than ${maxStates} states`, { maxStates, depth: d });
+          }
+          const n = tree.states.length;
+          index.set(k, n);
+          tree.states.push(s);
+          tree.parent.push(i);
+          tree.move.push(m);
+          tree.count.push(tree.count[i]);
+          depth.push(d + 1);
+          next.push(n);
+        } else if (depth[j] === d + 1) {
+          tree.count[j] = addCounts(tree.count[j], tree.count[i]);
+        }
+      }
+    }
+    layer = next;
+    d++;
+  }
+  return {
+    solvable: false,
+    length: -1,
+    moves: [],
+    states: [],
+    optimalCount: 0,
+    countSaturated: false,
+    statesSearched: tree.states.length,
+    method: 'breadth-first',
+  };
+}
+
+/**
+ * Every state reachable from the start, with its distance in moves from the start (goals are
+ * expanded too: this maps the whole component). For state-space figures such as the number of
+ * positions at each distance, and for distance tables of small puzzles.
+ */
+export function reachableStates<S, M>(
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors'>,
+  opts: SearchOptions = {},
+): { states: S[]; distance: number[]; byDistance: number[] } {
+  const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
+  const index = new Map<string | number, number>([[problem.key(problem.start), 0]]);
+  const states = [problem.start];
+  const distance = [0];
+  for (let head = 0; head < states.length; head++) {
+    for (const [, s] of problem.successors(states[head])) {
+      const k = problem.key(s);
+      if (index.has(k)) continue;
+      if (states.length >= maxStates) throw new SpaceActError('invalid-state', `state enumeration stopped: more than ${maxStates} states`, { maxStates });
+      index.set(k, states.length);
+      states.push(s);
+      distance.push(distance[head] + 1);
+    }
+  }
+  const byDistance: number[] = [];
+  for (const d of distance) byDistance[d] = (byDistance[d] ?? 0) + 1;
+  return { states, distance, byDistance };
+}
+
+/**
+ * For a puzzle whose moves can always be undone (every move has a reverse move): every state
+ * reachable from the start and its exact distance to the nearest goal, by enumerating the
+ * component and then searching breadth-first outward from all its goal states at once.
+ * Generators use it to pick a start at a chosen distance; the distance of a chosen start is
+ * then re-proved by a forward search. States that cannot reach a goal get -1.
+ */
+export function goalDistances<S, M>(
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'isGoal'>,
+  opts: SearchOptions = {},
+): { states: S[]; toGoal: number[] } {
+  const { states } = reachableStates(problem, opts);
+  const index = new Map<string | number, number>();
+  states.forEach((s, i) => index.set(problem.key(s), i));
+  const toGoal = new Array<number>(states.length).fill(-1);
+  const queue: number[] = [];
+  states.forEach((s, i) => {
+    if (problem.isGoal(s)) {
+      toGoal[i] = 0;
+      queue.push(i);
+    }
+  });
+  for (let head = 0; head < queue.length; head++) {
+    const i = queue[head];
+    for (const [, s] of problem.successors(states[i])) {
+      const j = index.get(problem.key(s));
+      if (j === undefined) throw new SpaceActError('invalid-argument', 'goalDistances: a move led outside the enumerated component');
+      if (toGoal[j] < 0) {
+        toGoal[j] = toGoal[i] + 1;
+        queue.push(j);
+      }
+    }
+  }
+  return { states, toGoal };
+}

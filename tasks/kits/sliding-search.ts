@@ -1,0 +1,104 @@
+/**
+ * Sliding rectangular pieces on a grid as a search problem for the discrete-puzzle kit (the
+ * sliding-block and traffic-jam families): a state is the north-west cell of every piece; a move
+ * slides one piece one or more cells in one straight direction through empty cells, along any
+ * axis or only along the piece's own axis. Pieces of the same size and axis (other than piece 0,
+ * the target) are interchangeable, so a state's key names cells by piece kind only.
+ */
+import type { SearchProblem } from '../../solvers/discrete-search/index.ts';
+import { DIRECTION_STEP, TRAY_DIRECTIONS, type TrayDirection } from './grid-tray.ts';
+
+/** A piece on the grid: its north-west cell, its size, and the directions it may slide. */
+export interface GridPiece {
+  col: number;
+  row: number;
+  w: number;
+  h: number;
+  /** `ew`: only east and west; `ns`: only north and south; default any direction. */
+  axis?: 'ew' | 'ns';
+  /** Never moves (a piece held in place, e.g. to prove it never needs to move). */
+  fixed?: boolean;
+}
+
+/** One slide: piece index, direction, cells. */
+export interface SlideMove {
+  block: number;
+  dir: TrayDirection;
+  cells: number;
+}
+
+/** Piece positions as cell indices (col + row × cols), in piece order. */
+export type SlideState = number[];
+
+/** The puzzle "bring piece 0 to `goal`" on a cols × rows grid (default start: the pieces' own cells). */
+export function slidingProblem(scene: { cols: number; rows: number; blocks: GridPiece[]; goal: { col: number; row: number } }, start?: SlideState): SearchProblem<SlideState, SlideMove> {
+  const { cols, rows, blocks } = scene;
+  const goalIndex = scene.goal.col + scene.goal.row * cols;
+  // Key: one character per cell, naming the kind of piece whose north-west corner is there
+  // (1 the target, then one code per other size and axis); equal pieces are interchangeable.
+  const kinds: string[] = [];
+  const kindCode = blocks.map((b, i) => {
+    if (i === 0) return 1;
+    const k = `${b.w}x${b.h}${b.axis ?? ''}${b.fixed ? 'fixed' : ''}`;
+    if (!kinds.includes(k)) kinds.push(k);
+    return 2 + kinds.indexOf(k);
+  });
+  const dirsOf = blocks.map((b) => TRAY_DIRECTIONS.filter((d) => b.fixed ? false : !b.axis || (b.axis === 'ew' ? d === 'east' || d === 'west' : d === 'north' || d === 'south')));
+  const keyCells = new Uint16Array(cols * rows);
+  const occupancy = (s: SlideState): Int8Array => {
+    const g = new Int8Array(cols * rows).fill(-1);
+    s.forEach((p, i) => {
+      const c0 = p % cols;
+      const r0 = (p - c0) / cols;
+      for (let r = 0; r < blocks[i].h; r++) for (let c = 0; c < blocks[i].w; c++) g[(r0 + r) * cols + c0 + c] = i;
+    });
+    return g;
+  };
+  // When every piece keeps to one axis (or never moves), its coordinate along that axis names
+  // its place, and pieces can never swap places: a number in base max(cols, rows) is a faster key.
+  const onRails = blocks.every((b) => b.axis || b.fixed) && Math.max(cols, rows) ** blocks.length <= Number.MAX_SAFE_INTEGER;
+  const base = Math.max(cols, rows);
+  return {
+    start: start ?? blocks.map((b) => b.col + b.row * cols),
+    key(s) {
+      if (onRails) {
+        let k = 0;
+        for (let i = s.length - 1; i >= 0; i--) k = k * base + (blocks[i].axis === 'ns' ? (s[i] - (s[i] % cols)) / cols : s[i] % cols);
+        return k;
+      }
+      keyCells.fill(48);
+      for (let i = 0; i < s.length; i++) keyCells[s[i]] = 48 + kindCode[i];
+      return String.fromCharCode(...keyCells);
+    },
+    isGoal: (s) => s[0] === goalIndex,
+    *successors(s) {
+      const g = occupancy(s);
+      for (let i = 0; i < s.length; i++) {
+        const b = blocks[i];
+        const c0 = s[i] % cols;
+        const r0 = (s[i] - c0) / cols;
+        for (const dir of dirsOf[i]) {
+          const [dc, dr] = DIRECTION_STEP[dir];
+          for (let n = 1; ; n++) {
+            // The leading edge's new cells must be inside and empty.
+            const c = c0 + dc * n;
+            const r = r0 + dr * n;
+            if (c < 0 || r < 0 || c + b.w > cols || r + b.h > rows) break;
+            let free = true;
+            if (dc !== 0) {
+              const edge = dc > 0 ? c + b.w - 1 : c;
+              for (let k = 0; k < b.h && free; k++) if (g[(r + k) * cols + edge] >= 0 && g[(r + k) * cols + edge] !== i) free = false;
+            } else {
+              const edge = dr > 0 ? r + b.h - 1 : r;
+              for (let k = 0; k < b.w && free; k++) if (g[edge * cols + c + k] >= 0 && g[edge * cols + c + k] !== i) free = false;
+            }
+            if (!free) break;
+            const next = s.slice();
+            next[i] = c + r * cols;
+            yield [{ block: i, dir, cells: n }, next] as const;
+          }
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * P2 episode: the walled lot, the vehicles (boxes with their letters on the roof) and the green
+ * exit gate as bodies, and the `drive` tool acting on them with straight swept motion along each
+ * vehicle's own axis. Which cell each vehicle is on is read from its pose, so a snapshot of the
+ * world is the whole episode state.
+ */
+import { SpaceActError } from '../../../core/errors.ts';
+import { ViolationError } from '../../../sim/violation.ts';
+import type { World } from '../../../sim/world.ts';
+import { goalDistances } from '../../../solvers/discrete-search/index.ts';
+import { addPiece, addTray, pieceCell, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import type { FamilyEnv, Instance } from '../../types.ts';
+import { CAR_HEIGHT, GOAL_COLOR, TALL_HEIGHT, TARGET_COLOR, TRUCK_HEIGHT, VEHICLE_COLORS, WALL_HEIGHT, type P2Scene, type P2Vehicle } from './scene.ts';
+import { trafficProblem } from './solver.ts';
+
+/** Body name of a vehicle. */
+export function vehicleBody(id: string): string {
+  return `vehicle-${id}`;
+}
+
+function footprint(v: P2Vehicle): { w: number; h: number } {
+  return { w: v.axis === 'ew' ? v.length : 1, h: v.axis === 'ns' ? v.length : 1 };
+}
+
+/** Builds the world of a P2 instance and returns the episode logic. */
+export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
+  const s = instance.scene;
+  const tray: TrayLayout = { cols: s.size, rows: s.size, cell: s.cell, yawDeg: 0 };
+  addTray(world, tray, { wallHeight: WALL_HEIGHT, floorColor: '#b9bcc0', wallColor: '#6b6f75' });
+  const a = s.vehicles[0];
+  const half = (s.size * s.cell) / 2;
+  const laneZ = (a.row + 0.5 - s.size / 2) * s.cell;
+  // The exit: green cells before the gate and the gate itself, a green bar on the east wall.
+  world.addBody({
+    name: 'exit-cells',
+    kind: 'static',
+    collides: false,
+    pose: { p: trayToWorld(tray, (s.goalCol + 1 - s.size / 2) * s.cell, 0.0004, laneZ), q: trayQuat(tray) },
+    shapes: [{ type: 'box', half: [s.cell - 0.003, 0.0004, s.cell / 2 - 0.003] }],
+    color: GOAL_COLOR,
+  });
+  world.addBody({
+    name: 'exit-gate',
+    kind: 'static',
+    collides: false,
+    pose: { p: trayToWorld(tray, half + WALL_THICKNESS / 2, WALL_HEIGHT + 0.0008, laneZ), q: trayQuat(tray) },
+    shapes: [{ type: 'box', half: [WALL_THICKNESS / 2 + 0.0005, 0.0008, s.cell / 2] }],
+    color: GOAL_COLOR,
+  });
+  s.vehicles.forEach((v, i) => {
+    const { w, h } = footprint(v);
+    addPiece(world, tray, {
+      name: vehicleBody(v.id),
+      label: v.id,
+      col: v.col,
+      row: v.row,
+      w,
+      h,
+      height: v.id === s.tall ? TALL_HEIGHT : v.length === 3 ? TRUCK_HEIGHT : CAR_HEIGHT,
+      color: i === 0 ? TARGET_COLOR : VEHICLE_COLORS[(i - 1) % VEHICLE_COLORS.length],
+    });
+  });
+
+  const problem = trafficProblem(s);
+  const state = (): number[] =>
+    s.vehicles.map((v) => {
+      const { w, h } = footprint(v);
+      const c = pieceCell(world, tray, vehicleBody(v.id), w, h);
+      return c.col + c.row * s.size;
+    });
+  const { states, toGoal } = goalDistances(problem, { maxStates: 500_000 });
+  const distance = new Map<string | number, number>();
+  states.forEach((st, i) => distance.set(problem.key(st), toGoal[i]));
+  const startDistance = distance.get(problem.key(problem.start)) ?? 1;
+
+  return {
+    tools: {
+      drive(args) {
+        const id = String(args.vehicle);
+        const dir = String(args.direction) as TrayDirection;
+        const cells = Number(args.cells);
+        const v = s.vehicles.find((x) => x.id === id);
+        if (!v || !TRAY_DIRECTIONS.includes(dir)) throw new SpaceActError('invalid-argument', `unknown vehicle ${id} or direction ${dir}`);
+        const along = v.axis === 'ew' ? dir === 'east' || dir === 'west' : dir === 'north' || dir === 'south';
+        if (!along) {
+          throw new ViolationError({
+            kind: 'rule',
+            bodies: [vehicleBody(id)],
+            message: `vehicle ${id} lies ${v.axis === 'ew' ? 'east–west' : 'north–south'} and cannot move ${dir}: vehicles only drive along their length`,
+          });
+        }
+        slidePiece(world, tray, vehicleBody(id), dir, cells);
+        return `vehicle ${id} drove ${cells} cell${cells === 1 ? '' : 's'} ${dir}`;
+      },
+    },
+    solved() {
+      const c = pieceCell(world, tray, vehicleBody(a.id), 2, 1);
+      return c.col === s.goalCol && c.row === a.row && c.offset < 0.003;
+    },
+    staticsAfter() {
+      // Vehicles ride on the lot's floor (kinematic): nothing can settle or topple.
+      return false;
+    },
+    progress() {
+      const d = distance.get(problem.key(state()));
+      return d === undefined || d < 0 ? 0 : Math.max(0, 1 - d / startDistance);
+    },
+    stateText() {
+      const lines = s.vehicles.map((v) => {
+        const { w, h } = footprint(v);
+        const c = pieceCell(world, tray, vehicleBody(v.id), w, h);
+        return `Vehicle ${v.id} (${v.length === 2 ? 'car' : 'truck'}, lying ${v.axis === 'ew' ? 'east–west' : 'north–south'}${v.id === s.tall ? ', tall' : ''}): north-west cell on column ${c.col + 1} from the west, row ${c.row + 1} from the north.`;
+      });
+      lines.push(`Exit: row ${a.row + 1}; A is out when its west end is on column ${s.goalCol + 1}.`);
+      return lines.join('\n');
+    },
+  };
+}

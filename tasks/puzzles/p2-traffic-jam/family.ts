@@ -1,0 +1,38 @@
+/**
+ * P2 traffic jam: cars and trucks slide only along their own axes in a walled lot; free the exit
+ * lane for the red car. Every vehicle is a body moved by straight swept motion; the optimum is
+ * proven by breadth-first search. See README.md for the scene fields, the move metric and the
+ * shortcuts considered.
+ */
+import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
+import { build } from './episode.ts';
+import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
+import { generate } from './generate.ts';
+import type { P2Scene } from './scene.ts';
+import { reference } from './solver.ts';
+
+/** What P2 is: id, version, category, title, summary and tiers. */
+export const P2_DESCRIPTOR: FamilyDescriptor = {
+  id: 'P2',
+  version: 1,
+  category: 'P',
+  title: 'Traffic jam',
+  summary:
+    'Drive cars and trucks forwards or backwards along their own axes in a jammed 6 × 6 lot until the red car reaches the exit gate (Rush-Hour-like). One action drives one vehicle any distance; the shortest solution and the number of shortest solutions are proven by breadth-first search.',
+  tiers: {
+    L1: { levers: [], description: '6–8 vehicles; 4–6 moves from the goal.' },
+    L3: { levers: [], description: '10–12 vehicles; 7–10 moves from the goal.' },
+    L5: { levers: [], description: '11–13 vehicles plus 2 decoys that no shortest solution needs to move; 10–20 moves from the goal.' },
+    L7: { levers: ['+occ'], description: 'The L5 lot of the same seed with one vehicle built tall, hiding the vehicles just north of it from the first view (a lower camera): the camera must move to see them.' },
+  },
+};
+
+/** P2 traffic jam: the registration object, assembled from the role files. */
+export const p2TrafficJam: TaskFamily<P2Scene> = {
+  ...P2_DESCRIPTOR,
+  generate: (seed, tier) => generate(P2_DESCRIPTOR, seed, tier),
+  build,
+  reference,
+  shortcutFilters: SHORTCUT_FILTERS,
+  sightless: SIGHTLESS,
+};

@@ -1,0 +1,38 @@
+/**
+ * P5 pocket cube: solve a 2×2×2 twisty cube whose layers turn as rigid groups of bodies (swept
+ * group motion). Every start is certified at its true distance in both metrics by the exact
+ * distance table of the whole puzzle. See README.md for the scene fields, the move metric and the
+ * shortcuts considered.
+ */
+import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
+import { build } from './episode.ts';
+import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
+import { generate } from './generate.ts';
+import type { P5Scene } from './scene.ts';
+import { reference } from './solver.ts';
+
+/** What P5 is: id, version, category, title, summary and tiers. */
+export const P5_DESCRIPTOR: FamilyDescriptor = {
+  id: 'P5',
+  version: 1,
+  category: 'P',
+  title: 'Pocket cube',
+  summary:
+    'Solve a 2×2×2 twisty cube by turning faces 90° or 180°; each layer turn sweeps its four cubies and their stickers together. Starts are certified at their exact distance (half-turn and quarter-turn metric) by the distance table of all 3,674,160 positions.',
+  tiers: {
+    L1: { levers: [], description: '3 turns from solved (half-turn metric).' },
+    L3: { levers: [], description: '6 turns from solved.' },
+    L5: { levers: [], description: '9 turns from solved.' },
+    L7: { levers: ['+occ'], description: 'The L5 cube of the same seed; the second picture looks from above the back, so the bottom face is seen only by turning the camera below the cube.' },
+  },
+};
+
+/** P5 pocket cube: the registration object, assembled from the role files. */
+export const p5PocketCube: TaskFamily<P5Scene> = {
+  ...P5_DESCRIPTOR,
+  generate: (seed, tier) => generate(P5_DESCRIPTOR, seed, tier),
+  build,
+  reference,
+  shortcutFilters: SHORTCUT_FILTERS,
+  sightless: SIGHTLESS,
+};

@@ -1,0 +1,81 @@
+/**
+ * P5 generator: a pure function of (seed, tier). A random walk of U, R and F turns (no face
+ * twice in a row) as long as the tier's distance, kept only when the exact table puts its end at
+ * exactly that distance in the half-turn metric (re-drawn otherwise).
+ */
+import { Rng } from '../../../core/rng.ts';
+import { applyTurn, pocketCubeDistance, solvedCube, type CubeFace } from '../../../solvers/discrete-search/index.ts';
+import { makeInstance } from '../../instance.ts';
+import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import { CENTRE, type P5Scene } from './scene.ts';
+import { parseTurn, startState, turnName } from './solver.ts';
+
+/** Half-turn distance of the start at each tier. */
+export const TIER_DISTANCE: Record<Tier, number> = { L1: 3, L3: 6, L5: 9, L7: 9 };
+
+/** The scramble of (seed, tier): its end lies exactly at the tier's distance. */
+export function drawScramble(seed: number, tier: Tier): string[] {
+  const d = TIER_DISTANCE[tier];
+  // L7 is the L5 cube of the same seed: the lever hides a face, the puzzle stays.
+  const key = tier === 'L7' ? 'L5' : tier;
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const rng = new Rng(`P5/${key}/${seed}/${attempt}`);
+    const turns: string[] = [];
+    let last = '';
+    while (turns.length < d) {
+      const face = rng.pick(['U', 'R', 'F'].filter((f) => f !== last)) as CubeFace;
+      turns.push(turnName({ face, quarters: rng.pick([1, 2, 3] as const) }));
+      last = face;
+    }
+    const end = turns.map(parseTurn).reduce((s, t) => applyTurn(s, t), solvedCube());
+    if (pocketCubeDistance(end, 'htm') === d) return turns;
+  }
+  throw new Error(`P5 ${tier} seed ${seed}: no scramble at distance ${d}`);
+}
+
+const TURN_TOOL: ToolSpec = {
+  name: 'turn',
+  kind: 'discrete',
+  description:
+    'Turn one face of the cube: U (top), D (bottom), R (right), L (left), F (front, toward the first view) or B (back). angle 90 turns it a quarter turn clockwise as seen looking straight at that face from outside, -90 a quarter turn anticlockwise, 180 a half turn.',
+  parameters: {
+    type: 'object',
+    properties: { face: { enum: ['U', 'D', 'R', 'L', 'F', 'B'] }, angle: { enum: [90, 180, -90] } },
+    required: ['face', 'angle'],
+    additionalProperties: false,
+  },
+};
+
+function rulesText(scene: P5Scene): string {
+  return [
+    'A 2 × 2 × 2 twisty cube (a pocket cube) is held in the air above a base plate: eight small cubies, each with three coloured stickers. Its faces are named from the first view: U the top, D the bottom, F the front (toward you), B the back, R the right and L the left.',
+    'Goal: turn faces until every face of the cube shows a single colour (any colour on any face).',
+    'turn(face, angle) rotates the four cubies of one face together about that face\'s axis: 90 is a quarter turn clockwise as seen looking straight at the face from outside, -90 anticlockwise, 180 a half turn. Face names stay fixed to the room: after turning R, whatever faces right is still R.',
+    `Each picture comes in two views: your camera, and the same cube from the opposite side ${scene.bottomView ? 'from below' : 'from above (the bottom is not shown: turn the camera below the cube to see it)'}.`,
+    'Each turn counts as one action (a half turn too). The episode ends as soon as the cube is solved; the fewer turns, the higher the score.',
+  ].join('\n');
+}
+
+/** The instance of (seed, tier). */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P5Scene> {
+  const scramble = drawScramble(seed, tier);
+  const partial: P5Scene = { scramble, distance: { htm: 0, qtm: 0 }, bottomView: tier !== 'L7' };
+  const st = startState(partial);
+  const scene: P5Scene = { ...partial, distance: { htm: pocketCubeDistance(st, 'htm'), qtm: pocketCubeDistance(st, 'qtm') } };
+  return makeInstance(family, tier, seed, {
+    title: `Pocket cube, ${scene.distance.htm} turns from solved${tier === 'L7' ? ', bottom hidden' : ''}`,
+    rules: rulesText(scene),
+    tools: [TURN_TOOL],
+    camera: {
+      initial: { azimuth: 35, elevation: 30, distance: 0.3, target: [...CENTRE] as [number, number, number] },
+      elevationRange: [-80, 90],
+    },
+    // No ruler: nothing in this task is measured.
+    rulers: [],
+    ground: { y: -0.01 },
+    dynamic: false,
+    scoring: 'graded',
+    scene,
+    reveal: { plan: 'Solve the cube in the fewest turns; a shortest solution is read off the exact distance table.' },
+  });
+}

@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EpisodeLog } from '../agents/episode-log.ts';
+import { suiteNames } from '../tasks/suites.ts';
+import { referenceScript, ScriptedOpenAIServer } from './support/openai-server.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'bin', 'spaceact.mjs');
+
+function spaceact(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The error output is exactly one line starting with `spaceact: `. */
+function oneLine(stderr: string): string {
+  const lines = stderr.split('\n').filter((l) => l !== '');
+  expect(lines, stderr).to.have.length(1);
+  expect(lines[0]).to.match(/^spaceact: /);
+  return lines[0];
+}
+
+describe('command line: every error is one clear line and a non-zero exit', function () {
+  this.timeout(300_000);
+  let tmp: string;
+  const run = ['run', '--agent', 'reference', '--render', 'never', '--no-report'];
+
+  before(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'spaceact-cli-errors-'));
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('names the tiers of a family for an id with a tier it lacks, with no raw details line', async () => {
+    const r = await spaceact([...run, '--instance', 'P6-L9-s100', '--out', join(tmp, 'tier')]);
+    expect(r.code).to.equal(2);
+    expect(oneLine(r.stderr)).to.equal('spaceact: P6 has no tier L9; tiers: L1, L3, L5, L7');
+    expect(existsSync(join(tmp, 'tier'))).to.equal(false);
+  });
+
+  it('a mistyped command shows "Did you mean" in a few lines, not buried above the help', async () => {
+    const r = await spaceact(['rn', '--agent', 'reference']);
+    expect(r.code).to.not.equal(0);
+    expect(r.stderr).to.match(/unknown command 'rn'/);
+    expect(r.stderr).to.match(/Did you mean run\?/);
+    expect(r.stderr.trim().split('\n').length).to.be.at.most(4);
+    const opt = await spaceact(['run', '--agent', 'reference', '--instanse', 'P6-L1-s100', '--out', join(tmp, 'typo')]);
+    expect(opt.stderr).to.match(/unknown option '--instanse'/);
+    expect(opt.stderr).to.match(/Did you mean --instance\?/);
+    expect(opt.stderr.trim().split('\n').length).to.be.at.most(4);
+  });
+
+  it('run --help lists every suite', async () => {
+    const r = await spaceact(['run', '--help']);
+    expect(r.code).to.equal(0);
+    const names = suiteNames();
+    expect(names.length).to.be.at.least(5);
+    for (const s of names) expect(r.stdout, s).to.include(s);
+  });
+
+  it('--out naming a file: one line, exit 2, the file untouched', async () => {
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'precious');
+    const r = await spaceact([...run, '--instance', 'P6-L1-s100', '--out', file]);
+    expect(r.code).to.equal(2);
+    expect(oneLine(r.stderr)).to.equal(`spaceact: --out ${file} is a file, not a folder`);
+    expect(readFileSync(file, 'utf8')).to.equal('precious');
+  });
+
+  it('an episode log that is a folder: one line, exit 2', async () => {
+    const out = join(tmp, 'log-dir');
+    mkdirSync(new EpisodeLog(out, 'P6-L1-s100').file, { recursive: true });
+    const r = await spaceact([...run, '--instance', 'P6-L1-s100', '--out', out]);
+    expect(r.code).to.equal(2);
+    expect(oneLine(r.stderr)).to.match(/log\.jsonl is a folder, not an episode log; move it away$/);
+  });
+
+  it('a folder that cannot be created: one line naming the path and the reason', async () => {
+    // As root permissions do not bind, so use a file system that refuses new folders.
+    const root = process.getuid?.() === 0;
+    const parent = join(tmp, 'read-only');
+    const target = root ? '/sys/spaceact-cannot-create' : join(parent, 'sub');
+    if (!root) {
+      mkdirSync(parent);
+      const { chmodSync } = await import('node:fs');
+      chmodSync(parent, 0o555);
+    }
+    const r = await spaceact([...run, '--instance', 'P6-L1-s100', '--out', target]);
+    expect(r.code).to.equal(2);
+    expect(oneLine(r.stderr)).to.match(new RegExp(`^spaceact: cannot create the folder ${target}: (operation not permitted \\(EPERM\\)|permission denied \\(EACCES\\)|the file system is read-only \\(EROFS\\))$`));
+  });
+
+  it('a summary that cannot be written mid-run: one line, exit 2, and the finished episode is kept', async () => {
+    const out = join(tmp, 'summary-dir');
+    mkdirSync(join(out, 'summary.json'), { recursive: true });
+    const r = await spaceact([...run, '--instance', 'P6-L1-s100,P6-L3-s100', '--out', out]);
+    expect(r.code).to.equal(2);
+    expect(oneLine(r.stderr)).to.match(/^spaceact: cannot rename .*summary\.json\.tmp to .*summary\.json: it is a folder, not a file \(EISDIR\)$/);
+    expect(new EpisodeLog(out, 'P6-L1-s100').read().end?.outcome.solved).to.equal(true);
+  });
+
+  it('a response cache that is a file: one line, exit 2, not an API fault', async () => {
+    const key = 'sk-Cli3-fake-Gh7Jk2Lm9Np4';
+    const server = await ScriptedOpenAIServer.start(referenceScript(['P6-L1-s100']), { apiKey: key });
+    try {
+      const cache = join(tmp, 'cache-file');
+      writeFileSync(cache, 'not a folder');
+      const r = await spaceact(
+        ['run', '--agent', 'openai', '--base-url', server.url, '--model', 'scripted', '--api-key-env', 'SPACEACT_CLI_KEY', '--mode', 'blind', '--no-report', '--instance', 'P6-L1-s100', '--cache', cache, '--out', join(tmp, 'cache-run')],
+        { SPACEACT_CLI_KEY: key },
+      );
+      expect(r.code).to.equal(2);
+      expect(oneLine(r.stderr)).to.match(/^spaceact: cannot create the folder .*cache-file\/[0-9a-f]{2}: a part of the path is a file, not a folder \(ENOTDIR\)$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the circuit breaker: exit 3 and one line saying why, after N episodes in a row are abandoned', async () => {
+    const key = 'sk-Brk4-fake-Rt5Yu6Io7Pa8';
+    const server = await ScriptedOpenAIServer.start(() => ({ status: 404, message: 'The model `scriptd` does not exist' }), { apiKey: key });
+    try {
+      const out = join(tmp, 'breaker');
+      const r = await spaceact(
+        ['run', '--agent', 'openai', '--base-url', server.url, '--model', 'scriptd', '--api-key-env', 'SPACEACT_CLI_KEY', '--mode', 'blind', '--no-report', '--instance', 'P6-L1-s100,P6-L3-s100,P6-L5-s100', '--abandon-limit', '2', '--out', out],
+        { SPACEACT_CLI_KEY: key },
+      );
+      expect(r.code).to.equal(3);
+      expect(oneLine(r.stderr)).to.match(/^spaceact: stopped after 2 episodes in a row were abandoned \(last: HTTP 404 .*does not exist\); the endpoint looks unusable/);
+      expect(server.requests).to.have.length(2);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { unfinished: string[]; stopped: { reason: string } };
+      expect(summary.unfinished).to.deep.equal(['P6-L5-s100']);
+      expect(summary.stopped.reason).to.equal('abandonments');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('report of a path that is not a run: one line, exit 2', async () => {
+    const r = await spaceact(['report', join(tmp, 'no-such-run')]);
+    expect(r.code).to.equal(2);
+    oneLine(r.stderr);
+  });
+});

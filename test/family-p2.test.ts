@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import { TaskEnv } from '../tasks/env.ts';
+import { p2TrafficJam } from '../tasks/puzzles/p2-traffic-jam/family.ts';
+import { SHORTCUT_FILTERS, SIGHTLESS } from '../tasks/puzzles/p2-traffic-jam/filters.ts';
+import { drawScene, lotProblem } from '../tasks/puzzles/p2-traffic-jam/generate.ts';
+import type { P2Scene } from '../tasks/puzzles/p2-traffic-jam/scene.ts';
+import { solveTraffic } from '../tasks/puzzles/p2-traffic-jam/solver.ts';
+import type { Instance, Tier } from '../tasks/types.ts';
+import { playSightless } from './support/sightless-episode.ts';
+
+/** A hand-built lot: A in row 2, a car B standing across A's lane at column 4, a car C below B. */
+function handScene(extra: Partial<P2Scene> = {}): P2Scene {
+  return {
+    size: 6,
+    cell: 0.05,
+    vehicles: [
+      { id: 'A', col: 0, row: 2, length: 2, axis: 'ew' },
+      { id: 'B', col: 4, row: 1, length: 2, axis: 'ns' },
+      { id: 'C', col: 4, row: 4, length: 2, axis: 'ns' },
+    ],
+    goalCol: 4,
+    decoys: [],
+    tall: null,
+    ...extra,
+  };
+}
+
+function handInstance(scene: P2Scene): Instance<P2Scene> {
+  return { ...p2TrafficJam.generate(100, 'L1'), id: 'P2-hand', scene };
+}
+
+describe('P2 traffic jam', () => {
+  describe('solver', () => {
+    it('finds the one shortest plan of a hand-built lot: B north 1, then A east 4', () => {
+      // B (rows 1–2) blocks A's lane; south it cannot clear the lane (C is in the way), north 1 it can.
+      const r = solveTraffic(handScene());
+      expect(r.length).to.equal(2);
+      expect(r.optimalCount).to.equal(1);
+      expect(r.moves).to.deep.equal([
+        { block: 1, dir: 'north', cells: 1 },
+        { block: 0, dir: 'east', cells: 4 },
+      ]);
+    });
+
+    it('proves a lot unsolvable when a truck across the lane can never leave it', () => {
+      // Truck B (rows 1–3) across the lane cannot go north far enough, and car C stops it going south.
+      const scene = handScene({ vehicles: [handScene().vehicles[0], { id: 'B', col: 4, row: 1, length: 3, axis: 'ns' }, { id: 'C', col: 4, row: 4, length: 2, axis: 'ns' }] });
+      const r = solveTraffic(scene);
+      expect(r.solvable).to.equal(false);
+      expect(SHORTCUT_FILTERS[0].check(handInstance(scene))).to.match(/never reach/);
+    });
+
+    it('lot checks catch overlaps and vehicles outside', () => {
+      expect(lotProblem(handScene())).to.equal(null);
+      expect(lotProblem(handScene({ vehicles: [...handScene().vehicles, { id: 'D', col: 3, row: 2, length: 2, axis: 'ew' }] }))).to.match(/overlaps/);
+      expect(lotProblem(handScene({ vehicles: [...handScene().vehicles, { id: 'D', col: 5, row: 4, length: 3, axis: 'ns' }] }))).to.match(/outside/);
+    });
+
+    it('the generator is deterministic, its decoys are never needed, and L7 is the L5 lot with one tall vehicle', () => {
+      const a = drawScene(104, 'L5', { memo: false });
+      expect(drawScene(104, 'L5', { memo: false })).to.deep.equal(a);
+      expect(a.scene.decoys).to.have.length(2);
+      const held = solveTraffic(a.scene, a.scene.decoys);
+      expect(held.length).to.equal(a.length);
+      const l7 = drawScene(104, 'L7');
+      expect(l7.scene.vehicles).to.deep.equal(a.scene.vehicles);
+      expect(l7.scene.tall).to.be.a('string');
+    });
+  });
+
+  describe('physics', () => {
+    it('a blocked drive is a collision and a sideways drive a rule violation, both rolled back; the plan then solves it', async () => {
+      const env = await TaskEnv.create(p2TrafficJam, handInstance(handScene()));
+      try {
+        const before = env.stateHash();
+        const blocked = env.execute({ tool: 'drive', args: { vehicle: 'A', direction: 'east', cells: 4 } });
+        expect(blocked.status).to.equal('violation');
+        expect(blocked.violation?.kind).to.equal('collision');
+        expect(blocked.violation?.bodies).to.include('vehicle-B');
+        const sideways = env.execute({ tool: 'drive', args: { vehicle: 'A', direction: 'north', cells: 1 } });
+        expect(sideways.violation?.kind).to.equal('rule');
+        expect(env.stateHash()).to.equal(before);
+        const plan = solveTraffic(handScene());
+        for (const m of plan.moves) {
+          const r = env.execute({ tool: 'drive', args: { vehicle: handScene().vehicles[m.block].id, direction: m.dir, cells: m.cells } });
+          expect(r.status, r.message).to.equal('ok');
+        }
+        expect(env.solved()).to.equal(true);
+      } finally {
+        env.free();
+      }
+    });
+  });
+
+  describe('sightless strategies fail over many seeds', () => {
+    for (const strategy of SIGHTLESS) {
+      it(`${strategy.name} stays within its bound (${strategy.bound})`, async function () {
+        this.timeout(600_000);
+        let solved = 0;
+        let played = 0;
+        for (const tier of ['L1', 'L3', 'L5'] as Tier[]) {
+          for (let seed = 200; seed < 206; seed++) {
+            if (await playSightless(p2TrafficJam, p2TrafficJam.generate(seed, tier), strategy, seed, { turns: 60 })) solved++;
+            played++;
+          }
+        }
+        expect(solved / played).to.be.at.most(strategy.bound);
+      });
+    }
+  });
+});

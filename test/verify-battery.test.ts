@@ -1,0 +1,246 @@
+/**
+ * The shortcut battery on hand-built families: one whose answer is always the same letter, one
+ * solved by a fixed firing schedule, and a sound one whose answer and timing move with the seed.
+ * The battery must fail the first two by name and pass the third.
+ */
+import { expect } from 'chai';
+import { GreedyAgent } from '../agents/greedy-agent.ts';
+import { SightlessAgent } from '../agents/sightless/agent.ts';
+import { blindProbe, constantAnswer, firstOption, memorisedPlan, straightLine } from '../agents/sightless/shared.ts';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE } from '../agents/modes.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { makeInstance } from '../tasks/instance.ts';
+import { Rng } from '../core/rng.ts';
+import { sightlessView } from '../tasks/sightless.ts';
+import type { FamilyEnv, Instance, TaskFamily, Tier, ToolSpec } from '../tasks/types.ts';
+import { binomialTail, quickBatteryProblems, runBattery } from '../verify/battery.ts';
+
+const LETTERS = ['A', 'B', 'C', 'D'];
+
+const ANSWER: ToolSpec = {
+  name: 'answer',
+  kind: 'final',
+  description: 'Commit the letter of the right option.',
+  parameters: { type: 'object', properties: { choice: { enum: LETTERS } }, required: ['choice'], additionalProperties: false },
+};
+
+interface QuizScene {
+  answer: string;
+}
+
+/** A one-question family; `answerOf(seed)` decides which letter is right. */
+function quizFamily(id: string, answerOf: (seed: number, tier: Tier) => string): TaskFamily<QuizScene> {
+  const family: TaskFamily<QuizScene> = {
+    id,
+    version: 1,
+    category: 'V',
+    title: 'Quiz',
+    summary: 'A hand-built question for the battery tests.',
+    tiers: { L1: { levers: [], description: 'one question' } },
+    generate(seed, tier) {
+      return makeInstance(family, tier, seed, {
+        title: 'Quiz',
+        rules: 'Pick the right option: A, B, C or D.',
+        tools: [ANSWER],
+        noCameraTools: true,
+        budgets: { turns: 1, actionsPerTurn: 1 },
+        camera: { initial: { azimuth: 0, elevation: 30, distance: 1, target: [0, 0, 0] } },
+        rulers: [],
+        dynamic: false,
+        scoring: 'graded',
+        scene: { answer: answerOf(seed, tier) },
+        reveal: { plan: 'answer' },
+      });
+    },
+    build(instance, world): FamilyEnv {
+      return {
+        tools: {
+          answer(args) {
+            world.meta.choice = String(args.choice);
+            return `You answered ${String(args.choice)}.`;
+          },
+        },
+        solved: () => world.meta.choice === instance.scene.answer,
+        progress: () => 0,
+        stateText: () => '',
+      };
+    },
+    reference: (instance) => ({ calls: [{ tool: 'answer', args: { choice: instance.scene.answer } }], method: 'the generator knows' }),
+    randomSuccessBound: 0.35,
+  };
+  return family;
+}
+
+interface TimerScene {
+  /** Firing window, world seconds. */
+  lo: number;
+  hi: number;
+}
+
+const WAIT: ToolSpec = {
+  name: 'wait',
+  kind: 'timed',
+  description: 'Let time run.',
+  parameters: { type: 'object', properties: { seconds: { type: 'number', minimum: 0.05, maximum: 10 } }, required: ['seconds'], additionalProperties: false },
+};
+const FIRE: ToolSpec = { name: 'fire', kind: 'discrete', description: 'Fire, once.', parameters: { type: 'object', properties: {}, additionalProperties: false } };
+
+/** Fire inside a window; the window's start is `startOf(seed)`, 0.3 s wide. */
+function timerFamily(id: string, startOf: (seed: number) => number): TaskFamily<TimerScene> {
+  const family: TaskFamily<TimerScene> = {
+    id,
+    version: 1,
+    category: 'T',
+    title: 'Timer',
+    summary: 'A hand-built timing task for the battery tests.',
+    tiers: { L1: { levers: [], description: 'one window' } },
+    generate(seed, tier) {
+      const lo = startOf(seed);
+      return makeInstance(family, tier, seed, {
+        title: 'Timer',
+        rules: 'Fire once while the lamp is lit, then wait a second.',
+        tools: [WAIT, FIRE],
+        noCameraTools: true,
+        budgets: { turns: 6, actionsPerTurn: 5 },
+        camera: { initial: { azimuth: 0, elevation: 30, distance: 1, target: [0, 0, 0] } },
+        rulers: [],
+        dynamic: false,
+        scoring: 'graded',
+        scene: { lo, hi: Math.round((lo + 0.3) * 1000) / 1000 },
+        reveal: { plan: 'fire in the window' },
+      });
+    },
+    build(instance, world): FamilyEnv {
+      const s = instance.scene;
+      return {
+        tools: {
+          wait(args) {
+            world.advance(Number(args.seconds));
+            return `Now ${world.time.toFixed(2)} s.`;
+          },
+          fire() {
+            if (world.meta.firedAt !== undefined) throw new SpaceActError('invalid-argument', 'already fired');
+            world.meta.firedAt = world.time;
+            return 'Fired.';
+          },
+        },
+        solved() {
+          const t = world.meta.firedAt as number | undefined;
+          return t !== undefined && t >= s.lo && t <= s.hi && world.time >= s.hi + 1;
+        },
+        progress: () => 0,
+        stateText: () => '',
+        staticsAfter: () => false,
+      };
+    },
+    reference(instance) {
+      const s = instance.scene;
+      const mid = Math.round(((s.lo + s.hi) / 2) * 240) / 240;
+      return { calls: [{ tool: 'wait', args: { seconds: mid } }, { tool: 'fire', args: {} }, { tool: 'wait', args: { seconds: Math.round((s.hi + 1.1 - mid) * 1000) / 1000 } }], method: 'the middle of the window' };
+    },
+  };
+  return family;
+}
+
+/** Balanced letters: within every block of four seeds each letter is right once, in an order the seed stream picks. */
+function balancedLetter(seed: number): string {
+  const perm = new Rng(`battery-test/${Math.floor(seed / 4)}`).shuffle(LETTERS);
+  return perm[seed % 4];
+}
+
+describe('shortcut battery', function () {
+  this.timeout(300_000);
+
+  it('the binomial tail is exact on small cases', () => {
+    expect(binomialTail(0, 4, 0.1)).to.equal(1);
+    expect(binomialTail(4, 4, 0.25)).to.be.closeTo(0.25 ** 4, 1e-12);
+    expect(binomialTail(1, 2, 0.5)).to.be.closeTo(0.75, 1e-12);
+  });
+
+  it('fails a family whose answer is always the same letter, naming the constant-answer agent', async () => {
+    const problems = await quickBatteryProblems(quizFamily('X90', () => 'B'));
+    expect(problems.join('\n')).to.match(/"constant-answer".*solved 6 of 6/);
+    // "Always A" is wrong every time here: only the learned constant gives it away.
+    expect(problems.join('\n')).not.to.match(/first-option/);
+  });
+
+  it('fails a family solved by a fixed firing schedule, naming the memorised plan', async () => {
+    const problems = await quickBatteryProblems(timerFamily('X91', (seed) => 2 + (seed % 3) * 0.02));
+    expect(problems.join('\n')).to.match(/"memorised-plan".*solved 6 of 6/);
+  });
+
+  it('passes a family whose answer letter and window move with the seed', async () => {
+    expect(await quickBatteryProblems(quizFamily('X92', (seed) => balancedLetter(seed)))).to.deep.equal([]);
+    expect(await quickBatteryProblems(timerFamily('X93', (seed) => Math.round(new Rng(`w/${seed}`).range(1, 9) * 100) / 100))).to.deep.equal([]);
+  });
+
+  it('a full battery reports each agent with its rate, bound and solved seeds, and is deterministic', async () => {
+    const family = quizFamily('X94', (seed) => balancedLetter(seed));
+    const opts = { seeds: 12, training: 4, strategies: [constantAnswer, firstOption, memorisedPlan, blindProbe, straightLine] };
+    const [a] = await runBattery(family, opts);
+    const [b] = await runBattery(family, opts);
+    const strip = (r: typeof a) => ({ ...r, seconds: 0 });
+    expect(strip(a)).to.deep.equal(strip(b));
+    expect(a.agents.filter((x) => !x.passed).map((x) => `${x.name} ${x.successes}/${x.episodes}`)).to.deep.equal([]);
+    const byName = Object.fromEntries(a.agents.map((x) => [x.name, x]));
+    expect(Object.keys(byName)).to.have.members(['null', 'random', 'constant-answer', 'first-option', 'memorised-plan']);
+    expect(a.notApplicable).to.have.members(['blind-probe', 'straight-line']);
+    // Balanced over blocks of four: any constant letter is right exactly 3 times in 12.
+    expect(byName['first-option']).to.include({ successes: 3, episodes: 12 });
+    expect(byName['constant-answer'].successes).to.equal(3);
+    expect(byName['constant-answer'].bound).to.be.closeTo(0.35, 1e-9);
+    expect(byName.null.successes).to.equal(0);
+    expect(a.passed).to.equal(true);
+  });
+
+  it('a sightless agent is told only the text: no scene, no answer', async () => {
+    const family = quizFamily('X95', () => 'C');
+    const instance = family.generate(7, 'L1');
+    const view = sightlessView(instance);
+    expect(view).not.to.have.property('scene');
+    expect(view).not.to.have.property('reveal');
+    expect(JSON.stringify(view)).not.to.contain('"answer":"C"');
+    const seen: unknown[] = [];
+    const spy = { ...firstOption, next: (ctx: Parameters<typeof firstOption.next>[0]) => (seen.push(ctx), firstOption.next(ctx, undefined)) };
+    const agent = new SightlessAgent(spy, undefined, 0);
+    const out = await runEpisode({ family: family as TaskFamily, instance: instance as Instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never' });
+    expect(out.solved).to.equal(false);
+    expect(JSON.stringify(seen)).not.to.match(/scene|reveal/);
+  });
+});
+
+describe('greedy baseline is myopic, not an oracle', function () {
+  this.timeout(120_000);
+
+  it('never previews an answer or a commit, and previews at most its sample budget per turn', async () => {
+    const family = quizFamily('X96', (seed) => balancedLetter(seed)) as TaskFamily;
+    const timer = timerFamily('X97', () => 2) as TaskFamily;
+    for (const fam of [family, timer]) {
+      const instance = fam.generate(5, 'L1');
+      const agent = new GreedyAgent(0, 6);
+      const previewed: string[][] = [];
+      let turnCalls: string[] = [];
+      const realStart = agent.start.bind(agent);
+      agent.start = (ctx) =>
+        realStart({
+          ...ctx,
+          preview: (call) => {
+            turnCalls.push(call.tool);
+            return ctx.preview(call);
+          },
+        });
+      const realAct = agent.act.bind(agent);
+      agent.act = async (obs) => {
+        turnCalls = [];
+        const reply = await realAct(obs);
+        previewed.push(turnCalls);
+        return reply;
+      };
+      const out = await runEpisode({ family: fam, instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never' });
+      expect(previewed.flat()).not.to.include('answer');
+      for (const t of previewed) expect(t.length).to.be.at.most(6);
+      if (fam === family) expect(out.solved, 'greedy answered a question it cannot see').to.equal(false);
+    }
+  });
+});
