@@ -1,13 +1,14 @@
 /**
  * Sightless strategies for held-part tasks: what a model that reads the rules and never looks
  * at a picture could try with translate / rotate / move. The shortcut battery runs them over
- * many seeds per tier; each must stay under its bound.
+ * many seeds per tier; each must stay under its bound. They are named apart from the battery's
+ * shared `memorised-plan`, `straight-line` and `blind-probe`, which run as well.
  *
- * - `memorised-plan`: replays the reference script of another seed of the same tier (learned
+ * - `memorised-tier-reference`: replays the reference script of another seed of the same tier (learned
  *   from published examples), as if every instance were laid out alike.
- * - `straight-line`: one straight move by the average net displacement the references of other
+ * - `average-displacement`: one straight move by the average net displacement the references of other
  *   seeds make (per tier), then the average net turn — "go toward where the goal usually is".
- * - `blind-probe`: random small moves and tilts (5 cm steps, 10–30° turns, swings), keeping
+ * - `touch-walk`: random small moves and tilts (5 cm steps, 10–30° turns, swings), keeping
  *   whatever is not refused: a random walk through the free space that uses the rolled-back
  *   moves as a sense of touch.
  */
@@ -34,8 +35,8 @@ function callsMade(ctx: SightlessContext): number {
 }
 
 /** Replays another seed's reference script of the same tier. */
-export const memorisedPlan: SightlessStrategy<Partial<Record<Tier, ToolCall[]>>> = {
-  name: 'memorised-plan',
+export const memorisedTierReference: SightlessStrategy<Partial<Record<Tier, ToolCall[]>>> = {
+  name: 'memorised-tier-reference',
   description: "Replays the reference script of another seed of the same tier, as if every instance were laid out alike.",
   bound: 0.05,
   fit(training) {
@@ -77,8 +78,8 @@ function netMotion(calls: ToolCall[]): NetMotion {
 }
 
 /** One straight move by the average net displacement of other seeds' references, then their average turn. */
-export const straightLine: SightlessStrategy<Partial<Record<Tier, NetMotion>>> = {
-  name: 'straight-line',
+export const averageDisplacement: SightlessStrategy<Partial<Record<Tier, NetMotion>>> = {
+  name: 'average-displacement',
   description: 'Moves straight by the average net displacement of other seeds\' references (per tier), then turns by their average net turn.',
   bound: 0.02,
   fit(training) {
@@ -117,8 +118,8 @@ export const straightLine: SightlessStrategy<Partial<Record<Tier, NetMotion>>> =
 };
 
 /** Random small moves and tilts, keeping what is not refused. */
-export const blindProbe: SightlessStrategy = {
-  name: 'blind-probe',
+export const touchWalk: SightlessStrategy = {
+  name: 'touch-walk',
   description: 'Random 5 cm moves, 10–30° turns and swings, keeping whatever is not refused (a random walk that uses refusals as touch).',
   bound: 0.05,
   next(ctx) {
@@ -140,4 +141,4 @@ export const blindProbe: SightlessStrategy = {
 };
 
 /** The three strategies every held-part family runs. */
-export const HELD_PART_SIGHTLESS: SightlessStrategy[] = [memorisedPlan as SightlessStrategy, straightLine as SightlessStrategy, blindProbe];
+export const HELD_PART_SIGHTLESS: SightlessStrategy[] = [memorisedTierReference as SightlessStrategy, averageDisplacement as SightlessStrategy, touchWalk];
