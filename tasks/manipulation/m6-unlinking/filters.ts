@@ -65,7 +65,10 @@ export const SHORTCUT_FILTERS: InstanceFilter<M6Scene>[] = [
       const yaw = (2 * Math.atan2(s.start.q[1], s.start.q[3]) * 180) / Math.PI;
       for (const deg of [yaw, s.hook.slotAngleDeg]) {
         const c = Math.cos((deg * Math.PI) / 180);
-        const reach = (Math.abs(s.start.p[2]) + s.frame.bar / 2) / c + 0.003;
+        // The loop's side bars are `hook.bar` thick across the hook's x: over that thickness the
+        // oblique top bar's crossing moves a further (hook.bar / 2)·tan along the hook's z.
+        const slant = (s.hook.bar / 2) * Math.abs(Math.tan((deg * Math.PI) / 180));
+        const reach = (Math.abs(s.start.p[2]) + s.frame.bar / 2) / c + slant + 0.003;
         if (reach >= inner) return `at ${deg.toFixed(0)}° the top bar would touch the hook's loop (${(reach * 1000).toFixed(1)} of ${(inner * 1000).toFixed(1)} mm)`;
       }
       return null;

@@ -34,7 +34,7 @@ function drawScene(tier: Tier, rng: Rng): M6Scene {
   const hook = { bar: SIZES.hookBar, length: SIZES.hookLength, height: SIZES.hookHeight, plateWidth: SIZES.plateWidth, slotAngleDeg, slotOffset, slotWidth: roundTo(SIZES.frameBar + 2 * t.clearance, 4) };
   // Somewhere along the bar, and slid along the hook's loop so the slot is not under the bar.
   const x = roundTo(0.005 * rng.int(-6, 6), 3);
-  const z = roundTo(rng.pick([1, -1]) * 0.002 * rng.int(3, 6), 3);
+  const z = roundTo(rng.pick([1, -1]) * 0.002 * rng.int(3, 10), 3);
   return {
     frame,
     hook,
@@ -73,6 +73,10 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     camera: { initial: { azimuth: 30, elevation: 28, distance: 0.62, target: [0, 0.15, 0] }, elevationRange: [-10, 90] },
     rulers,
     ground: { y: 0, color: '#6f7782' },
+    // The way out is two or three moves once the slot is read; a budget of 60 actions (refused ones
+    // included) leaves a player room to adjust, but not a blind random walk hundreds of tries to
+    // stumble on the lined-up turn (with 500 it came off on one seed in ten at L3).
+    budgets: { turns: 40, actionsPerTurn: 5, actions: 60 },
     dynamic: false,
     scoring: 'graded',
     scene,

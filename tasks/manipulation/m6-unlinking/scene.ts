@@ -62,14 +62,14 @@ export interface M6TierSettings {
 
 /** Tier settings. */
 export const TIERS: Record<Tier, M6TierSettings> = {
-  L1: { clearance: 0.005, slotAngle: [0, 0], slotOffset: [0, 0], toolFrame: false },
+  L1: { clearance: 0.004, slotAngle: [15, 30], slotOffset: [0, 0.01], toolFrame: false },
   L3: { clearance: 0.004, slotAngle: [30, 50], slotOffset: [0, 0], toolFrame: false },
   L5: { clearance: 0.003, slotAngle: [30, 50], slotOffset: [0.012, 0.022], toolFrame: false },
   L7: { clearance: 0.003, slotAngle: [30, 50], slotOffset: [0.012, 0.022], toolFrame: true },
 };
 
 /** Fixed sizes, metres. */
-export const SIZES = { frameBar: 0.012, frameWidth: 0.22, topY: 0.2, baseHeight: 0.03, hookBar: 0.01, hookLength: 0.09, hookHeight: 0.08, plateWidth: 0.044 };
+export const SIZES = { frameBar: 0.012, frameWidth: 0.22, topY: 0.2, baseHeight: 0.03, hookBar: 0.01, hookLength: 0.12, hookHeight: 0.08, plateWidth: 0.044 };
 /** The workspace, metres. */
 export const WORKSPACE = { min: [-0.3, 0.005, -0.25] as [number, number, number], max: [0.3, 0.45, 0.25] as [number, number, number] };
 /** How far apart the pieces' bounding boxes must be for them to count as separated, metres. */
