@@ -9,6 +9,11 @@ import { v6ObjectRotation } from './perception/v6-object-rotation/family.ts';
 import { p6PegTransfer } from './puzzles/p6-peg-transfer/family.ts';
 import { m1ChiralPeg } from './manipulation/m1-chiral-peg/family.ts';
 import { t1TunnelTiming } from './temporal/t1-tunnel-timing/family.ts';
+import { m2CorridorRod } from './manipulation/m2-corridor-rod/family.ts';
+import { m3ApertureThreading } from './manipulation/m3-aperture-threading/family.ts';
+import { m4HelicalWire } from './manipulation/m4-helical-wire/family.ts';
+import { m5HeartSlot } from './manipulation/m5-heart-slot/family.ts';
+import { m6Unlinking } from './manipulation/m6-unlinking/family.ts';
 import { v2ChiralOddOneOut } from './perception/v2-chiral-odd-one-out/family.ts';
 import { v3RotatedCopy } from './perception/v3-rotated-copy/family.ts';
 import { v4RulerReading } from './perception/v4-ruler-reading/family.ts';
@@ -24,7 +29,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {

@@ -3,7 +3,7 @@
  * counts (uniqueness certificates for packing and part-to-whole families), Algorithm X, and
  * the deterministic re-draw helper for generator-side shortcut filters, the discrete-puzzle search
  * kit (breadth-first, A*, IDA*: optimal length and number of optimal solutions) and the pocket-cube
- * distance figures. The instance verifier
+ * distance figures, and the SE(3) motion planner for one held part. The instance verifier
  * itself (`verify/verify.ts`) pulls in the episode loop and agents, so it is imported from its
  * own module rather than from here.
  */
@@ -11,6 +11,17 @@ export * from '../solvers/polycube.ts';
 export { solveExactCover, type ExactCoverOptions, type ExactCoverProblem, type ExactCoverResult } from '../solvers/exact-cover.ts';
 export { generateFiltered, redrawRng, type DrawFilter, type RedrawOptions } from '../solvers/redraw.ts';
 export type { InstanceFilter } from '../tasks/types.ts';
+export {
+  planPath,
+  callLegs,
+  callsBetween,
+  type HeldPartMotion,
+  type PlanFound,
+  type PlanNotFound,
+  type PlanOptions,
+  type PlanResult,
+  type PlannedCall,
+} from '../solvers/se3-planner/index.ts';
 export {
   aStar,
   breadthFirst,

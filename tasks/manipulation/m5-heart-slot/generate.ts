@@ -1,0 +1,127 @@
+/**
+ * M5 generator: a pure function of (family, tier, seed). It places the matching heart opening
+ * (turned about the wall's normal from L3) and the decoys on the wall, and the block's start in
+ * front of it (face-on, turned, or in any orientation by tier) and the goal beyond it. Every
+ * random choice comes from `redrawRng`; a draw that fails a filter is drawn again.
+ */
+import { roundTo } from '../../../core/determinism.ts';
+import type { Rng } from '../../../core/rng.ts';
+import { qaxisAngle, qmul, qnormalize } from '../../../sim/math.ts';
+import type { Quat, RulerSpec } from '../../../sim/types.ts';
+import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
+import { makeInstance } from '../../instance.ts';
+import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
+import { tidyQuat } from '../m1-chiral-peg/scene.ts';
+import { SHORTCUT_FILTERS } from './filters.ts';
+import { fitQuat, openingRadius, partRadius } from './geometry.ts';
+import { PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene } from './scene.ts';
+import { m5Tools } from './tools.ts';
+
+function mm(x: number): string {
+  return `${Number((x * 1000).toFixed(1))} mm`;
+}
+
+function grid5(x: number): number {
+  return roundTo(Math.round(x / 0.005) * 0.005, 3);
+}
+
+/** A uniformly random orientation, tidied for JSON (Shoemake's method). */
+function randomQuat(rng: Rng): Quat {
+  const u1 = rng.next();
+  const u2 = rng.next() * 2 * Math.PI;
+  const u3 = rng.next() * 2 * Math.PI;
+  const a = Math.sqrt(1 - u1);
+  const b = Math.sqrt(u1);
+  return tidyQuat([a * Math.sin(u2), a * Math.cos(u2), b * Math.sin(u3), b * Math.cos(u3)]);
+}
+
+function drawScene(tier: Tier, rng: Rng): M5Scene | null {
+  const t = TIERS[tier];
+  const sign = rng.pick([1, -1]);
+  const turnDeg = t.openingTurn[1] > 0 ? sign * 5 * rng.int(t.openingTurn[0] / 5, t.openingTurn[1] / 5) : 0;
+  const shapes: Array<Omit<M5Opening, 'x' | 'y'>> = [{ kind: 'match', width: PART.width, height: PART.height, turnDeg }];
+  for (const d of t.decoys) {
+    const dims = d === 'smaller' ? { width: roundTo(PART.width * 0.92, 4), height: roundTo(PART.height * 0.92, 4) } : { width: roundTo(PART.width * 0.86, 4), height: PART.height };
+    shapes.push({ kind: d, ...dims, turnDeg: 5 * rng.int(-12, 12) });
+  }
+  const openings: M5Opening[] = [];
+  for (const o of rng.shuffle(shapes)) {
+    const r = openingRadius(o, TIERS[tier].clearance);
+    let placed = false;
+    for (let tries = 0; tries < 80 && !placed; tries++) {
+      const x = grid5(rng.range(WORKSPACE.min[0] + r + 0.02, WORKSPACE.max[0] - r - 0.02));
+      const y = grid5(rng.range(WORKSPACE.min[1] + r + 0.02, WORKSPACE.max[1] - r - 0.02));
+      if (openings.some((q) => Math.hypot(q.x - x, q.y - y) < r + openingRadius(q, TIERS[tier].clearance) + 0.02)) continue;
+      openings.push({ ...o, x, y });
+      placed = true;
+    }
+    if (!placed) return null;
+  }
+  const m = openings.find((o) => o.kind === 'match')!;
+  const probe: M5Scene = { part: { ...PART }, clearance: t.clearance, wall: { z: 0, thickness: WALL_THICKNESS, openings }, start: { p: [0, 0, 0], q: [0, 0, 0, 1] }, goal: { p: [0, 0, 0], q: [0, 0, 0, 1] }, toolFrame: t.toolFrame };
+  const rad = partRadius(probe);
+  let startQ: Quat;
+  if (t.start === 'facing') startQ = tidyQuat(qaxisAngle([0, 0, 1], (sign * 5 * rng.int(6, 18) * Math.PI) / 180));
+  else if (t.start === 'turned') {
+    const yaw = (rng.pick([1, -1]) * 5 * rng.int(6, 14) * Math.PI) / 180;
+    const tilt = (rng.pick([1, -1]) * 5 * rng.int(3, 8) * Math.PI) / 180;
+    startQ = tidyQuat(qnormalize(qmul(qaxisAngle([1, 0, 0], tilt), qaxisAngle([0, 1, 0], yaw))));
+  } else startQ = randomQuat(rng);
+  const start = {
+    p: [grid5(rng.range(WORKSPACE.min[0] + rad + 0.01, WORKSPACE.max[0] - rad - 0.01)), grid5(rng.range(WORKSPACE.min[1] + rad + 0.01, WORKSPACE.max[1] - rad - 0.01)), roundTo(WALL_THICKNESS / 2 + rad + 0.07, 4)] as [number, number, number],
+    q: startQ,
+  };
+  const goal = {
+    p: [grid5(rng.range(WORKSPACE.min[0] + rad + 0.01, WORKSPACE.max[0] - rad - 0.01)), grid5(rng.range(WORKSPACE.min[1] + rad + 0.01, WORKSPACE.max[1] - rad - 0.01)), roundTo(-WALL_THICKNESS / 2 - rad - 0.06, 4)] as [number, number, number],
+    q: fitQuat(m),
+  };
+  return { ...probe, start, goal };
+}
+
+function rulesText(s: M5Scene, tier: Tier): string {
+  const n = s.wall.openings.length;
+  return [
+    `You hold a heart-shaped block (orange): a heart ${mm(s.part.width)} wide and ${mm(s.part.height)} high, ${mm(s.part.thickness)} thick. In front of it stands a wall ${mm(s.wall.thickness)} thick with ${n === 1 ? 'a heart-shaped opening' : `${n} heart-shaped openings`}.`,
+    `${n === 1 ? 'The opening' : 'Exactly one opening'} is the block's heart grown by ${mm(s.clearance)} on every side${n > 1 ? '; the others are smaller or narrower hearts that let nothing through' : ''}. The block passes face-on, its heart turned onto the opening's outline — or turned over about its symmetry axis (a heart is its own mirror image); it is too thick to pass edge-on.`,
+    'Goal: pass the block through the opening until all of it is beyond the wall. The episode ends as soon as it is.',
+    "Frame: the red, green and blue arrows beside the wall show the world's +x, +y and +z axes (+x to the right in the first view, +y up, +z toward you); translate uses them." +
+      (s.toolFrame ? " rotate and move turn about the block's OWN axes, shown by the small red, green and blue arrows fixed to it, which turn with it." : ' rotate and move turn about axes parallel to them.'),
+    "Measuring: a ruler runs along the bottom of the wall's near face and another up its left edge, from its bottom-left corner, with ticks every 10 mm and labels every 100 mm.",
+    "Tools: translate(dx_m, dy_m, dz_m) moves the block in a straight line; rotate(axis, angle_deg) turns it about its centre; move(…) does both at once. All are relative to where the block is now.",
+    'Every motion is swept along its whole path. If the block would touch the wall, or leave the workspace (a box as wide and high as the wall), the motion is stopped and rolled back and the rest of that turn is not run.',
+  ].join('\n');
+}
+
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M5Scene> {
+  const rng = redrawRng('M5', tier, seed, attempt);
+  let scene = drawScene(tier, rng);
+  for (let k = 0; !scene && k < 20; k++) scene = drawScene(tier, rng);
+  if (!scene) throw new Error(`M5 ${tier}/${seed}: no opening layout fits`);
+  const front = WALL_THICKNESS / 2 + 0.001;
+  const x0 = WORKSPACE.min[0];
+  const rulers: RulerSpec[] = [
+    { from: [x0, 0.002, front], to: [WORKSPACE.max[0], 0.002, front], tickDir: [0, 1, 0], minor: 0.01, major: 0.1 },
+    { from: [x0 + 0.002, 0, front], to: [x0 + 0.002, WORKSPACE.max[1], front], tickDir: [1, 0, 0], minor: 0.01, major: 0.1 },
+  ];
+  const m = scene.wall.openings.find((o) => o.kind === 'match')!;
+  return makeInstance(family, tier, seed, {
+    title: `Heart slot, ${scene.wall.openings.length} opening${scene.wall.openings.length > 1 ? 's' : ''}, ${mm(scene.clearance)} clearance${scene.toolFrame ? ', turns in the block\'s own frame' : ''}`,
+    rules: rulesText(scene, tier),
+    tools: heldPartToolSpecs(m5Tools(scene.toolFrame)),
+    camera: { initial: { azimuth: 22, elevation: 20, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
+    rulers,
+    ground: { y: 0, color: '#6f7782' },
+    dynamic: false,
+    scoring: 'graded',
+    scene,
+    reveal: {
+      plan: `The matching opening is centred ${mm(m.x - x0)} from the wall's left edge and ${mm(m.y)} up, its heart turned ${Math.abs(m.turnDeg)}° ${m.turnDeg >= 0 ? 'counter-clockwise' : 'clockwise'} (as seen from the front) from notch-up. Turn the block face-on to the wall with its heart turned the same way, bring it in front of that opening, and push it straight through.`,
+    },
+  });
+}
+
+/** The instance of (seed, tier): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M5Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+}

@@ -1,0 +1,76 @@
+/**
+ * M6 unlinking: the scene an instance carries, the tiers and the fixed sizes.
+ *
+ * Frames: world metres, y up. A fixed frame stands across z: a base block on the floor, two posts
+ * and a top bar running along x, enclosing an opening in the x–y plane. A held hook — a square loop
+ * of four bars in its own y–z plane, its own x axis its thickness — hangs linked round the frame's
+ * top bar: the top bar runs through the hook's loop. The hook's bottom bar has a slot cut through it,
+ * slanted at `slotAngleDeg` from the hook's own x axis (in its x–z plane) and centred `slotOffset`
+ * along the bar. The one way out: turn the hook so the slot runs along the top bar, bring the slot
+ * under it, and lift the hook off through the slot.
+ */
+import type { Pose } from '../../../sim/types.ts';
+import type { Tier } from '../../types.ts';
+
+/** Parameters an M6 world is built from: plain JSON, a pure function of (seed, tier). */
+export interface M6Scene {
+  /** The fixed frame. */
+  frame: {
+    /** Side of the square section of the top bar and the posts, metres. */
+    bar: number;
+    /** Inside width of the opening (between the posts, along x), metres. */
+    width: number;
+    /** Height of the top bar's centre line above the floor, metres. */
+    topY: number;
+    /** Height of the base block, metres. */
+    baseHeight: number;
+  };
+  /** The hook. */
+  hook: {
+    /** Side of the square section of its bars, metres. */
+    bar: number;
+    /** Outside length of the loop along its own z (the bottom bar's length), metres. */
+    length: number;
+    /** Outside height of the loop along its own y, metres. */
+    height: number;
+    /** Width of the bottom plate along the hook's own x (the slot's length through it grows with it), metres. */
+    plateWidth: number;
+    /** Angle of the slot from the hook's own x axis, in its x–z plane, degrees. */
+    slotAngleDeg: number;
+    /** Where the slot's centre line crosses the bottom bar's axis, along the hook's own z from its centre, metres. */
+    slotOffset: number;
+    /** Width of the slot (across its direction), metres: the frame's bar plus twice the clearance. */
+    slotWidth: number;
+  };
+  /** The clearance of the slot round the frame's top bar, per side, metres. */
+  clearance: number;
+  /** The hook's start pose: the centre of its loop `p`, orientation `q`. */
+  start: Pose;
+  /** Whether `rotate` and `move` turn about the hook's own axes (`+tool`). */
+  toolFrame: boolean;
+}
+
+/** What each tier draws. */
+export interface M6TierSettings {
+  clearance: number;
+  /** Slot angle range (a random sign), degrees; 0 at L1. */
+  slotAngle: [number, number];
+  /** Slot offset range along the bar (a random sign), metres. */
+  slotOffset: [number, number];
+  toolFrame: boolean;
+}
+
+/** Tier settings. */
+export const TIERS: Record<Tier, M6TierSettings> = {
+  L1: { clearance: 0.004, slotAngle: [15, 30], slotOffset: [0, 0.01], toolFrame: false },
+  L3: { clearance: 0.004, slotAngle: [30, 50], slotOffset: [0, 0], toolFrame: false },
+  L5: { clearance: 0.003, slotAngle: [30, 50], slotOffset: [0.012, 0.022], toolFrame: false },
+  L7: { clearance: 0.003, slotAngle: [30, 50], slotOffset: [0.012, 0.022], toolFrame: true },
+};
+
+/** Fixed sizes, metres. */
+export const SIZES = { frameBar: 0.012, frameWidth: 0.22, topY: 0.2, baseHeight: 0.03, hookBar: 0.01, hookLength: 0.12, hookHeight: 0.08, plateWidth: 0.044 };
+/** The workspace, metres. */
+export const WORKSPACE = { min: [-0.3, 0.005, -0.25] as [number, number, number], max: [0.3, 0.45, 0.25] as [number, number, number] };
+/** How far apart the pieces' bounding boxes must be for them to count as separated, metres. */
+export const SEPARATION = 0.005;
