@@ -16,7 +16,8 @@ import { instanceFromId } from '../tasks/registry.ts';
 import { launchBrowser, watchedPage } from './support/report-browser.ts';
 import { entry, writeHandmadeRun, XSS, XSS_ALL } from './support/report-run.ts';
 
-const ID = 'P6-L1-s100';
+// Seven moves, so the person's play takes two turns (P6 L1 draws 4–7 moves).
+const ID = 'P6-L1-s103';
 
 /** A raw HTTP request (fetch cannot set Host), answering status and body text. */
 function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
@@ -111,7 +112,7 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     expect(by('gap')).to.include({ control: 'number', exclusiveMin: 0 });
   });
 
-  it('plays P6-L1-s100 to success by clicking the built buttons, logging it as a model run is logged', async () => {
+  it('plays P6-L1-s103 to success by clicking the built buttons, logging it as a model run is logged', async () => {
     const out = join(tmp, 'solved');
     const handle = await startPlay({ instance: ID, out });
     open.push(handle);
@@ -209,7 +210,10 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     expect((await state(url)).version).to.equal(s.version);
     expect(new EpisodeLog(out, ID).read().turns).to.have.length(0);
 
-    const ok = await postTurn(url, { version: s.version, reply: { rationale: 'one move', note: 'kept', actions: [{ tool: 'move', args: { from: 'A', to: 'C' } }] } });
+    // A legal first move of this start: the reference's (the disks' places are drawn per seed).
+    const { family, instance } = instanceFromId(ID);
+    const firstMove = (await family.reference(instance)).calls[0];
+    const ok = await postTurn(url, { version: s.version, reply: { rationale: 'one move', note: 'kept', actions: [firstMove] } });
     expect(ok.status).to.equal(200);
     const next = JSON.parse(ok.body) as PlayState;
     expect(next).to.include({ status: 'waiting', turn: 2, note: 'kept' });
