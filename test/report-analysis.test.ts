@@ -110,8 +110,8 @@ describe('behaviour analysis and leaderboard', () => {
     const plan = join(tmp, 'delta-plan');
     const loopy = (instance: string, score: number): EpisodeSpec => ({ ...COLLISION_LOOP, instance, score });
     writeAnalysisRun(base, [
-      { ...CLEAN_SOLVE, instance: 'P6-L5-s1', score: 40 },
-      { ...STALL, instance: 'P6-L7-s1', score: 20 },
+      { ...CLEAN_SOLVE, instance: 'P2-L5-s1', score: 40 },
+      { ...STALL, instance: 'P2-L7-s1', score: 20 },
       loopy('M1-L5-s1', 10),
       { ...STALL, instance: 'M1-L7-s1', score: 4 },
       { ...STALL, instance: 'A1-L5-s1', abandoned: true, endReason: 'abandoned', score: 0 },
@@ -119,7 +119,7 @@ describe('behaviour analysis and leaderboard', () => {
     writeAnalysisRun(
       plan,
       [
-        { ...CLEAN_SOLVE, instance: 'P6-L5-s1', score: 70 },
+        { ...CLEAN_SOLVE, instance: 'P2-L5-s1', score: 70 },
         { ...CLEAN_SOLVE, instance: 'M1-L5-s1', score: 55 },
         { ...CLEAN_SOLVE, instance: 'A1-L5-s1', score: 90 },
       ],
@@ -134,9 +134,9 @@ describe('behaviour analysis and leaderboard', () => {
     expect(d.collisionsMode).to.equal(0);
     const levers = a.deltas.levers.filter((l) => l.mode === 'default');
     const byLever = new Map(levers.map((l) => [l.lever, l]));
-    // P6's L7 lever is its rule variant, M1's a rotated working frame (from the registry).
-    expect([...byLever.keys()].sort()).to.deep.equal(['+rot', '+rule']);
-    expect(byLever.get('+rule')).to.deep.include({ families: ['P6'], pairs: 1, meanL5: 40, meanL7: 20, drop: 20 });
+    // P2's L7 lever hides vehicles, M1's is a rotated working frame (from the registry).
+    expect([...byLever.keys()].sort()).to.deep.equal(['+occ', '+rot']);
+    expect(byLever.get('+occ')).to.deep.include({ families: ['P2'], pairs: 1, meanL5: 40, meanL7: 20, drop: 20 });
     expect(byLever.get('+rot')).to.deep.include({ families: ['M1'], pairs: 1, drop: 6 });
   });
 

@@ -186,16 +186,16 @@ describe('spaceact report: the HTML report of a run', function () {
 
   it('reports a real reference run from the command line', async () => {
     const out = join(tmp, 'real');
-    const summary: RunSummary = await runInstances({ instances: ['P6-L1-s100'], agent: { name: 'reference', options: {} }, mode: parseMode('default'), out });
+    const summary: RunSummary = await runInstances({ instances: ['P6-L1-s103'], agent: { name: 'reference', options: {} }, mode: parseMode('default'), out });
     const res = await run(process.execPath, ['bin/spaceact.mjs', 'report', out]);
     expect(res.stdout).to.include(join(out, 'report.html'));
-    const { page, watch } = await open(browser, join(out, 'report.html'), '#ep-P6-L1-s100');
+    const { page, watch } = await open(browser, join(out, 'report.html'), '#ep-P6-L1-s103');
     const images = await loadAllImages(page);
     expect(images.broken).to.deep.equal([]);
     // Every turn's view, and the final state after the last turn.
     expect(images.loaded).to.equal(summary.episodes[0].turns + 1);
-    expect(await page.$$eval('#ep-P6-L1-s100 .end figure.img-view img', (i) => i.length)).to.equal(1);
-    const text = await page.$eval('#ep-P6-L1-s100', (e) => (e as HTMLElement).innerText);
+    expect(await page.$$eval('#ep-P6-L1-s103 .end figure.img-view img', (i) => i.length)).to.equal(1);
+    const text = await page.$eval('#ep-P6-L1-s103', (e) => (e as HTMLElement).innerText);
     expect(text).to.match(/solved/);
     expect(text).to.include('Reference plan, calls 1–5 of 7.');
     expect(await cell(page, 'family:P6', 'actions')).to.equal(summary.episodes[0].actions.toFixed(1));

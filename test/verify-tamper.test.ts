@@ -11,7 +11,8 @@ import { runRandomBaseline, verifyInstance } from '../verify/verify.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PEGS = ['A', 'B', 'C'];
-const ID = 'P6-L1-s100';
+// Seven moves (P6 L1 draws 4–7): the tampered scripts below cut and extend a two-turn plan.
+const ID = 'P6-L1-s103';
 
 function p6(id = ID): { family: TaskFamily; instance: Instance<P6Scene> } {
   const { family, instance } = instanceFromId(id);
@@ -60,9 +61,9 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     const ref = await family.reference(instance);
     const short = await verifyInstance(family, instance, { randomSeeds: 0, reference: () => ({ ...ref, calls: ref.calls.slice(0, -1) }) });
     expect(short.verified).to.equal(false);
-    expect(short.failure).to.match(/^P6-L1-s100: reference episode: all 6 calls ran but the task is not solved \(progress 0\.86\)$/);
+    expect(short.failure).to.match(/^P6-L1-s103: reference episode: all 6 calls ran but the task is not solved \(progress 0\.86\)$/);
     const long = await verifyInstance(family, instance, { randomSeeds: 0, reference: () => ({ ...ref, calls: [...ref.calls, ref.calls[0]] }) });
-    expect(long.failure).to.match(/^P6-L1-s100: reference episode: solved after 7 of the script's 8 actions/);
+    expect(long.failure).to.match(/^P6-L1-s103: reference episode: solved after 7 of the script's 8 actions/);
   });
 
   it('requirements the family declares are enforced: uniqueness, and its own shortcut filters', async () => {
@@ -76,8 +77,8 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     const r = await verifyInstance(strict, instance, { randomSeeds: 0, reference: () => ({ ...ref, unique: false }) });
     expect(r.verified).to.equal(false);
     expect(r.failures).to.include.members([
-      'P6-L1-s100: P6 requires a unique solution, but uniqueness is not certified (' + ref.method + ')',
-      'P6-L1-s100: shortcut filter "too-few-disks": fewer than 5 disks',
+      'P6-L1-s103: P6 requires a unique solution, but uniqueness is not certified (' + ref.method + ')',
+      'P6-L1-s103: shortcut filter "too-few-disks": fewer than 5 disks',
     ]);
     expect(r.shortcuts!.filters).to.deep.equal({ 'too-few-disks': { passed: false, message: 'fewer than 5 disks' } });
   });
@@ -89,7 +90,7 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     const r = await verifyInstance(family, solvedAtStart, { randomSeeds: 0 });
     expect(r.verified).to.equal(false);
     expect(r.shortcuts!.null.solved).to.equal(true);
-    expect(r.failures).to.include('P6-L1-s100: shortcut: the null policy (do nothing) solves it');
+    expect(r.failures).to.include('P6-L1-s103: shortcut: the null policy (do nothing) solves it');
   });
 
   it('the random baseline counts its successes against the bound', async () => {
