@@ -8,6 +8,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import { frameArrowBodies } from '../../kits/held-part/markers.ts';
 import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
+import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { boxShapes, exitPlane, frameArrowPoint, rodEnds, rodOut, rodShapes, rodTurn, routePoses, sceneBounds, shellBoxes } from './corridor.ts';
 import { WALL, type M2Scene } from './scene.ts';
@@ -50,6 +51,18 @@ export function build(instance: Instance<M2Scene>, world: World): FamilyEnv {
   return {
     tools: heldPartHandlers(world, M2_TOOLS, () => (solved() ? 'the whole rod is out of the corridor' : '')),
     solved,
+    viewParts: () =>
+      heldPartViewParts({
+        part: { name: 'rod', minPixels: 800 },
+        scenery: [
+          { name: 'floor', minPixels: 20000, mayBeCut: true },
+          { name: 'walls', minPixels: 15000 },
+          { name: 'ceiling', minPixels: 15000 },
+          // The green pad beyond a horizontal exit (an upward exit, L7's shaft, has none).
+          ...(out[1] <= 0.5 ? [{ name: 'goal-pad', minPixels: 1500 }] : []),
+        ],
+        frameArrows: 'frame',
+      }),
     progress() {
       // Along the reference's route, kept below 1 for an unsolved episode.
       return 0.95 * route.fraction(world.getPose('rod'));

@@ -8,6 +8,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import { frameArrowBodies } from '../../kits/held-part/markers.ts';
 import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
+import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { finishZ, matches, partRadius, partShapes, routePoses, wallGeometry, WALL_TURN } from './geometry.ts';
 import { ARROWS_AT, WORKSPACE, type M3Scene } from './scene.ts';
@@ -55,6 +56,16 @@ export function build(instance: Instance<M3Scene>, world: World): FamilyEnv {
   return {
     tools: heldPartHandlers(world, tools, () => (solved() ? 'the part is through' : '')),
     solved,
+    viewParts: () =>
+      heldPartViewParts({
+        part: { name: 'part', minPixels: 2500 },
+        scenery: [
+          // Each wall with its openings (the far ones are seen through the first's).
+          ...s.walls.map((_, i) => ({ name: `wall-${i + 1}-surface`, minPixels: i === 0 ? 50000 : 10000 })),
+          { name: 'goal-zone', minPixels: 1500 },
+        ],
+        frameArrows: 'frame',
+      }),
     progress: () => 0.95 * route.fraction(world.getPose('part')),
     staticsAfter: () => false,
     stateText() {

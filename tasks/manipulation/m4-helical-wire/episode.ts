@@ -9,6 +9,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import { frameArrowBodies } from '../../kits/held-part/markers.ts';
 import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
+import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { BASE_HALF, WORKSPACE, type M4Scene } from './scene.ts';
 import { m4Tools } from './tools.ts';
@@ -46,6 +47,15 @@ export function build(instance: Instance<M4Scene>, world: World): FamilyEnv {
   return {
     tools: heldPartHandlers(world, m4Tools(frame), () => (solved() ? 'the ring is off the wire' : '')),
     solved,
+    viewParts: () =>
+      heldPartViewParts({
+        part: { name: 'ring', minPixels: 400 },
+        scenery: [
+          { name: 'base', minPixels: 5000 },
+          { name: 'wire', minPixels: 2000 },
+        ],
+        frameArrows: 'frame',
+      }),
     progress: () => 0.95 * route.fraction(world.getPose('ring')),
     staticsAfter: () => false,
     stateText() {

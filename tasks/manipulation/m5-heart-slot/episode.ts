@@ -8,6 +8,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import { frameArrowBodies } from '../../kits/held-part/markers.ts';
 import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
+import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { finishZ, match, partRadius, partShapes, routePoses, wallGeometry, WALL_TURN } from './geometry.ts';
 import { ARROWS_AT, WORKSPACE, type M5Scene } from './scene.ts';
@@ -56,6 +57,16 @@ export function build(instance: Instance<M5Scene>, world: World): FamilyEnv {
   return {
     tools: handlers,
     solved,
+    viewParts: () =>
+      heldPartViewParts({
+        part: { name: 'heart', minPixels: 3000 },
+        scenery: [
+          { name: 'wall-surface', minPixels: 60000 },
+          { name: 'goal-zone', minPixels: 800 },
+        ],
+        frameArrows: 'frame',
+        partArrows: s.toolFrame ? 'heart-axis' : undefined,
+      }),
     progress: () => 0.95 * route.fraction(world.getPose('heart')),
     staticsAfter: () => false,
     stateText() {

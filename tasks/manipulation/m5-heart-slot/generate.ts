@@ -18,6 +18,9 @@ import { fitQuat, openingRadius, partRadius } from './geometry.ts';
 import { PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene } from './scene.ts';
 import { m5Tools } from './tools.ts';
 
+/** How far (m) the block's start keeps from the workspace's left and bottom edges beyond its radius: clear of the rulers in the first view. */
+const START_CLEAR = { left: 0.1, bottom: 0.07 };
+
 function mm(x: number): string {
   return `${Number((x * 1000).toFixed(1))} mm`;
 }
@@ -68,8 +71,11 @@ function drawScene(tier: Tier, rng: Rng): M5Scene | null {
     const tilt = (rng.pick([1, -1]) * 5 * rng.int(3, 8) * Math.PI) / 180;
     startQ = tidyQuat(qnormalize(qmul(qaxisAngle([1, 0, 0], tilt), qaxisAngle([0, 1, 0], yaw))));
   } else startQ = randomQuat(rng);
+  // The first camera sees the block (some 13 cm in front of the wall, from above and to the
+  // right) about 5 cm left of and below the wall behind it, so the block starts clear of the
+  // rulers' labels along the wall's left edge and bottom: it may not hide or sit under them.
   const start = {
-    p: [grid5(rng.range(WORKSPACE.min[0] + rad + 0.01, WORKSPACE.max[0] - rad - 0.01)), grid5(rng.range(WORKSPACE.min[1] + rad + 0.01, WORKSPACE.max[1] - rad - 0.01)), roundTo(WALL_THICKNESS / 2 + rad + 0.07, 4)] as [number, number, number],
+    p: [grid5(rng.range(WORKSPACE.min[0] + rad + START_CLEAR.left, WORKSPACE.max[0] - rad - 0.01)), grid5(rng.range(WORKSPACE.min[1] + rad + START_CLEAR.bottom, WORKSPACE.max[1] - rad - 0.01)), roundTo(WALL_THICKNESS / 2 + rad + 0.07, 4)] as [number, number, number],
     q: startQ,
   };
   const goal = {

@@ -8,6 +8,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import { frameArrowBodies } from '../../kits/held-part/markers.ts';
 import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
+import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { frameShapes, hookShapes, routePoses, separated } from './pieces.ts';
 import { WORKSPACE, type M6Scene } from './scene.ts';
@@ -42,6 +43,13 @@ export function build(instance: Instance<M6Scene>, world: World): FamilyEnv {
   return {
     tools: heldPartHandlers(world, m6Tools(s.toolFrame), () => (solved() ? 'the hook is free of the frame' : ''), followers),
     solved,
+    viewParts: () =>
+      heldPartViewParts({
+        part: { name: 'hook', minPixels: 3000 },
+        scenery: [{ name: 'frame', minPixels: 30000 }],
+        frameArrows: 'axes',
+        partArrows: s.toolFrame ? 'hook-axis' : undefined,
+      }),
     progress: () => 0.95 * route.fraction(world.getPose('hook')),
     staticsAfter: () => false,
     stateText() {
