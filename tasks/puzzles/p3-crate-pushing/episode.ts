@@ -31,6 +31,7 @@ import {
   WALL_COLOR,
   type P3Scene,
 } from './scene.ts';
+import { firstViewHiddenBodies } from './sight.ts';
 import { pullDistances, pushDistance, type P3State } from './solver.ts';
 
 /** Bodies the pieces stand on and glide over: left out of their sweeps. */
@@ -101,8 +102,8 @@ function rowRuns(s: P3Scene, take: (cell: number) => boolean, y0: number, y1: nu
   return out;
 }
 
-/** Adds the room: floor and its checker, walls, platform, ramp, rails, marked cells and the compass letter. */
-function addRoom(world: World, s: P3Scene, level: Level): void {
+/** Adds the room: floor and its checker, walls, platform, ramp, rails, marked cells and the compass letter; returns how many rail bodies it made. */
+function addRoom(world: World, s: P3Scene, level: Level): number {
   const w = (s.cols * s.cell) / 2;
   const d = (s.rows * s.cell) / 2;
   world.addBody({ name: 'floor', kind: 'static', pose: { p: [0, -0.005, 0], q: IDENTITY }, shapes: [{ type: 'box', half: [w + 0.06, 0.005, d + 0.06] }], color: FLOOR_COLORS[0] });
@@ -175,6 +176,7 @@ function addRoom(world: World, s: P3Scene, level: Level): void {
   });
   // On top of the north wall, so no wall hides it from any side.
   world.addBody({ name: 'compass-N', kind: 'static', collides: false, pose: { p: [0, s.wallHeight + 0.0006, -d + s.cell / 2], q: IDENTITY }, shapes: glyphShapes('N', s.cell * 0.7, 0.001), color: '#f4f1e8' });
+  return rails.length;
 }
 
 /** The cell a piece stands on, read from its pose, and how far it is from that cell's resting pose (m). */
@@ -192,7 +194,7 @@ function pieceCell(s: P3Scene, level: Level, name: string, hh: number, world: Wo
 export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
   const s = instance.scene;
   const level = parseLevel(s);
-  addRoom(world, s, level);
+  const railCount = addRoom(world, s, level);
   level.crates.forEach((c, k) =>
     world.addBody({
       name: crateBody(k + 1),
@@ -267,6 +269,29 @@ export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
         const c = pieceCell(s, level, n, CRATE_HALF, world);
         return goalSet.has(c.cell) && c.offset < 0.002;
       });
+    },
+    // The first view shows the room, every crate, the pusher, every green cell and the N; at L7
+    // (+occ) the tall walls hide on purpose the crates and green cells the generator chose the
+    // low first camera for (sight.ts, every test point of the part behind a wall block).
+    viewParts: () => {
+      const walls = level.kind.flatMap((k, i) => (k === 'wall' ? [i] : [])).map((_, n) => `wall-${n + 1}`);
+      const rails = Array.from({ length: railCount }, (_, k) => `rail-${k + 1}`);
+      return [
+        {
+          bodies: [
+            { name: 'floor', minPixels: 20000, mayBeCut: true },
+            { name: 'walls', group: walls, minPixels: 20000 },
+            ...(world.hasBody('platform') ? [{ name: 'platform', minPixels: 1000 }] : []),
+            ...(world.hasBody('ramp') ? [{ name: 'ramp', minPixels: 300 }] : []),
+            ...(rails.length ? [{ name: 'rails', group: rails, minPixels: 300 }] : []),
+            ...crateNames.map((name) => ({ name, minPixels: 600 })),
+            { name: 'pusher', minPixels: 400 },
+            ...level.goals.map((_, k) => ({ name: `mark-${k + 1}`, minPixels: 150 })),
+            { name: 'compass-N', minPixels: 120 },
+          ],
+          hidden: firstViewHiddenBodies(s),
+        },
+      ];
     },
     staticsAfter() {
       // The crates and the pusher are kinematic pieces standing on the floor: nothing settles.

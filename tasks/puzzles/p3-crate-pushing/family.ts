@@ -15,7 +15,7 @@ import { reference } from './solver.ts';
 /** What P3 is: id, version, category, title, summary and tiers. */
 export const P3_DESCRIPTOR: FamilyDescriptor = {
   id: 'P3',
-  version: 1,
+  version: 2,
   category: 'P',
   title: 'Crate pushing',
   summary:
@@ -24,7 +24,7 @@ export const P3_DESCRIPTOR: FamilyDescriptor = {
     L1: { levers: [], description: '5 × 4 room, one crate, 1–3 wall cells; 4–6 pushes from the goal.' },
     L3: { levers: [], description: '6 × 5 room, two crates, 3–5 wall cells; 9–13 pushes.' },
     L5: { levers: [], description: '7 × 6 room with a raised platform (2 cm) and its ramp, two crates, 3–6 wall cells; 12–18 pushes, and a crate must go up or down the ramp.' },
-    L7: { levers: ['+occ'], description: 'The L5 room of the same seed with 10 cm walls and a low first view (36°) from the first side where the walls hide a crate or a green cell.' },
+    L7: { levers: ['+occ'], description: 'The L5 room of the same seed with 10 cm walls and a low first view (36°) from the first side where the walls hide a crate or a green cell wholly and the rest stays in sight.' },
   },
 };
 

@@ -6,7 +6,7 @@ import { Rng } from '../../../core/rng.ts';
 import type { SightlessContext, SightlessResult, SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { TIER_SPEC, type P3Scene } from './scene.ts';
-import { firstViewHides } from './sight.ts';
+import { firstViewHalfHidden, firstViewHides, firstViewSeesRamp } from './sight.ts';
 import { solveScene } from './solver.ts';
 
 /** Shortcut filters (re-checked by `verify`). */
@@ -26,7 +26,12 @@ export const SHORTCUT_FILTERS: InstanceFilter<P3Scene>[] = [
     name: 'first-view',
     check(instance) {
       const hidden = firstViewHides(instance.scene);
-      if (TIER_SPEC[instance.tier].tall) return hidden.length ? null : 'the tall walls hide no crate and no marked cell from the first view';
+      if (TIER_SPEC[instance.tier].tall) {
+        if (!hidden.length) return 'the tall walls hide no crate and no marked cell from the first view';
+        const slivers = firstViewHalfHidden(instance.scene);
+        if (slivers.length) return `the tall walls hide much of ${slivers.join(', ')} from the first view`;
+        return firstViewSeesRamp(instance.scene) ? null : 'the low first view does not look up the ramp from its low side';
+      }
       return hidden.length ? `the first view does not show: ${hidden.join(', ')}` : null;
     },
   },

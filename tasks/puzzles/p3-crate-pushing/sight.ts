@@ -6,8 +6,9 @@
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
+import { DIRECTION_STEP, TRAY_DIRECTIONS } from '../../kits/grid-tray.ts';
 import { parseLevel } from './level.ts';
-import { CRATE_HALF, WALL_HEIGHT, type P3Scene } from './scene.ts';
+import { CRATE_HALF, PUSHER_HALF_HEIGHT, PUSHER_RADIUS, WALL_HEIGHT, type P3Scene } from './scene.ts';
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -28,15 +29,36 @@ function camera(s: P3Scene, azimuth: number): CameraSpec {
 /**
  * The first camera of a room: from the south, high above a flat room; low above a tall-walled
  * one (L7), from the first side (south, north, east, west) whose walls hide a crate or a marked
- * cell.
+ * cell wholly while every other part the rules name (the other crates and marked cells, the
+ * pusher, the ramp) stays mostly in sight: the lever hides what it means to hide, no more.
  */
 export function firstCamera(s: P3Scene): CameraSpec {
   if (s.wallHeight <= WALL_HEIGHT) return camera(s, 0);
   for (const az of LOW_AZIMUTHS) {
     const c = camera(s, az);
-    if (hiddenFrom(s, c).length) return c;
+    if (hiddenFrom(s, c).length && halfHiddenFrom(s, c).length === 0 && !rampFacesAway(s, az)) return c;
   }
   return camera(s, 0);
+}
+
+/**
+ * Whether the ramp does not rise away from a camera at this azimuth: rising toward it, its slope
+ * faces away; rising across the view, its rails stand in front of it. Either way a low camera
+ * sees it only at a grazing angle.
+ */
+function rampFacesAway(s: P3Scene, azimuth: number): boolean {
+  const level = parseLevel(s);
+  const ramp = level.kind.indexOf('ramp');
+  if (ramp < 0) return false;
+  const [dc, dr] = DIRECTION_STEP[TRAY_DIRECTIONS[level.rise[ramp]]];
+  // The camera stands toward (sin az, cos az) from the room's centre (azimuth 0: the south, +z).
+  const toward: [number, number] = azimuth === 0 ? [0, 1] : azimuth === 180 ? [0, -1] : azimuth === 90 ? [1, 0] : [-1, 0];
+  return dc * toward[0] + dr * toward[1] >= 0;
+}
+
+/** Whether the first view of a tall-walled room looks up the ramp's slope from its low side (always true when the walls are low or there is no ramp). */
+export function firstViewSeesRamp(s: P3Scene): boolean {
+  return s.wallHeight <= WALL_HEIGHT || !rampFacesAway(s, firstCamera(s).azimuth);
 }
 
 function eye(c: CameraSpec): Vec3 {
@@ -66,8 +88,11 @@ function segmentHitsBox(a: Vec3, b: Vec3, min: Vec3, max: Vec3): boolean {
   return true;
 }
 
-/** Points on every crate top and marked cell, world frame, with what they are. */
-export function partPoints(s: P3Scene): Array<{ what: string; points: Vec3[] }> {
+/**
+ * Points on every crate top and marked cell (and, with `all`, the pusher's top and the ramp's
+ * slope), world frame, with what they are and the body that draws them.
+ */
+export function partPoints(s: P3Scene, all = false): Array<{ what: string; body: string; points: Vec3[] }> {
   const level = parseLevel(s);
   const at = (i: number, y: number): Vec3[] => {
     const c = i % s.cols;
@@ -78,18 +103,57 @@ export function partPoints(s: P3Scene): Array<{ what: string; points: Vec3[] }> 
     return [[x, y, z], [x - e, y, z - e], [x + e, y, z - e], [x - e, y, z + e], [x + e, y, z + e]];
   };
   const base = (i: number): number => (level.kind[i] === 'platform' ? s.platformHeight : 0);
-  const out: Array<{ what: string; points: Vec3[] }> = [];
-  for (const g of level.goals) out.push({ what: `marked cell at column ${g % s.cols}, row ${Math.floor(g / s.cols)}`, points: at(g, base(g) + 0.001) });
-  for (const c of level.crates) out.push({ what: `crate at column ${c % s.cols}, row ${Math.floor(c / s.cols)}`, points: at(c, base(c) + 2 * CRATE_HALF) });
+  const out: Array<{ what: string; body: string; points: Vec3[] }> = [];
+  // Body names as episode.ts numbers them: mark-k and crate-k, 1-based in the order of the map.
+  level.goals.forEach((g, k) => out.push({ what: `marked cell at column ${g % s.cols}, row ${Math.floor(g / s.cols)}`, body: `mark-${k + 1}`, points: at(g, base(g) + 0.001) }));
+  level.crates.forEach((c, k) => out.push({ what: `crate at column ${c % s.cols}, row ${Math.floor(c / s.cols)}`, body: `crate-${k + 1}`, points: at(c, base(c) + 2 * CRATE_HALF) }));
+  if (all) {
+    const lift = (i: number): number => (level.kind[i] === 'ramp' ? s.platformHeight / 2 : base(i));
+    const p = level.pusher;
+    // The pusher's top: its centre and four points within its radius.
+    const [px, py, pz] = at(p, lift(p) + 2 * PUSHER_HALF_HEIGHT)[0];
+    const e = PUSHER_RADIUS * 0.7;
+    out.push({ what: 'pusher', body: 'pusher', points: [[px, py, pz], [px - e, py, pz - e], [px + e, py, pz - e], [px - e, py, pz + e], [px + e, py, pz + e]] });
+    const ramp = level.kind.indexOf('ramp');
+    if (ramp >= 0) out.push({ what: 'ramp', body: 'ramp', points: at(ramp, s.platformHeight / 2) });
+  }
   return out;
 }
 
 /** The crates and marked cells the walls hide wholly from the first camera (every test point blocked). */
 export function firstViewHides(s: P3Scene): string[] {
-  return hiddenFrom(s, firstCamera(s));
+  return hiddenFrom(s, firstCamera(s)).map((p) => p.what);
 }
 
-function hiddenFrom(s: P3Scene, cam: CameraSpec): string[] {
+/** The parts the walls hide for the most part but not wholly from the first camera (the pusher and ramp also when wholly): none may be. */
+export function firstViewHalfHidden(s: P3Scene): string[] {
+  return halfHiddenFrom(s, firstCamera(s));
+}
+
+/** The bodies (`crate-k`, `mark-k`) the walls hide wholly from the first camera: what the L7 lever hides on purpose. */
+export function firstViewHiddenBodies(s: P3Scene): string[] {
+  return hiddenFrom(s, firstCamera(s)).map((p) => p.body);
+}
+
+function hiddenFrom(s: P3Scene, cam: CameraSpec): Array<{ what: string; body: string }> {
+  return blockedFrom(s, cam, false)
+    .filter((p) => p.blocked === p.total)
+    .map(({ what, body }) => ({ what, body }));
+}
+
+/**
+ * The parts not wholly hidden from a camera of which the walls still hide two test points
+ * or more (the pusher and the ramp included): a first view that shows them only as slivers.
+ */
+function halfHiddenFrom(s: P3Scene, cam: CameraSpec): string[] {
+  return blockedFrom(s, cam, true)
+    .filter((p) => p.blocked < p.total || p.body === 'pusher' || p.body === 'ramp')
+    .filter((p) => p.blocked >= 2)
+    .map((p) => p.what);
+}
+
+/** For every part, how many of its test points the wall blocks hide from the camera. */
+function blockedFrom(s: P3Scene, cam: CameraSpec, all: boolean): Array<{ what: string; body: string; blocked: number; total: number }> {
   const from = eye(cam);
   const walls: Array<[Vec3, Vec3]> = [];
   // Walls shrunk by 1 mm, so a grazing ray counts as seen.
@@ -105,7 +169,10 @@ function hiddenFrom(s: P3Scene, cam: CameraSpec): string[] {
       ]);
     }),
   );
-  return partPoints(s)
-    .filter((part) => part.points.every((p) => walls.some(([lo, hi]) => segmentHitsBox(from, p, lo, hi))))
-    .map((part) => part.what);
+  return partPoints(s, all).map((part) => ({
+    what: part.what,
+    body: part.body,
+    blocked: part.points.filter((p) => walls.some(([lo, hi]) => segmentHitsBox(from, p, lo, hi))).length,
+    total: part.points.length,
+  }));
 }

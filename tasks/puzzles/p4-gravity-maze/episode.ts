@@ -19,7 +19,7 @@ import type { World } from '../../../sim/world.ts';
 import { glyphShapes } from '../../kits/glyphs.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { cellIndex, cellOf, EXITED, FACE_NORMAL, MOVE_TURN, orientationIndex, parseMaze, type MazeMove, type MazeState } from './maze.ts';
-import { BALL_COLOR, BALL_RADIUS, BLOCK_COLOR, CENTRE, EXIT_COLOR, FRAME_COLOR, GLASS_COLOR, SHELL, TRAY_COLOR, type P4Scene } from './scene.ts';
+import { BALL_COLOR, BALL_RADIUS, BLOCK_COLOR, CENTRE, EXIT_COLOR, FRAME_COLOR, GLASS_COLOR, SHELL, TRAY_COLOR, type MazeFace, type P4Scene } from './scene.ts';
 import { startState, turnsToExit } from './solver.ts';
 
 const IDENTITY: Quat = [0, 0, 0, 1];
@@ -139,6 +139,26 @@ function blockShapes(s: P4Scene): ShapeSpec[] {
   return out;
 }
 
+/** The compass letter on each side of the cube, by the azimuth of its direction from the centre (0: south, +z). */
+const LETTER_AT_AZIMUTH: Record<number, string> = { 0: 'S', 90: 'E', 180: 'N', 270: 'W' };
+/** The horizontal outward normal (x, z) of each side face of the cube at the start. */
+const SIDE_NORMAL: Partial<Record<MazeFace, [number, number]>> = { east: [1, 0], west: [-1, 0], south: [0, 1], north: [0, -1] };
+
+/**
+ * The bodies an opaque cube (L5+) hides on purpose from a first camera at `azimuth` (degrees,
+ * 0 from the south): the ball, the letter on the side opposite the maze's own view side
+ * (`viewAzimuth`; the camera looks 30° past it), and the exit's frame when the exit is on the
+ * bottom or on a side facing away from the camera.
+ */
+export function hiddenBehindOpaqueCube(s: P4Scene, azimuth: number): string[] {
+  const out = ['ball', `compass-${LETTER_AT_AZIMUTH[(s.viewAzimuth + 180) % 360]}`];
+  const a = (azimuth * Math.PI) / 180;
+  const n = SIDE_NORMAL[s.exit.face];
+  // The view direction is never within 30° of a face's edge-on, so the sign is never in doubt.
+  if (s.exit.face === 'down' || (n && n[0] * Math.sin(a) + n[1] * Math.cos(a) < 0)) out.push('exit-frame');
+  return out;
+}
+
 /** Builds the tray, the compass letters, the cube and the ball, and the `tilt` and `spin` tools. */
 export function build(instance: Instance<P4Scene>, world: World): FamilyEnv {
   const s = instance.scene;
@@ -227,6 +247,24 @@ export function build(instance: Instance<P4Scene>, world: World): FamilyEnv {
       const outside = local.some((v) => Math.abs(v) > half + SHELL);
       return outside && world.getPose('ball').p[1] < TRAY_TOP + BALL_RADIUS + 0.002;
     },
+    // The first view (the loop's one picture) shows the tray, the four compass letters, the maze
+    // cube (its blocks, glass and edge frame as one part), the exit's yellow frame and the ball.
+    // At L5+ the opaque blocks hide on purpose what lies behind them: the ball (seen only through
+    // open cells), the exit's frame when the exit faces away from the camera, and the compass
+    // letter straight behind the cube (the three others still say which way is north).
+    viewParts: () => [
+      {
+        bodies: [
+          { name: 'tray', minPixels: 20000, mayBeCut: true },
+          ...['N', 'E', 'S', 'W'].map((ch) => ({ name: `compass-${ch}`, minPixels: 120 })),
+          { name: 'maze cube', group: ['maze-blocks', 'maze-glass', 'maze-frame'], minPixels: 20000 },
+          { name: 'exit-frame', minPixels: 150 },
+          { name: 'ball', minPixels: 200 },
+        ],
+        hidden: s.opaque ? hiddenBehindOpaqueCube(s, instance.camera.initial.azimuth) : [],
+        rulers: [],
+      },
+    ],
     staticsAfter() {
       // Every part is kinematic: the ball ends each turn resting where its drop stopped.
       return false;
