@@ -47,7 +47,10 @@ function resolved(env: TaskEnv, d: ViewDeclaration, renderer: Renderer): Require
   const scene = d.scene ?? env.scene();
   const hiddenRulers = new Set(d.hiddenRulers ?? []);
   const rulers = d.rulers ?? (scene.rulers ?? []).map((_, i) => i).filter((i) => !hiddenRulers.has(i));
-  return { ...d, label: d.label ?? 'first view', scene, camera: d.camera ?? env.camera, width: d.width ?? renderer.width, height: d.height ?? renderer.height, rulers };
+  // The first view is drawn at the instance's own frame size where it sets one (T1's wide
+  // strobe frames), so that is the picture measured.
+  const frame = env.frameSize(renderer);
+  return { ...d, label: d.label ?? 'first view', scene, camera: d.camera ?? env.camera, width: d.width ?? frame.width, height: d.height ?? frame.height, rulers };
 }
 
 /**

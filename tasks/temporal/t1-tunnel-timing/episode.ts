@@ -68,12 +68,14 @@ export function build(instance: Instance<T1Scene>, world: World): FamilyEnv {
     viewParts: () => [
       {
         bodies: [
-          { name: 'track', minPixels: 3000 },
+          // A sloped track (L7) is drawn as its own surface mesh, its colliders hidden; the long
+          // track runs on past the frame's bottom edge.
+          { name: s.kinkX === null ? 'track' : 'track-surface', minPixels: 3000, mayBeCut: true },
           { name: 'tunnel', minPixels: 2000 },
           ...s.gates.map((g) => ({ name: gateBody(g.name), minPixels: 150 })),
           { name: 'pit-walls', minPixels: 500 },
           { name: BALL, minPixels: 100 },
-          { name: 'ruler-strip', minPixels: 10000 },
+          { name: 'ruler-strip', minPixels: 10000, mayBeCut: true },
           ...(s.decoy ? [{ name: 'decoy-track', minPixels: 3000 }, { name: DECOY_BALL, minPixels: 80 }] : []),
         ],
       },
