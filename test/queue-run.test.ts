@@ -304,6 +304,8 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
       await until(() => ids.reduce((n, id) => n + turnsLogged(out, id), 0) >= 2, [first, w], 'waiting for two turns');
       await own.stop();
       await until(() => /lost Redis at/.test(first.out()), [first], 'waiting for the coordinator to notice');
+      // The workers notice on their own reconnection attempts; Redis stays down until they have.
+      await until(() => / lost Redis at /.test(w.out()), [w], 'waiting for the workers to notice');
       back = await RedisServer.start({ own: true, port: own.port });
       const r = await first.done;
       expect(r.code, r.out).to.equal(2);
