@@ -57,10 +57,12 @@ export function build(instance: Instance<V1Scene>, world: World): FamilyEnv {
     // The first view (view rule, AUTHORING step 4a): the table and the whole pile in frame (as one
     // part: blocks hidden behind or under others are the task), the L7 wall, and the rulers the
     // rules mention, less one the pile hides on purpose (its labels must not show).
-    viewParts: () => {
+    viewParts: (ctx) => {
       // With the L7 wall on the side the camera faces, the first ruler lies along the far side
-      // (generate.ts), behind the pile from the first view.
-      const hiddenRulers = s.walls.length ? [0] : [];
+      // (generate.ts), mostly behind the pile from the first view: the agent is told to read the
+      // other one there, and whatever of the far one shows must still be legible.
+      const rulerCount = ctx.scene().rulers?.length ?? 0;
+      const rulers = Array.from({ length: rulerCount }, (_, i) => i).filter((i) => !(s.walls.length && i === 0));
       return [
         {
           bodies: [
@@ -68,7 +70,7 @@ export function build(instance: Instance<V1Scene>, world: World): FamilyEnv {
             { name: 'pile', group: s.blocks.map((b) => b.name), minPixels: 20000 },
             ...s.walls.map((w) => ({ name: w.name, minPixels: 10000 })),
           ],
-          hiddenRulers,
+          rulers,
         },
       ];
     },

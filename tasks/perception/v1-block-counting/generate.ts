@@ -88,6 +88,16 @@ export function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier,
   return drawWithTarget(family, seed, tier, attempt).instance;
 }
 
+/**
+ * The cube count of `seed` where it is balanced over seeds: each block of as many consecutive
+ * seeds as the range has counts uses every count once, in an order shuffled per block.
+ */
+export function balancedCount(tier: Tier, seed: number, range: [number, number]): number {
+  const width = range[1] - range[0] + 1;
+  const order = new Rng(`V1/${tier}/cube-count/${Math.floor(seed / width)}`).shuffle(Array.from({ length: width }, (_, i) => range[0] + i));
+  return order[seed % width];
+}
+
 /** {@link drawInstance}, with how far the first view's hidden count is from the drawn one. */
 function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): { instance: Instance<V1Scene>; off: number } {
   const rng = redrawRng('V1', tier, seed, attempt);
@@ -98,9 +108,19 @@ function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, atte
   // count comes from a stream re-drawn every COUNT_SPAN attempts, so a count whose piles cannot
   // hide that many (or that few) gives way to another.
   const hiddenRng = Rng.forInstance('V1', tier, seed, `hidden#${Math.floor(attempt / HIDDEN_SPAN)}`);
-  const countRng = Rng.forInstance('V1', tier, seed, `cubes#${Math.floor(attempt / COUNT_SPAN)}`);
-  const hiddenTarget = hiddenRng.int(settings.hidden[0], settings.hidden[1]);
-  const cubes = countRng.int(Math.max(plan.cubes[0], hiddenTarget + 2), plan.cubes[1]);
+  let hiddenTarget = hiddenRng.int(settings.hidden[0], settings.hidden[1]);
+  let cubes: number;
+  if (!settings.balancedCount) {
+    const countRng = Rng.forInstance('V1', tier, seed, `cubes#${Math.floor(attempt / COUNT_SPAN)}`);
+    cubes = countRng.int(Math.max(plan.cubes[0], hiddenTarget + 2), plan.cubes[1]);
+  } else {
+    // The cube count is fixed per seed and balanced over seeds (every count once in each block
+    // of seeds), whatever the filters re-draw: at L7 a count re-drawn when its piles failed the
+    // filters clustered on the counts that pass easily, and a constant count was right 11 % of
+    // the time.
+    cubes = balancedCount(tier, seed, plan.cubes);
+    hiddenTarget = Math.min(hiddenTarget, cubes - 2);
+  }
   const elevation = rng.int(5, 10);
   // With the wall (L7) the first camera looks squarely at the walled side (within 25°).
   const side = 90 * rng.int(0, 3);

@@ -48,6 +48,12 @@ export interface V1TierSettings {
    * camera nearest to it (false: for large piles, whose draws cost too much to repeat).
    */
   exactHidden: boolean;
+  /**
+   * Fix the cube count per seed, balanced over seeds (every count once per block of seeds),
+   * instead of re-drawing it with the layout: where re-draws are frequent (the walled L7) the
+   * surviving counts otherwise cluster and a constant count guesses too often.
+   */
+  balancedCount: boolean;
   /** The `+occ` lever: an L-shaped wall along the two sides facing the first camera. */
   walls: boolean;
   /** Require that no single checked view shows every cube (the `no-single-view` filter). */
@@ -56,10 +62,10 @@ export interface V1TierSettings {
 
 /** Settings of each tier. L7 is L5 plus the walls. */
 export const V1_TIERS: Record<Tier, V1TierSettings> = {
-  L1: { plan: { cols: 3, rows: 3, cubes: [9, 24], decoys: [0, 0], maxCubesHigh: 3 }, minHidden: 1, hidden: [1, 8], exactHidden: true, walls: false, severalViews: false },
-  L3: { plan: { cols: 4, rows: 3, cubes: [12, 30], decoys: [2, 3], maxCubesHigh: 3 }, minHidden: 2, hidden: [3, 11], exactHidden: false, walls: false, severalViews: true },
-  L5: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [5, 15], exactHidden: false, walls: false, severalViews: true },
-  L7: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [7, 18], exactHidden: false, walls: true, severalViews: true },
+  L1: { plan: { cols: 3, rows: 3, cubes: [9, 24], decoys: [0, 0], maxCubesHigh: 3 }, minHidden: 1, hidden: [1, 8], exactHidden: true, balancedCount: false, walls: false, severalViews: false },
+  L3: { plan: { cols: 4, rows: 3, cubes: [12, 30], decoys: [2, 3], maxCubesHigh: 3 }, minHidden: 2, hidden: [3, 11], exactHidden: false, balancedCount: false, walls: false, severalViews: true },
+  L5: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [5, 15], exactHidden: false, balancedCount: false, walls: false, severalViews: true },
+  L7: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [7, 18], exactHidden: false, balancedCount: true, walls: true, severalViews: true },
 };
 
 /** Elevation range the camera may orbit to: level with the pile up to straight down. */
