@@ -124,12 +124,13 @@ export function reachableStates<S, M>(
  * reachable from the start and its exact distance to the nearest goal, by enumerating the
  * component and then searching breadth-first outward from all its goal states at once.
  * Generators use it to pick a start at a chosen distance; the distance of a chosen start is
- * then re-proved by a forward search. States that cannot reach a goal get -1.
+ * then re-proved by a forward search. States that cannot reach a goal get -1. `toGoalByKey`
+ * holds the same distances by state key (what an episode's progress measure looks up).
  */
 export function goalDistances<S, M>(
   problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'isGoal'>,
   opts: SearchOptions = {},
-): { states: S[]; toGoal: number[] } {
+): { states: S[]; toGoal: number[]; toGoalByKey: Map<string | number, number> } {
   const { states } = reachableStates(problem, opts);
   const index = new Map<string | number, number>();
   states.forEach((s, i) => index.set(problem.key(s), i));
@@ -152,5 +153,7 @@ export function goalDistances<S, M>(
       }
     }
   }
-  return { states, toGoal };
+  const toGoalByKey = new Map<string | number, number>();
+  for (const [key, i] of index) toGoalByKey.set(key, toGoal[i]);
+  return { states, toGoal, toGoalByKey };
 }

@@ -67,9 +67,7 @@ export function build(instance: Instance<P1Scene>, world: World): FamilyEnv {
       const c = pieceCell(world, tray, blockBody(b.id), b.w, b.h);
       return c.col + c.row * s.cols;
     });
-  const { states, toGoal } = goalDistances(problem, { maxStates: 500_000 });
-  const distance = new Map<string | number, number>();
-  states.forEach((st, i) => distance.set(problem.key(st), toGoal[i]));
+  const distance = goalDistances(problem, { maxStates: 500_000 }).toGoalByKey;
   const startDistance = distance.get(problem.key(problem.start)) ?? 1;
 
   return {

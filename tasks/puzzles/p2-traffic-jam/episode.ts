@@ -73,9 +73,7 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
       const c = pieceCell(world, tray, vehicleBody(v.id), w, h);
       return c.col + c.row * s.size;
     });
-  const { states, toGoal } = goalDistances(problem, { maxStates: 500_000 });
-  const distance = new Map<string | number, number>();
-  states.forEach((st, i) => distance.set(problem.key(st), toGoal[i]));
+  const distance = goalDistances(problem, { maxStates: 500_000 }).toGoalByKey;
   const startDistance = distance.get(problem.key(problem.start)) ?? 1;
 
   return {
