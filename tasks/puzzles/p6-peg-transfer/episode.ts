@@ -12,7 +12,7 @@ import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { yawQuat } from '../../../sim/math.ts';
 import { glyphShapes, inkPose, platePose, plateShape } from '../../kits/part-sight/letters.ts';
-import { DISK_COLOR_NAMES, letterPlates, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegXZ, type P6Scene, type PegState } from './scene.ts';
+import { DISK_COLOR_NAMES, letterPlates, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegLetter, pegOfLetter, pegXZ, type P6Scene, type PegState } from './scene.ts';
 import { applyMove, distanceOf, distancesToGoal, moveProblem, topDisk, type PegRules } from './solver.ts';
 
 /**
@@ -52,7 +52,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
   });
   for (let peg = 0; peg < 3; peg++) {
     world.addBody({
-      name: `peg-${PEG_NAMES[peg]}`,
+      name: `peg-${pegLetter(s, peg)}`,
       kind: 'static',
       pose: { p: [pegXZ(s, peg)[0], PEG_HEIGHT / 2, pegXZ(s, peg)[1]], q: [0, 0, 0, 1] },
       shapes: [{ type: 'cylinder', radius: PEG_RADIUS, halfHeight: PEG_HEIGHT / 2 }],
@@ -101,16 +101,17 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
   return {
     tools: {
       move(args) {
-        const from = PEG_NAMES.indexOf(String(args.from));
-        const to = PEG_NAMES.indexOf(String(args.to));
+        const from = pegOfLetter(s, String(args.from));
+        const to = pegOfLetter(s, String(args.to));
         if (from < 0 || to < 0) throw new SpaceActError('invalid-argument', 'from and to must be A, B or C');
         const st = state();
         const problem = moveProblem(st, { from, to }, rules);
         const disk = topDisk(st, from);
-        const pegBody = (p: number): string => `peg-${PEG_NAMES[p]}`;
-        const refusal = `move ${PEG_NAMES[from]}→${PEG_NAMES[to]} refused`;
+        const L = (p: number): string => pegLetter(s, p);
+        const pegBody = (p: number): string => `peg-${L(p)}`;
+        const refusal = `move ${L(from)}→${L(to)} refused`;
         if (disk < 0) {
-          throw new ViolationError({ kind: 'rule', rule: 'empty peg', bodies: [pegBody(from)], target: { body: pegBody(to) }, message: `${refusal}: peg ${PEG_NAMES[from]} has no disk to lift.` });
+          throw new ViolationError({ kind: 'rule', rule: 'empty peg', bodies: [pegBody(from)], target: { body: pegBody(to) }, message: `${refusal}: peg ${L(from)} has no disk to lift.` });
         }
         if (from === to) {
           throw new ViolationError({ kind: 'rule', rule: 'same peg', bodies: [diskName(disk), pegBody(from)], message: `${refusal}: from and to are the same peg.` });
@@ -121,7 +122,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
             rule: 'neighbouring pegs only',
             bodies: [diskName(disk), pegBody(from)],
             target: { body: pegBody(to) },
-            message: `${refusal}: under the variant rule a disk moves only between neighbouring pegs (A and B, or B and C), and ${PEG_NAMES[from]} and ${PEG_NAMES[to]} are not neighbours.`,
+            message: `${refusal}: under the variant rule a disk moves only between neighbouring pegs (the middle peg and either end peg), and ${L(from)} and ${L(to)} are not neighbours.`,
           });
         }
         const name = diskName(disk);
@@ -147,7 +148,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
         world.setKind(name, 'dynamic');
         world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
         world.meta.pegs = applyMove(st, { from, to });
-        return `moved ${diskWords(disk)} from peg ${PEG_NAMES[from]} onto peg ${PEG_NAMES[to]}`;
+        return `moved ${diskWords(disk)} from peg ${L(from)} onto peg ${L(to)}`;
       },
     },
     solved() {
@@ -193,7 +194,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
       const lines = [0, 1, 2].map((peg) => {
         const disks = st.map((p, i) => (p === peg ? i : -1)).filter((i) => i >= 0).reverse();
         const names = disks.length ? disks.map((i) => `${DISK_COLOR_NAMES[i % DISK_COLOR_NAMES.length]} (⌀ ${(diskRadius(i) * 2000).toFixed(0)} mm)`).join(', ') : 'empty';
-        return `Peg ${PEG_NAMES[peg]}${peg === s.target ? ' (goal)' : ''}, bottom to top: ${names}.`;
+        return `Peg ${pegLetter(s, peg)}${peg === 1 ? ' (middle)' : ''}${peg === s.target ? ' (goal)' : ''}, bottom to top: ${names}.`;
       });
       return lines.join('\n');
     },

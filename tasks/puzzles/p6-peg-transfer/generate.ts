@@ -8,7 +8,7 @@
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { actionBudget, boardPoint, PEG_NAMES, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import { actionBudget, boardPoint, PEG_NAMES, pegLetter, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -17,7 +17,7 @@ function moveTool(adjacentOnly: boolean): ToolSpec {
     kind: 'discrete',
     description:
       'Lift the top disk off peg `from`, carry it over and lower it onto peg `to` (pegs named by the letters on the board).' +
-      (adjacentOnly ? ' Only neighbouring pegs: A↔B or B↔C.' : ''),
+      (adjacentOnly ? ' Only between neighbouring pegs: the middle peg and either end peg.' : ''),
     parameters: {
       type: 'object',
       properties: { from: { enum: PEG_NAMES }, to: { enum: PEG_NAMES } },
@@ -27,18 +27,23 @@ function moveTool(adjacentOnly: boolean): ToolSpec {
   };
 }
 
-function rulesText(s: P6Scene, budget: number): string {
+/** What the rules say about where the letters stand (they never say which letter is where once the order is drawn). */
+function orderText(s: P6Scene, shuffledLetters: boolean): string {
+  if (s.yawDeg === 0 && !shuffledLetters) return 'Seen from the first view they run A, B, C from left to right (B is the middle one).';
+  const turned = s.yawDeg === 0 ? '' : 'The board is turned, so in the first view the pegs do not run left to right';
+  const shuffled = shuffledLetters ? 'the letters do not necessarily follow the alphabet along the row' : '';
+  const both = [turned, shuffled].filter(Boolean).join(', and ');
+  return `${both.charAt(0).toUpperCase()}${both.slice(1)}: read the letters in the picture.`;
+}
+
+function rulesText(s: P6Scene, budget: number, shuffledLetters: boolean): string {
   const n = s.start.length;
   const lines = [
-    `Three upright pegs stand in a row on a board; a letter on the board in front of each names it A, B or C (B is the middle one). ${
-      s.yawDeg === 0
-        ? 'Seen from the first view they run A, B, C from left to right.'
-        : 'The board is turned, so in the first view the pegs do not run left to right: read the letters.'
-    } ${n} disks of different sizes and colours are threaded on them.`,
+    `Three upright pegs stand in a row on a board; a letter on a stand in front of each names it A, B or C. ${orderText(s, shuffledLetters)} ${n} disks of different sizes and colours are threaded on them.`,
     `Goal: get all ${n} disks onto the goal peg, the one with the green pad at its foot.`,
     'move(from, to) lifts the top disk of one peg and lowers it onto another. A disk may never be put on a smaller disk.',
   ];
-  if (s.adjacentOnly) lines.push('Variant rule: a disk may only move between neighbouring pegs (A and B, or B and C); A to C directly is not allowed.');
+  if (s.adjacentOnly) lines.push('Variant rule: a disk may only move between neighbouring pegs, that is between the middle peg and either end peg; a move between the two end pegs directly is not allowed.');
   lines.push(
     `Budget: at most ${budget} moves in the whole episode. Every move counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends when the budget is spent.`,
     'An illegal move is stopped and rolled back, and the rest of that turn is not run. The episode ends as soon as every disk is on the goal peg.',
@@ -48,7 +53,8 @@ function rulesText(s: P6Scene, budget: number): string {
 
 function planText(s: P6Scene): string {
   const { moves } = solvePegTransfer(s.start, s.target, { pegs: 3, adjacentOnly: s.adjacentOnly });
-  return `The goal is peg ${PEG_NAMES[s.target]}. A shortest plan (${moves.length} moves): ${moves.map((m) => `${PEG_NAMES[m.from]}→${PEG_NAMES[m.to]}`).join(', ')}.`;
+  const L = (peg: number): string => pegLetter(s, peg);
+  return `The goal is peg ${L(s.target)} (the middle peg is ${L(1)}). A shortest plan (${moves.length} moves): ${moves.map((m) => `${L(m.from)}→${L(m.to)}`).join(', ')}.`;
 }
 
 /** The instance of (seed, tier). */
@@ -67,7 +73,10 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
     moves = distanceOf(dist, start, 3);
   } while (moves < T.minMoves || moves > T.maxMoves);
   const yawDeg = T.rotated ? rng.pick([-1, 1]) * rng.int(50, 130) : 0;
-  const scene: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg };
+  // Drawn last, so the starts, goals and turns of every seed stay what they were before the
+  // letters were shuffled.
+  const letters = T.shuffledLetters ? rng.shuffle(PEG_NAMES.slice()) : PEG_NAMES.slice();
+  const scene: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg, letters };
   const budget = actionBudget(moves);
   // The ruler runs along the back edge of the board, ticks pointing away from the first view,
   // so the letter stands in front never cover its labels.
@@ -76,7 +85,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const [tx, tz] = boardPoint(yawDeg, 0, -1);
   return makeInstance(family, tier, seed, {
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
-    rules: rulesText(scene, budget),
+    rules: rulesText(scene, budget, T.shuffledLetters),
     tools: [moveTool(T.adjacentOnly)],
     budgets: { turns: 100, actionsPerTurn: 5, actions: budget },
     camera: {

@@ -5,7 +5,7 @@
  */
 
 import type { Instance, ReferenceSolution } from '../../types.ts';
-import { PEG_NAMES, type P6Scene, type PegState } from './scene.ts';
+import { pegLetter, type P6Scene, type PegState } from './scene.ts';
 
 /** A move of the top disk of peg `from` onto peg `to`. */
 export interface PegMove {
@@ -155,7 +155,7 @@ export function reference(instance: Instance<P6Scene>): ReferenceSolution {
   const s = instance.scene;
   const sol = solvePegTransfer(s.start, s.target, { pegs: 3, adjacentOnly: s.adjacentOnly });
   return {
-    calls: sol.moves.map((m) => ({ tool: 'move', args: { from: PEG_NAMES[m.from], to: PEG_NAMES[m.to] } })),
+    calls: sol.moves.map((m) => ({ tool: 'move', args: { from: pegLetter(s, m.from), to: pegLetter(s, m.to) } })),
     optimal: true,
     unique: sol.shortestPlans === 1,
     method: `breadth-first search over all ${sol.statesSearched} reachable states; shortest = ${sol.optimalLength} moves (${sol.shortestPlans} shortest plan${sol.shortestPlans === 1 ? '' : 's'})`,
