@@ -9,7 +9,8 @@
  *   the same browser (`ratioToBare`, target ≤ 1.2);
  * - the browser's peak memory (`browserPeakRssMB`: resident memory summed over its processes,
  *   shared pages counted in each — an upper bound; `browserPeakPssMB`: shared pages split —
- *   what the browser really holds; target < 800 MB) and Node's.
+ *   what the browser really holds; target < 800 MB; bench/support/memory.ts) and Node's own
+ *   peak resident memory (`nodePeakRssMB`) with the browser running beside it.
  *
  *   npx tsx bench/run.ts observe
  *   BENCH_FAMILIES=V1,P6 npx tsx bench/run.ts observe   # a subset
@@ -41,6 +42,7 @@ export async function benchObserve(): Promise<Record<string, unknown>> {
   const ratios: number[] = [];
   const rss: number[] = [];
   const pss: number[] = [];
+  const node: number[] = [];
   const errors: string[] = [];
   for (const id of ids) {
     process.stderr.write(`bench: observe ${id} …\n`);
@@ -50,6 +52,7 @@ export async function benchObserve(): Promise<Record<string, unknown>> {
       ratios.push(r.observation.ratioToBare);
       rss.push(r.memory.browserPeakRssMB);
       pss.push(r.memory.browserPeakPssMB);
+      node.push(r.memory.nodePeakRssMB);
     } catch (err) {
       errors.push(err instanceof Error ? err.message : String(err));
     }
@@ -62,6 +65,7 @@ export async function benchObserve(): Promise<Record<string, unknown>> {
     observationRatioToBare: { median: median(ratios), worst: worst(ratios), atOrUnder1_2: ratios.filter((x) => x <= 1.2).length },
     browserPeakRssMB: { median: median(rss), worst: worst(rss), under800: rss.filter((x) => x < 800).length },
     browserPeakPssMB: { median: median(pss), worst: worst(pss), under800: pss.filter((x) => x < 800).length },
+    nodePeakRssMB: { median: median(node), worst: worst(node) },
     perFamily,
     ...(errors.length ? { errors } : {}),
   };

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Quat, SceneBody, SceneDescription, ShapeSpec, Vec3 } from '../sim/types.ts';
@@ -7,6 +6,7 @@ import { cameraFrame } from '../render/camera-frame.ts';
 import { pageScript } from '../render/page-bundle.ts';
 import { Renderer } from '../render/renderer.ts';
 import { Rng } from '../core/rng.ts';
+import { processTree, procBytes } from './support/memory.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZE = 768;
@@ -130,31 +130,7 @@ async function benchLightsAndFraming(renderer: Renderer, camera: CameraSpec): Pr
 
 /** Peak resident memory (VmHWM) summed over a process and its descendants, MB (Linux). */
 function treePeakRssMb(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid)!.push(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  let kb = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) kb += Number(m[1]);
-    } catch {
-      // gone
-    }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return kb / 1024;
+  return processTree(rootPid).reduce((t, pid) => t + procBytes(pid, 'status', 'VmHWM'), 0) / (1024 * 1024);
 }
 
 /**

@@ -21,8 +21,12 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
   '--disable-dev-shm-usage',
-  // Fewer processes, less memory (issue 23): the software GPU runs inside the browser process,
-  // one renderer serves the one page, and no zygote is forked (each saves 80–170 MB of RSS).
+  // One process, less memory (issue 23). Every Chromium process has 67–180 MB of the same
+  // binary and libraries resident, so five of them (browser with the software GPU, the page's
+  // renderer, a WebUI renderer, the network and storage services) summed 890–920 MB of resident
+  // memory; as one process 430–490 MB, with 9% less CPU time and the same image bytes. The
+  // other flags stay: without --no-zygote two zygotes are still forked (+140 MB).
+  '--single-process',
   '--in-process-gpu',
   '--renderer-process-limit=1',
   '--no-zygote',

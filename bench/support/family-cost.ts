@@ -16,7 +16,6 @@
  * bench/observe.ts runs it for every family's main instance. Kept outside `bench/*.ts` because
  * it is a process entry, not a benchmark module.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runEpisode } from '../../agents/loop.ts';
@@ -30,73 +29,11 @@ import { Renderer, type RenderOptions } from '../../render/renderer.ts';
 import { TaskEnv } from '../../tasks/env.ts';
 import { instanceFromId } from '../../tasks/registry.ts';
 import type { BareCamera } from '../pages/bare-scene.ts';
+import { browserPeak, nodePeakRssMB } from './memory.ts';
 
 const pages = join(dirname(fileURLToPath(import.meta.url)), '..', 'pages');
 /** Samples of the cold first observation (and of the bare frames), after one warm-up each. */
 const SAMPLES = 3;
-const MB = 1024 * 1024;
-
-/** Process ids of `root` and all its descendants (Linux /proc). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid)!.push(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const out: number[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    out.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
-
-/** A number from `/proc/<pid>/<file>` (`field:   123 kB`), in bytes; 0 when the process is gone. */
-function procKb(pid: number, file: string, field: string): number {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Peak memory of the browser while `work` runs, sampled every 100 ms: the largest sum over its
- * processes of resident memory (RSS, shared pages counted in every process: an upper bound) and
- * of proportional memory (PSS, shared pages split between their users); and the sum of the
- * processes' own lifetime peaks (VmHWM), which no sample can miss.
- */
-async function browserPeak<T>(renderer: Renderer, work: () => Promise<T>): Promise<{ value: T; rssMB: number; pssMB: number; hwmSumMB: number }> {
-  let rss = 0;
-  let pss = 0;
-  let pids: number[] = [];
-  const sample = (): void => {
-    const root = renderer.chromium.pid;
-    if (root === undefined) return;
-    pids = processTree(root);
-    rss = Math.max(rss, pids.reduce((t, p) => t + procKb(p, 'status', 'VmRSS'), 0));
-    pss = Math.max(pss, pids.reduce((t, p) => t + procKb(p, 'smaps_rollup', 'Pss'), 0));
-  };
-  const timer = setInterval(sample, 100);
-  try {
-    const value = await work();
-    sample();
-    const hwm = pids.reduce((t, p) => t + procKb(p, 'status', 'VmHWM'), 0);
-    return { value, rssMB: rss / MB, pssMB: pss / MB, hwmSumMB: hwm / MB };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 function round1(x: number): number {
   return Math.round(x * 10) / 10;
@@ -132,7 +69,7 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
     let checkMs = 0;
     let observeMs = 0;
     const encodeBefore = renderer.stats().encodeMs;
-    const episode = await browserPeak(renderer, async () => {
+    const episode = await browserPeak(() => renderer.chromium.pid, async () => {
       const started = performance.now();
       const outcome = await runEpisode({
         family,
@@ -184,7 +121,7 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
     ms.checks += checkMs;
     ms.physics = actionMs - checkMs;
     const totalMs = episode.value.totalMs;
-    const nodePeakMB = process.resourceUsage().maxRSS / 1024;
+    const nodePeakMB = nodePeakRssMB();
 
     // --- 2. the first observation, cold, against bare three.js --------------------------------
     const env = await TaskEnv.create(family, instance);
@@ -269,6 +206,7 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
           browserPeakRssMB: round1(episode.rssMB),
           browserPeakPssMB: round1(episode.pssMB),
           browserHwmSumMB: round1(episode.hwmSumMB),
+          browserProcesses: episode.processes,
           nodePeakRssMB: round1(nodePeakMB),
         },
         observation: {
