@@ -29,7 +29,7 @@ import { pageScript } from '../../render/page-bundle.ts';
 import { Renderer, type RenderOptions } from '../../render/renderer.ts';
 import { TaskEnv } from '../../tasks/env.ts';
 import { instanceFromId } from '../../tasks/registry.ts';
-import type { BareCamera } from '../pages/bare-scene.ts';
+import type { BareCamera, BareFrame } from '../pages/bare-scene.ts';
 
 const pages = join(dirname(fileURLToPath(import.meta.url)), '..', 'pages');
 /** Samples of the cold first observation (and of the bare frames), after one warm-up each. */
@@ -209,8 +209,10 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
       const bare = await browser.newPage();
       await bare.setContent('<!doctype html><html><body style="margin:0"></body></html>');
       await bare.addScriptTag({ content: await pageScript({ name: 'bench-bare-scene', entry: join(pages, 'bare-scene.ts'), sourceDir: pages }) });
+      const bareSplit = { draw: 0, encode: 0, transfer: 0 };
       const bareFrames = async (): Promise<void> => {
         for (const d of draws) {
+          const callStart = performance.now();
           const frame = cameraFrame(d.camera);
           const cam: BareCamera = {
             ...frame,
@@ -218,23 +220,38 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
             orthographic: d.camera.projection === 'orthographic',
             orthoHeight: orthoHeightOf(d.camera),
           };
-          const b64 = await bare.evaluate(
+          const f = await bare.evaluate(
             (s: SceneDescription, w: number, h: number, c: BareCamera, depth: boolean) =>
-              (window as unknown as { __bareScene: { frame(...a: unknown[]): string } }).__bareScene.frame(s, w, h, c, depth),
+              (window as unknown as { __bareScene: { frame(...a: unknown[]): BareFrame } }).__bareScene.frame(s, w, h, c, depth),
             d.scene,
             d.opts.width ?? renderer.width,
             d.opts.height ?? renderer.height,
             cam,
             d.opts.view === 'depth',
           );
-          Buffer.from(b64, 'base64');
+          Buffer.from(f.png, 'base64');
+          bareSplit.draw += f.drawMs;
+          bareSplit.encode += f.encodeMs;
+          bareSplit.transfer += performance.now() - callStart - f.drawMs - f.encodeMs;
         }
       };
+      // Where the cold observation's time goes: the renderer's phases, Node's preparation, and
+      // the family's own work (describing the scene, captions) as what is left.
+      const oursSplit: Record<string, number> = {};
       const ours = async (): Promise<void> => {
         renderer.clearFrameCache();
+        const before = renderer.stats();
+        const t = performance.now();
         await env.observation({ renderer, images: true });
+        const total = performance.now() - t;
+        const after = renderer.stats();
+        const parts: Record<string, number> = { prepare: after.prepareMs - before.prepareMs };
+        for (const [k, v] of Object.entries(after.phases)) parts[k] = v - before.phases[k as keyof typeof before.phases];
+        parts.family = total - Object.values(parts).reduce((a, b) => a + b, 0);
+        for (const [k, v] of Object.entries(parts)) oursSplit[k] = (oursSplit[k] ?? 0) + v;
       };
       await bareFrames();
+      for (const k of Object.keys(bareSplit) as (keyof typeof bareSplit)[]) bareSplit[k] = 0;
       let oursMs = 0;
       let bareMs = 0;
       for (let k = 0; k < SAMPLES; k++) {
@@ -278,6 +295,8 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
           bareThreeMs: round1(bareMs / SAMPLES),
           ratioToBare: Math.round((oursMs / bareMs) * 100) / 100,
           warmMs: round1(warmMs),
+          coldSplitMs: Object.fromEntries(Object.entries(oursSplit).map(([k, v]) => [k, round1(v / SAMPLES)])),
+          bareSplitMs: Object.fromEntries(Object.entries(bareSplit).map(([k, v]) => [k, round1(v / SAMPLES)])),
         },
       };
     } finally {

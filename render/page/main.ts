@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from '../camera-frame.ts';
-import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
+import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, PagePhases, SceneUpdate } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
 import { LineDrawing } from './lines.ts';
 import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
@@ -93,6 +93,8 @@ class PageView implements PageApi {
   private readonly onePixel = new Uint8Array(4);
   private maskTarget: THREE.WebGLRenderTarget | null = null;
   private maskPixels = new Uint8Array(0);
+  /** Where the current call's time goes (returned with the picture). */
+  private phases: PagePhases = { apply: 0, idPass: 0, labels: 0, draw: 0, encode: 0 };
 
   constructor() {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: false, alpha: false });
@@ -120,7 +122,9 @@ class PageView implements PageApi {
 
   frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
     const started = performance.now();
+    this.phases = { apply: 0, idPass: 0, labels: 0, draw: 0, encode: 0 };
     this.apply(update);
+    this.phases.apply = performance.now() - started;
     const { width, height } = request;
     if (this.renderer.domElement.width !== width || this.renderer.domElement.height !== height) {
       this.renderer.setSize(width, height, false);
@@ -140,7 +144,10 @@ class PageView implements PageApi {
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.onePixel);
     const drawn = performance.now();
     const url = this.renderer.domElement.toDataURL('image/png');
-    return { kind: 'png', png: url.slice(url.indexOf(',') + 1), drawMs: drawn - started, encodeMs: performance.now() - drawn };
+    const phases = this.phases;
+    phases.encode = performance.now() - drawn;
+    phases.draw = drawn - started - phases.apply - phases.idPass - phases.labels;
+    return { kind: 'png', png: url.slice(url.indexOf(',') + 1), drawMs: drawn - started, encodeMs: phases.encode, phases };
   }
 
   private apply(u: SceneUpdate): void {
@@ -316,7 +323,14 @@ class PageView implements PageApi {
   }
 
   private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
-    if (this.rulers?.hasLabels) this.rulers.layout(camera, request.width, request.height, this.occlusionTest(camera, request.width, request.height));
+    if (this.rulers?.hasLabels) {
+      const t0 = performance.now();
+      const occluded = this.occlusionTest(camera, request.width, request.height);
+      const t1 = performance.now();
+      this.rulers.layout(camera, request.width, request.height, occluded);
+      this.phases.idPass += t1 - t0;
+      this.phases.labels += performance.now() - t1;
+    }
     this.scene.background = this.background;
     this.placeLights(camera);
     const h = request.highlight;
