@@ -6,7 +6,9 @@
  * - the reference episode with every turn rendered, split into physics, checks, render,
  *   encode and agent;
  * - the first observation drawn cold against a bare three.js page drawing the same scenes in
- *   the same browser (`ratioToBare`, target ≤ 1.2);
+ *   the same browser (`ratioToBare` in wall time, `cpuRatioToBare` in CPU time of the browser
+ *   and Node — steadier on a shared machine; target ≤ 1.2), and where its time goes
+ *   (`coldSplitMs`, `bareSplitMs`);
  * - the browser's peak memory (`browserPeakRssMB`: resident memory summed over its processes,
  *   shared pages counted in each — an upper bound; `browserPeakPssMB`: shared pages split —
  *   what the browser really holds; target < 800 MB) and Node's.
@@ -39,6 +41,7 @@ export async function benchObserve(): Promise<Record<string, unknown>> {
   const ids = suiteInstances('main').filter((id) => !only.length || only.includes(id.split('-')[0]));
   const perFamily: Record<string, unknown> = {};
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   const rss: number[] = [];
   const pss: number[] = [];
   const errors: string[] = [];
@@ -48,6 +51,7 @@ export async function benchObserve(): Promise<Record<string, unknown>> {
       const r = await measure(id);
       perFamily[id] = r;
       ratios.push(r.observation.ratioToBare);
+      cpuRatios.push(r.observation.cpuRatioToBare);
       rss.push(r.memory.browserPeakRssMB);
       pss.push(r.memory.browserPeakPssMB);
     } catch (err) {
@@ -60,6 +64,7 @@ export async function benchObserve(): Promise<Record<string, unknown>> {
     families: ids.length,
     measured: ratios.length,
     observationRatioToBare: { median: median(ratios), worst: worst(ratios), atOrUnder1_2: ratios.filter((x) => x <= 1.2).length },
+    observationCpuRatioToBare: { median: median(cpuRatios), worst: worst(cpuRatios), atOrUnder1_2: cpuRatios.filter((x) => x <= 1.2).length },
     browserPeakRssMB: { median: median(rss), worst: worst(rss), under800: rss.filter((x) => x < 800).length },
     browserPeakPssMB: { median: median(pss), worst: worst(pss), under800: pss.filter((x) => x < 800).length },
     perFamily,

@@ -98,6 +98,25 @@ async function browserPeak<T>(renderer: Renderer, work: () => Promise<T>): Promi
   }
 }
 
+/**
+ * CPU milliseconds used so far by these processes (all threads, /proc ticks) plus this Node
+ * process: what a picture costs the machine, less disturbed by other jobs than wall time.
+ */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const own = process.cpuUsage();
+  return ticks * 10 + (own.user + own.system) / 1000;
+}
+
 function round1(x: number): number {
   return Math.round(x * 10) / 10;
 }
@@ -254,13 +273,20 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
       for (const k of Object.keys(bareSplit) as (keyof typeof bareSplit)[]) bareSplit[k] = 0;
       let oursMs = 0;
       let bareMs = 0;
+      let oursCpu = 0;
+      let bareCpu = 0;
+      const pids = processTree(renderer.chromium.pid!);
       for (let k = 0; k < SAMPLES; k++) {
+        let c = cpuMs(pids);
         let t = performance.now();
         await ours();
         oursMs += performance.now() - t;
+        oursCpu += cpuMs(pids) - c;
+        c = cpuMs(pids);
         t = performance.now();
         await bareFrames();
         bareMs += performance.now() - t;
+        bareCpu += cpuMs(pids) - c;
       }
       // Warm: the same observation again, every picture reused.
       const t = performance.now();
@@ -294,6 +320,9 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
           coldMs: round1(oursMs / SAMPLES),
           bareThreeMs: round1(bareMs / SAMPLES),
           ratioToBare: Math.round((oursMs / bareMs) * 100) / 100,
+          coldCpuMs: round1(oursCpu / SAMPLES),
+          bareThreeCpuMs: round1(bareCpu / SAMPLES),
+          cpuRatioToBare: Math.round((oursCpu / bareCpu) * 100) / 100,
           warmMs: round1(warmMs),
           coldSplitMs: Object.fromEntries(Object.entries(oursSplit).map(([k, v]) => [k, round1(v / SAMPLES)])),
           bareSplitMs: Object.fromEntries(Object.entries(bareSplit).map(([k, v]) => [k, round1(v / SAMPLES)])),

@@ -121,6 +121,11 @@ class PageView implements PageApi {
   }
 
   frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
+    const X = (window as any).__exp ?? {};
+    if (this.ground) { if (X.groundNormal) { this.ground.renderOrder = 0; (this.ground.material as THREE.Material).depthWrite = true; } }
+    if (X.frontSide) for (const b of this.bodies.values()) b.material.side = THREE.FrontSide;
+    if (X.noPolyOffset) for (const b of this.bodies.values()) b.material.polygonOffset = false;
+    if (X.noSort) { this.renderer.setOpaqueSort(null as any); this.renderer.setTransparentSort(null as any); }
     const started = performance.now();
     this.phases = { apply: 0, idPass: 0, labels: 0, draw: 0, encode: 0 };
     this.apply(update);
@@ -323,7 +328,7 @@ class PageView implements PageApi {
   }
 
   private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
-    if (this.rulers?.hasLabels) {
+    if (this.rulers?.hasLabels && !(window as any).__exp?.noIdPass) {
       const t0 = performance.now();
       const occluded = this.occlusionTest(camera, request.width, request.height);
       const t1 = performance.now();
