@@ -304,19 +304,42 @@ class PageView implements PageApi {
    * neighbourhood keeps a ruler lying on a table seen at a grazing angle from being hidden by
    * the table it lies on.
    */
-  private occlusionTest(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, width: number, height: number): (p: THREE.Vector3) => boolean {
+  private occlusionTest(
+    camera: THREE.OrthographicCamera | THREE.PerspectiveCamera,
+    width: number,
+    height: number,
+    probes?: THREE.Vector3[],
+  ): (p: THREE.Vector3) => boolean {
     const ids = this.idPass;
-    ids.draw(this.renderer, this.scene, camera, this.bodiesInOrder(), width, height);
-    const tol = Math.max(1e-3, 3 * ids.depthStep);
     const forward = camera.getWorldDirection(new THREE.Vector3());
     const ndc = new THREE.Vector3();
     const rel = new THREE.Vector3();
-    return (p) => {
+    /** The pixel the test looks around, or null for a point behind the camera. */
+    const pixelOf = (p: THREE.Vector3): [number, number] | null => {
       ndc.copy(p).project(camera);
+      if (rel.copy(p).sub(camera.position).dot(forward) <= 0) return null;
+      return [Math.floor(((ndc.x + 1) / 2) * width), Math.floor(((1 - ndc.y) / 2) * height)];
+    };
+    let region: { x0: number; y0: number; x1: number; y1: number } | undefined;
+    if (probes) {
+      // Only the pixels around the points to be tested are drawn and read back.
+      region = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+      for (const p of probes) {
+        const px = pixelOf(p);
+        if (!px) continue;
+        region.x0 = Math.min(region.x0, px[0] - 1);
+        region.y0 = Math.min(region.y0, px[1] - 1);
+        region.x1 = Math.max(region.x1, px[0] + 2);
+        region.y1 = Math.max(region.y1, px[1] + 2);
+      }
+    }
+    ids.draw(this.renderer, this.scene, camera, this.bodiesInOrder(), width, height, region);
+    const tol = Math.max(1e-3, 3 * ids.depthStep);
+    return (p) => {
+      const px = pixelOf(p);
+      if (!px) return true;
       const depth = rel.copy(p).sub(camera.position).dot(forward);
-      if (depth <= 0) return true;
-      const x = Math.floor(((ndc.x + 1) / 2) * width);
-      const y = Math.floor(((1 - ndc.y) / 2) * height);
+      const [x, y] = px;
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
           const id = ids.idAt(x + dx, y + dy);
@@ -330,7 +353,7 @@ class PageView implements PageApi {
   private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
     if (this.rulers?.hasLabels && !(window as any).__exp?.noIdPass) {
       const t0 = performance.now();
-      const occluded = this.occlusionTest(camera, request.width, request.height);
+      const occluded = this.occlusionTest(camera, request.width, request.height, this.rulers.probes);
       const t1 = performance.now();
       this.rulers.layout(camera, request.width, request.height, occluded);
       this.phases.idPass += t1 - t0;
