@@ -121,11 +121,6 @@ class PageView implements PageApi {
   }
 
   frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
-    const X = (window as any).__exp ?? {};
-    if (this.ground) { if (X.groundNormal) { this.ground.renderOrder = 0; (this.ground.material as THREE.Material).depthWrite = true; } }
-    if (X.frontSide) for (const b of this.bodies.values()) b.material.side = THREE.FrontSide;
-    if (X.noPolyOffset) for (const b of this.bodies.values()) b.material.polygonOffset = false;
-    if (X.noSort) { this.renderer.setOpaqueSort(null as any); this.renderer.setTransparentSort(null as any); }
     const started = performance.now();
     this.phases = { apply: 0, idPass: 0, labels: 0, draw: 0, encode: 0 };
     this.apply(update);
@@ -321,19 +316,36 @@ class PageView implements PageApi {
       return [Math.floor(((ndc.x + 1) / 2) * width), Math.floor(((1 - ndc.y) / 2) * height)];
     };
     let region: { x0: number; y0: number; x1: number; y1: number } | undefined;
+    const bodies = this.bodiesInOrder();
+    const skipped: THREE.Group[] = [];
     if (probes) {
-      // Only the pixels around the points to be tested are drawn and read back.
+      // Only the pixels around the points to be tested are drawn and read back, and only the
+      // bodies that may cover one of them are drawn: the others cannot change the answer.
       region = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+      const spots: [number, number][] = [];
       for (const p of probes) {
         const px = pixelOf(p);
         if (!px) continue;
+        spots.push(px);
         region.x0 = Math.min(region.x0, px[0] - 1);
         region.y0 = Math.min(region.y0, px[1] - 1);
         region.x1 = Math.max(region.x1, px[0] + 2);
         region.y1 = Math.max(region.y1, px[1] + 2);
       }
+      for (const b of bodies) {
+        if (!b.group.visible) continue;
+        const rect = screenRect(b.group, camera, width, height);
+        if (rect && !spots.some(([x, y]) => x + 1 >= rect[0] && x - 1 <= rect[2] && y + 1 >= rect[1] && y - 1 <= rect[3])) {
+          b.group.visible = false;
+          skipped.push(b.group);
+        }
+      }
     }
-    ids.draw(this.renderer, this.scene, camera, this.bodiesInOrder(), width, height, region);
+    try {
+      ids.draw(this.renderer, this.scene, camera, bodies, width, height, region);
+    } finally {
+      for (const g of skipped) g.visible = true;
+    }
     const tol = Math.max(1e-3, 3 * ids.depthStep);
     return (p) => {
       const px = pixelOf(p);
@@ -351,7 +363,7 @@ class PageView implements PageApi {
   }
 
   private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
-    if (this.rulers?.hasLabels && !(window as any).__exp?.noIdPass) {
+    if (this.rulers?.hasLabels) {
       const t0 = performance.now();
       const occluded = this.occlusionTest(camera, request.width, request.height, this.rulers.probes);
       const t1 = performance.now();
@@ -608,6 +620,34 @@ class PageView implements PageApi {
     }
     return { kind: 'mask', width, height, bits: toBase64(packed), count };
   }
+}
+
+const rectBox = new THREE.Box3();
+const rectCorner = new THREE.Vector3();
+const rectForward = new THREE.Vector3();
+
+/**
+ * A rectangle of image pixels (x0, y0, x1, y1; y down, inclusive, a pixel's margin added) that
+ * holds every pixel `object` can cover, from the corners of its world bounding box; null when
+ * that cannot be said (a corner at or behind the camera).
+ */
+function screenRect(object: THREE.Object3D, camera: THREE.Camera, width: number, height: number): [number, number, number, number] | null {
+  rectBox.setFromObject(object);
+  if (rectBox.isEmpty()) return [Infinity, Infinity, -Infinity, -Infinity];
+  camera.getWorldDirection(rectForward);
+  const rect: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < 8; i++) {
+    rectCorner.set(i & 1 ? rectBox.max.x : rectBox.min.x, i & 2 ? rectBox.max.y : rectBox.min.y, i & 4 ? rectBox.max.z : rectBox.min.z);
+    if ((camera as THREE.PerspectiveCamera).isPerspectiveCamera && rectCorner.clone().sub(camera.position).dot(rectForward) <= 1e-6) return null;
+    rectCorner.project(camera);
+    const x = ((rectCorner.x + 1) / 2) * width;
+    const y = ((1 - rectCorner.y) / 2) * height;
+    rect[0] = Math.min(rect[0], Math.floor(x) - 1);
+    rect[1] = Math.min(rect[1], Math.floor(y) - 1);
+    rect[2] = Math.max(rect[2], Math.ceil(x) + 1);
+    rect[3] = Math.max(rect[3], Math.ceil(y) + 1);
+  }
+  return rect;
 }
 
 /** Range of `dot(p - origin, -back)` over the corners of `box`; [0, 1] when empty. */
