@@ -317,7 +317,7 @@ class PageView implements PageApi {
     };
     let region: { x0: number; y0: number; x1: number; y1: number } | undefined;
     const bodies = this.bodiesInOrder();
-    const skipped: THREE.Group[] = [];
+    const skipped: THREE.Object3D[] = [];
     if (probes) {
       // Only the pixels around the points to be tested are drawn and read back, and only the
       // bodies that may cover one of them are drawn: the others cannot change the answer.
@@ -334,17 +334,21 @@ class PageView implements PageApi {
       }
       for (const b of bodies) {
         if (!b.group.visible) continue;
-        const rect = screenRect(b.group, camera, width, height);
-        if (rect && !spots.some(([x, y]) => x + 1 >= rect[0] && x - 1 <= rect[2] && y + 1 >= rect[1] && y - 1 <= rect[3])) {
-          b.group.visible = false;
-          skipped.push(b.group);
+        // Shape by shape: one body may be a rack of a hundred balls of which two are near a label.
+        for (const m of b.meshes) {
+          if (!m.visible) continue;
+          const rect = screenRect(m, camera, width, height);
+          if (rect && !spots.some(([x, y]) => x + 1 >= rect[0] && x - 1 <= rect[2] && y + 1 >= rect[1] && y - 1 <= rect[3])) {
+            m.visible = false;
+            skipped.push(m);
+          }
         }
       }
     }
     try {
       ids.draw(this.renderer, this.scene, camera, bodies, width, height, region);
     } finally {
-      for (const g of skipped) g.visible = true;
+      for (const o of skipped) o.visible = true;
     }
     const tol = Math.max(1e-3, 3 * ids.depthStep);
     return (p) => {
@@ -625,6 +629,7 @@ class PageView implements PageApi {
 const rectBox = new THREE.Box3();
 const rectCorner = new THREE.Vector3();
 const rectForward = new THREE.Vector3();
+const rectOffset = new THREE.Vector3();
 
 /**
  * A rectangle of image pixels (x0, y0, x1, y1; y down, inclusive, a pixel's margin added) that
@@ -638,7 +643,7 @@ function screenRect(object: THREE.Object3D, camera: THREE.Camera, width: number,
   const rect: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
   for (let i = 0; i < 8; i++) {
     rectCorner.set(i & 1 ? rectBox.max.x : rectBox.min.x, i & 2 ? rectBox.max.y : rectBox.min.y, i & 4 ? rectBox.max.z : rectBox.min.z);
-    if ((camera as THREE.PerspectiveCamera).isPerspectiveCamera && rectCorner.clone().sub(camera.position).dot(rectForward) <= 1e-6) return null;
+    if ((camera as THREE.PerspectiveCamera).isPerspectiveCamera && rectOffset.copy(rectCorner).sub(camera.position).dot(rectForward) <= 1e-6) return null;
     rectCorner.project(camera);
     const x = ((rectCorner.x + 1) / 2) * width;
     const y = ((1 - rectCorner.y) / 2) * height;
