@@ -33,7 +33,7 @@ import type { BareCamera, BareFrame } from '../pages/bare-scene.ts';
 
 const pages = join(dirname(fileURLToPath(import.meta.url)), '..', 'pages');
 /** Samples of the cold first observation (and of the bare frames), after one warm-up each. */
-const SAMPLES = 3;
+const SAMPLES = 5;
 const MB = 1024 * 1024;
 
 /** Process ids of `root` and all its descendants (Linux /proc). */
