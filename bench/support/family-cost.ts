@@ -11,7 +11,8 @@
  *    its solver included); peak memory of the browser and of Node meanwhile.
  * 2. The first observation of the instance drawn cold (frame cache cleared) against plain
  *    three.js drawing the same pictures (bench/pages/bare-scene.ts) in the same browser,
- *    alternating so both see the same machine load.
+ *    alternating (and alternating which goes first) so both see the same machine load; in
+ *    wall time and in CPU time (the browser's processes and Node), with where the time went.
  *
  * bench/observe.ts runs it for every family's main instance. Kept outside `bench/*.ts` because
  * it is a process entry, not a benchmark module.
@@ -276,17 +277,29 @@ export async function familyCost(id: string): Promise<Record<string, unknown>> {
       let oursCpu = 0;
       let bareCpu = 0;
       const pids = processTree(renderer.chromium.pid!);
-      for (let k = 0; k < SAMPLES; k++) {
-        let c = cpuMs(pids);
-        let t = performance.now();
+      const timeOurs = async (): Promise<void> => {
+        const c = cpuMs(pids);
+        const t = performance.now();
         await ours();
         oursMs += performance.now() - t;
         oursCpu += cpuMs(pids) - c;
-        c = cpuMs(pids);
-        t = performance.now();
+      };
+      const timeBare = async (): Promise<void> => {
+        const c = cpuMs(pids);
+        const t = performance.now();
         await bareFrames();
         bareMs += performance.now() - t;
         bareCpu += cpuMs(pids) - c;
+      };
+      // Which goes first alternates, so a change in the machine's load falls on both alike.
+      for (let k = 0; k < SAMPLES; k++) {
+        if (k % 2 === 0) {
+          await timeOurs();
+          await timeBare();
+        } else {
+          await timeBare();
+          await timeOurs();
+        }
       }
       // Warm: the same observation again, every picture reused.
       const t = performance.now();
