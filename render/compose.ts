@@ -1,4 +1,50 @@
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp from 'sharp';
+
+/** An opaque picture as raw RGB bytes, rows top to bottom. */
+interface RawRgb {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Decodes a picture to raw RGB, laid over `background` where it is not opaque. */
+async function rawRgb(input: Buffer, background: string): Promise<RawRgb> {
+  const { data, info } = await sharp(input).flatten({ background }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`expected an RGB picture, got ${info.channels} channels`);
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * A canvas of `width` × `height` in `background` with the `parts` copied in at their places,
+ * encoded as PNG. The parts are opaque, so placing them is copying rows: far cheaper than a
+ * general composite, which blends every layer (the same pixels either way).
+ */
+function placeRaw(width: number, height: number, background: string, parts: { image: RawRgb; left: number; top: number }[]): Promise<Buffer> {
+  const canvas = Buffer.alloc(width * height * 3);
+  const [r, g, b] = hexRgb(background);
+  for (let i = 0; i < canvas.length; i += 3) {
+    canvas[i] = r;
+    canvas[i + 1] = g;
+    canvas[i + 2] = b;
+  }
+  for (const { image, left, top } of parts) {
+    const w = Math.min(image.width, width - left);
+    for (let y = 0; y < image.height && top + y < height; y++) {
+      image.data.copy(canvas, ((top + y) * width + left) * 3, y * image.width * 3, (y * image.width + w) * 3);
+    }
+  }
+  return sharp(canvas, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+/** `#rrggbb` as three bytes. */
+function hexRgb(color: string): [number, number, number] {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
+  if (!m) throw new RangeError(`expected a colour as #rrggbb, got ${JSON.stringify(color)}`);
+  return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+}
+
+/** Colour behind composed pictures (seen in the gaps between them). */
+const CANVAS = '#101214';
 
 /** Escapes text for use inside SVG/XML content or attribute values. */
 export function escapeXml(text: string): string {
@@ -62,37 +108,30 @@ export function composeColumn(images: Buffer[], opts: ComposeRowOptions = {}): P
 
 async function compose(images: Buffer[], opts: ComposeRowOptions, direction: 'row' | 'column'): Promise<Buffer> {
   if (images.length === 0) throw new RangeError(`compose${direction === 'row' ? 'Row' : 'Column'} needs at least one image`);
-  const sizes = await Promise.all(
-    images.map(async (img) => {
-      const m = await sharp(img).metadata();
-      return { width: m.width, height: m.height };
-    }),
-  );
+  const background = opts.background ?? '#101214';
+  const raws = await Promise.all(images.map((img) => rawRgb(img, background)));
   const separator = opts.separator ?? 8;
-  const tallest = Math.max(...sizes.map((s) => s.height));
-  const widest = Math.max(...sizes.map((s) => s.width));
+  const tallest = Math.max(...raws.map((s) => s.height));
+  const widest = Math.max(...raws.map((s) => s.width));
   const labelled = opts.labels !== undefined;
   const labelHeight = labelled ? (opts.labelHeight ?? Math.max(24, Math.round(tallest * 0.05))) : 0;
   const gaps = separator * (images.length - 1);
-  const width = direction === 'row' ? sizes.reduce((sum, s) => sum + s.width, 0) + gaps : widest;
-  const height = direction === 'row' ? labelHeight + tallest : sizes.reduce((sum, s) => sum + labelHeight + s.height, 0) + gaps;
-  const layers: OverlayOptions[] = [];
+  const width = direction === 'row' ? raws.reduce((sum, s) => sum + s.width, 0) + gaps : widest;
+  const height = direction === 'row' ? labelHeight + tallest : raws.reduce((sum, s) => sum + labelHeight + s.height, 0) + gaps;
+  const parts: { image: RawRgb; left: number; top: number }[] = [];
   let x = 0;
   let y = 0;
-  for (const [i, img] of images.entries()) {
-    const { width: w, height: h } = sizes[i];
+  for (const [i, raw] of raws.entries()) {
+    const { width: w, height: h } = raw;
     if (labelled) {
       const bar = await labelBar(opts.labels![i] ?? '', w, labelHeight, opts.labelStyles?.[i]);
-      layers.push({ input: bar, left: x, top: y });
+      parts.push({ image: await rawRgb(bar, background), left: x, top: y });
     }
-    layers.push({ input: img, left: x, top: y + labelHeight });
+    parts.push({ image: raw, left: x, top: y + labelHeight });
     if (direction === 'row') x += w + separator;
     else y += labelHeight + h + separator;
   }
-  return sharp({ create: { width, height, channels: 3, background: opts.background ?? '#101214' } })
-    .composite(layers)
-    .png()
-    .toBuffer();
+  return placeRaw(width, height, background, parts);
 }
 
 /** Splits `text` into lines of at most `perLine` characters at spaces (a longer word gets a line of its own). */
@@ -115,7 +154,8 @@ export function wrapText(text: string, perLine: number): string[] {
  * the text is longer). Returns PNG bytes.
  */
 export async function withCaption(image: Buffer, text: string, opts: { fontSize?: number; maxLines?: number } = {}): Promise<Buffer> {
-  const { width = 1, height = 1 } = await sharp(image).metadata();
+  const picture = await rawRgb(image, CANVAS);
+  const { width, height } = picture;
   const size = opts.fontSize ?? Math.max(12, Math.min(22, Math.round(width / 60)));
   // DejaVu Sans averages about 0.6 em per character.
   const perLine = Math.max(8, Math.floor((width - size) / (0.6 * size)));
@@ -131,12 +171,9 @@ export async function withCaption(image: Buffer, text: string, opts: { fontSize?
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${barHeight}">` +
     `<rect width="100%" height="100%" fill="#f4f1e8"/>` +
     `<g font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="${size}" fill="#1b1b1b">${tspans}</g></svg>`;
-  const bar = await sharp(Buffer.from(svg)).png().toBuffer();
-  return sharp({ create: { width, height: height + barHeight, channels: 3, background: '#101214' } })
-    .composite([
-      { input: image, left: 0, top: 0 },
-      { input: bar, left: 0, top: height },
-    ])
-    .png()
-    .toBuffer();
+  const bar = await rawRgb(await sharp(Buffer.from(svg)).png().toBuffer(), CANVAS);
+  return placeRaw(width, height + barHeight, CANVAS, [
+    { image: picture, left: 0, top: 0 },
+    { image: bar, left: 0, top: height },
+  ]);
 }

@@ -104,6 +104,12 @@ export interface RenderStats {
   encodeMs: number;
   /** Node's side before drawing: checking the scene, diffing it against the page, hashing it. */
   prepareMs: number;
+  /**
+   * The same time finer, milliseconds: the page's phases (`apply`, `idPass`, `labels`, `draw`,
+   * `pageEncode`), `transfer` (the rest of each page call: the trip through the DevTools
+   * protocol), `decode` (base64 in Node) and `compose` (strips, split views, captions).
+   */
+  phases: { apply: number; idPass: number; labels: number; draw: number; pageEncode: number; transfer: number; decode: number; compose: number };
 }
 
 type LabelMeasure4 = [number, number, number, number];
@@ -146,7 +152,14 @@ export class Renderer {
   private readonly host: ChromiumHost;
   private readonly mirror = new SceneMirror();
   private readonly cache: FrameCache;
-  private readonly counters: RenderStats = { frames: 0, reused: 0, drawMs: 0, encodeMs: 0, prepareMs: 0 };
+  private readonly counters: RenderStats = {
+    frames: 0,
+    reused: 0,
+    drawMs: 0,
+    encodeMs: 0,
+    prepareMs: 0,
+    phases: { apply: 0, idPass: 0, labels: 0, draw: 0, pageEncode: 0, transfer: 0, decode: 0, compose: 0 },
+  };
   private queue: Promise<unknown> = Promise.resolve();
   /** Milliseconds of the last successful call into the page (launching the browser not counted). */
   private lastPageCallMs = 0;
@@ -166,7 +179,7 @@ export class Renderer {
 
   /** A copy of the counters: pictures drawn and reused, and where the time went. */
   stats(): RenderStats {
-    return { ...this.counters };
+    return { ...this.counters, phases: { ...this.counters.phases } };
   }
 
   /** Forgets every kept picture (benchmarks measuring a cold draw). */
@@ -216,7 +229,16 @@ export class Renderer {
     const pageMs = this.lastPageCallMs;
     this.counters.frames++;
     this.counters.drawMs += Math.min(result.drawMs, pageMs);
-    this.counters.encodeMs += Math.max(0, pageMs - result.drawMs) + (performance.now() - decodeStart);
+    const decodeMs = performance.now() - decodeStart;
+    this.counters.encodeMs += Math.max(0, pageMs - result.drawMs) + decodeMs;
+    const p = this.counters.phases;
+    p.apply += result.phases.apply;
+    p.idPass += result.phases.idPass;
+    p.labels += result.phases.labels;
+    p.draw += result.phases.draw;
+    p.pageEncode += result.phases.encode;
+    p.transfer += Math.max(0, pageMs - result.drawMs - result.encodeMs);
+    p.decode += decodeMs;
     this.cache.set(key, png);
     return { png, key };
   }
@@ -236,6 +258,7 @@ export class Renderer {
     const started = performance.now();
     const png = await compose();
     this.counters.encodeMs += performance.now() - started;
+    this.counters.phases.compose += performance.now() - started;
     this.cache.set(key, png);
     return png;
   }

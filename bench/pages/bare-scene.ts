@@ -23,8 +23,15 @@ export interface BareCamera {
   orthoHeight: number;
 }
 
+/** A bare picture: base64 PNG, and the page's milliseconds drawing (pixels ready) and encoding. */
+export interface BareFrame {
+  png: string;
+  drawMs: number;
+  encodeMs: number;
+}
+
 interface BareSceneApi {
-  frame(scene: SceneDescription, width: number, height: number, camera: BareCamera, depth: boolean): string;
+  frame(scene: SceneDescription, width: number, height: number, camera: BareCamera, depth: boolean): BareFrame;
 }
 
 const renderer = new THREE.WebGLRenderer({ antialias: true });
@@ -41,6 +48,7 @@ key.shadow.mapSize.set(2048, 2048);
 const fill = new THREE.DirectionalLight('#ffffff', 0.5);
 scene.add(hemi, key, key.target, fill);
 const depthMaterial = new THREE.MeshDepthMaterial();
+const onePixel = new Uint8Array(4);
 const bodies = new Map<string, { key: string; group: THREE.Group }>();
 let rulersKey = '';
 let rulers: THREE.Group | null = null;
@@ -70,10 +78,12 @@ function geometry(s: ShapeSpec): THREE.BufferGeometry {
 function buildBody(b: SceneDescription['bodies'][number]): THREE.Group {
   const group = new THREE.Group();
   const material = new THREE.MeshStandardMaterial({ color: b.color, roughness: 0.75, transparent: b.opacity < 1, opacity: b.opacity });
+  // A triangle soup has no promised winding: drawn from both sides, or faces would go missing.
+  const soup = new THREE.MeshStandardMaterial({ color: b.color, roughness: 0.75, transparent: b.opacity < 1, opacity: b.opacity, side: THREE.DoubleSide });
   const edges = new THREE.LineBasicMaterial({ color: '#222222' });
   for (const s of [...b.shapes, ...(b.visual ?? [])]) {
     const g = geometry(s);
-    const mesh = new THREE.Mesh(g, material);
+    const mesh = new THREE.Mesh(g, s.type === 'mesh' ? soup : material);
     mesh.castShadow = b.opacity >= 1;
     mesh.receiveShadow = true;
     const line = new THREE.LineSegments(new THREE.EdgesGeometry(g, 25), edges);
@@ -177,7 +187,7 @@ function sync(desc: SceneDescription): void {
     rulersKey = rk;
   }
   if (desc.ground && !ground) {
-    ground = new THREE.Mesh(new THREE.PlaneGeometry(20, 20), new THREE.MeshStandardMaterial({ color: desc.ground.color ?? '#c9c3b8' }));
+    ground = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), new THREE.MeshStandardMaterial({ color: desc.ground.color ?? '#c9c3b8' }));
     ground.rotation.x = -Math.PI / 2;
     ground.receiveShadow = true;
     scene.add(ground);
@@ -185,15 +195,32 @@ function sync(desc: SceneDescription): void {
   if (ground) {
     ground.visible = !!desc.ground;
     ground.position.y = desc.ground?.y ?? 0;
+    const size = desc.ground?.size ?? 20;
+    ground.scale.set(size, size, 1);
   }
+}
+
+/** Distance from `from` to the farthest corner of `box`. */
+function farthestCorner(box: THREE.Box3, from: THREE.Vector3): number {
+  let far = 0;
+  const c = new THREE.Vector3();
+  for (let i = 0; i < 8; i++) {
+    c.set(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
+    far = Math.max(far, c.distanceTo(from));
+  }
+  return far;
 }
 
 const api: BareSceneApi = {
   frame(desc, width, height, cam, depth) {
+    const started = performance.now();
     sync(desc);
     if (renderer.domElement.width !== width || renderer.domElement.height !== height) renderer.setSize(width, height, false);
     const box = new THREE.Box3();
     for (const { group } of bodies.values()) if (group.visible) box.expandByObject(group);
+    // The far plane takes in the ground too, so the picture shows as much ground as the renderer's.
+    const seen = box.clone();
+    if (ground?.visible) seen.expandByObject(ground);
     const sphere = box.isEmpty() ? new THREE.Sphere(new THREE.Vector3(), 1) : box.getBoundingSphere(new THREE.Sphere());
     const r = Math.max(sphere.radius, 1e-3);
     key.target.position.copy(sphere.center);
@@ -205,7 +232,7 @@ const api: BareSceneApi = {
     camera.quaternion.setFromRotationMatrix(
       new THREE.Matrix4().makeBasis(new THREE.Vector3().fromArray(cam.right), new THREE.Vector3().fromArray(cam.up), new THREE.Vector3().fromArray(cam.back)),
     );
-    const far = camera.position.distanceTo(sphere.center) + 2 * r + 1;
+    const far = seen.isEmpty() ? 100 : farthestCorner(seen, camera.position) + 1;
     if (cam.orthographic) {
       const h = cam.orthoHeight / 2;
       Object.assign(ortho, { left: (-h * width) / height, right: (h * width) / height, top: h, bottom: -h, near: 0.001, far });
@@ -225,8 +252,12 @@ const api: BareSceneApi = {
     renderer.render(scene, camera);
     scene.overrideMaterial = null;
     if (rulers) rulers.visible = true;
+    // Reading one pixel waits for the drawing (as the renderer's page does), to time it apart.
+    const gl = renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, onePixel);
+    const drawn = performance.now();
     const url = renderer.domElement.toDataURL('image/png');
-    return url.slice(url.indexOf(',') + 1);
+    return { png: url.slice(url.indexOf(',') + 1), drawMs: drawn - started, encodeMs: performance.now() - drawn };
   },
 };
 

@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from '../camera-frame.ts';
-import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate } from './protocol.ts';
+import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, PagePhases, SceneUpdate } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
 import { LineDrawing } from './lines.ts';
 import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
@@ -93,6 +93,8 @@ class PageView implements PageApi {
   private readonly onePixel = new Uint8Array(4);
   private maskTarget: THREE.WebGLRenderTarget | null = null;
   private maskPixels = new Uint8Array(0);
+  /** Where the current call's time goes (returned with the picture). */
+  private phases: PagePhases = { apply: 0, idPass: 0, labels: 0, draw: 0, encode: 0 };
 
   constructor() {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: false, alpha: false });
@@ -120,7 +122,9 @@ class PageView implements PageApi {
 
   frame(update: SceneUpdate, request: FrameRequest): ImageResult | MaskResult | MeasureResult {
     const started = performance.now();
+    this.phases = { apply: 0, idPass: 0, labels: 0, draw: 0, encode: 0 };
     this.apply(update);
+    this.phases.apply = performance.now() - started;
     const { width, height } = request;
     if (this.renderer.domElement.width !== width || this.renderer.domElement.height !== height) {
       this.renderer.setSize(width, height, false);
@@ -140,7 +144,10 @@ class PageView implements PageApi {
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.onePixel);
     const drawn = performance.now();
     const url = this.renderer.domElement.toDataURL('image/png');
-    return { kind: 'png', png: url.slice(url.indexOf(',') + 1), drawMs: drawn - started, encodeMs: performance.now() - drawn };
+    const phases = this.phases;
+    phases.encode = performance.now() - drawn;
+    phases.draw = drawn - started - phases.apply - phases.idPass - phases.labels;
+    return { kind: 'png', png: url.slice(url.indexOf(',') + 1), drawMs: drawn - started, encodeMs: phases.encode, phases };
   }
 
   private apply(u: SceneUpdate): void {
@@ -292,19 +299,63 @@ class PageView implements PageApi {
    * neighbourhood keeps a ruler lying on a table seen at a grazing angle from being hidden by
    * the table it lies on.
    */
-  private occlusionTest(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, width: number, height: number): (p: THREE.Vector3) => boolean {
+  private occlusionTest(
+    camera: THREE.OrthographicCamera | THREE.PerspectiveCamera,
+    width: number,
+    height: number,
+    probes?: THREE.Vector3[],
+  ): (p: THREE.Vector3) => boolean {
     const ids = this.idPass;
-    ids.draw(this.renderer, this.scene, camera, this.bodiesInOrder(), width, height);
-    const tol = Math.max(1e-3, 3 * ids.depthStep);
     const forward = camera.getWorldDirection(new THREE.Vector3());
     const ndc = new THREE.Vector3();
     const rel = new THREE.Vector3();
-    return (p) => {
+    /** The pixel the test looks around, or null for a point behind the camera. */
+    const pixelOf = (p: THREE.Vector3): [number, number] | null => {
       ndc.copy(p).project(camera);
+      if (rel.copy(p).sub(camera.position).dot(forward) <= 0) return null;
+      return [Math.floor(((ndc.x + 1) / 2) * width), Math.floor(((1 - ndc.y) / 2) * height)];
+    };
+    let region: { x0: number; y0: number; x1: number; y1: number } | undefined;
+    const bodies = this.bodiesInOrder();
+    const skipped: THREE.Object3D[] = [];
+    if (probes) {
+      // Only the pixels around the points to be tested are drawn and read back, and only the
+      // bodies that may cover one of them are drawn: the others cannot change the answer.
+      region = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+      const spots: [number, number][] = [];
+      for (const p of probes) {
+        const px = pixelOf(p);
+        if (!px) continue;
+        spots.push(px);
+        region.x0 = Math.min(region.x0, px[0] - 1);
+        region.y0 = Math.min(region.y0, px[1] - 1);
+        region.x1 = Math.max(region.x1, px[0] + 2);
+        region.y1 = Math.max(region.y1, px[1] + 2);
+      }
+      for (const b of bodies) {
+        if (!b.group.visible) continue;
+        // Shape by shape: one body may be a rack of a hundred balls of which two are near a label.
+        for (const m of b.meshes) {
+          if (!m.visible) continue;
+          const rect = screenRect(m, camera, width, height);
+          if (rect && !spots.some(([x, y]) => x + 1 >= rect[0] && x - 1 <= rect[2] && y + 1 >= rect[1] && y - 1 <= rect[3])) {
+            m.visible = false;
+            skipped.push(m);
+          }
+        }
+      }
+    }
+    try {
+      ids.draw(this.renderer, this.scene, camera, bodies, width, height, region);
+    } finally {
+      for (const o of skipped) o.visible = true;
+    }
+    const tol = Math.max(1e-3, 3 * ids.depthStep);
+    return (p) => {
+      const px = pixelOf(p);
+      if (!px) return true;
       const depth = rel.copy(p).sub(camera.position).dot(forward);
-      if (depth <= 0) return true;
-      const x = Math.floor(((ndc.x + 1) / 2) * width);
-      const y = Math.floor(((1 - ndc.y) / 2) * height);
+      const [x, y] = px;
       for (let dy = -1; dy <= 1; dy++) {
         for (let dx = -1; dx <= 1; dx++) {
           const id = ids.idAt(x + dx, y + dy);
@@ -316,7 +367,14 @@ class PageView implements PageApi {
   }
 
   private drawRgb(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, request: FrameRequest): void {
-    if (this.rulers?.hasLabels) this.rulers.layout(camera, request.width, request.height, this.occlusionTest(camera, request.width, request.height));
+    if (this.rulers?.hasLabels) {
+      const t0 = performance.now();
+      const occluded = this.occlusionTest(camera, request.width, request.height, this.rulers.probes);
+      const t1 = performance.now();
+      this.rulers.layout(camera, request.width, request.height, occluded);
+      this.phases.idPass += t1 - t0;
+      this.phases.labels += performance.now() - t1;
+    }
     this.scene.background = this.background;
     this.placeLights(camera);
     const h = request.highlight;
@@ -566,6 +624,35 @@ class PageView implements PageApi {
     }
     return { kind: 'mask', width, height, bits: toBase64(packed), count };
   }
+}
+
+const rectBox = new THREE.Box3();
+const rectCorner = new THREE.Vector3();
+const rectForward = new THREE.Vector3();
+const rectOffset = new THREE.Vector3();
+
+/**
+ * A rectangle of image pixels (x0, y0, x1, y1; y down, inclusive, a pixel's margin added) that
+ * holds every pixel `object` can cover, from the corners of its world bounding box; null when
+ * that cannot be said (a corner at or behind the camera).
+ */
+function screenRect(object: THREE.Object3D, camera: THREE.Camera, width: number, height: number): [number, number, number, number] | null {
+  rectBox.setFromObject(object);
+  if (rectBox.isEmpty()) return [Infinity, Infinity, -Infinity, -Infinity];
+  camera.getWorldDirection(rectForward);
+  const rect: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < 8; i++) {
+    rectCorner.set(i & 1 ? rectBox.max.x : rectBox.min.x, i & 2 ? rectBox.max.y : rectBox.min.y, i & 4 ? rectBox.max.z : rectBox.min.z);
+    if ((camera as THREE.PerspectiveCamera).isPerspectiveCamera && rectOffset.copy(rectCorner).sub(camera.position).dot(rectForward) <= 1e-6) return null;
+    rectCorner.project(camera);
+    const x = ((rectCorner.x + 1) / 2) * width;
+    const y = ((1 - rectCorner.y) / 2) * height;
+    rect[0] = Math.min(rect[0], Math.floor(x) - 1);
+    rect[1] = Math.min(rect[1], Math.floor(y) - 1);
+    rect[2] = Math.max(rect[2], Math.ceil(x) + 1);
+    rect[3] = Math.max(rect[3], Math.ceil(y) + 1);
+  }
+  return rect;
 }
 
 /** Range of `dot(p - origin, -back)` over the corners of `box`; [0, 1] when empty. */

@@ -81,6 +81,21 @@ export interface ImageResult {
   drawMs: number;
   /** Milliseconds the page spent encoding the PNG. */
   encodeMs: number;
+  /**
+   * Where the page's time went, milliseconds: `apply` (the scene update), `idPass` (the id
+   * buffer for ruler-label occlusion, drawn and read back), `labels` (label layout), `draw`
+   * (lights, shadow map and the picture, until its pixels were ready), `encode` (PNG).
+   */
+  phases: PagePhases;
+}
+
+/** Milliseconds per phase of one page call (see {@link ImageResult.phases}). */
+export interface PagePhases {
+  apply: number;
+  idPass: number;
+  labels: number;
+  draw: number;
+  encode: number;
 }
 
 /** A silhouette: one bit per pixel, rows top to bottom, most significant bit first. */

@@ -66,6 +66,8 @@ export interface RulerSet {
   bounds: THREE.Box3;
   /** True when some ruler has labels (the page then needs an occlusion test before drawing). */
   hasLabels: boolean;
+  /** Every point {@link layout} may ask the occlusion test about (each label's foot and anchor). */
+  probes: THREE.Vector3[];
   /**
    * Sizes and places the labels for a camera and image and decides which show (see
    * {@link LabelState}); thins ticks closer than {@link MIN_TICK_SPACING_PX}. Call before each
@@ -271,6 +273,7 @@ export function buildRulers(specs: RulerSpec[]): RulerSet {
     group,
     bounds,
     hasLabels: labels.length > 0,
+    probes: labels.flatMap((label) => [label.foot, label.anchor]),
     layout(camera, width, height, occluded) {
       for (const t of tickSets) {
         t.minorLines.visible = screenSpacing(t.from, t.dir, t.length, t.minor, camera, width, height) >= MIN_TICK_SPACING_PX;
