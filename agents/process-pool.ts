@@ -13,7 +13,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../core/errors.ts';
-import { workerBundle } from './worker-bundle.ts';
 
 /** A job's failure as it crosses the process boundary. */
 export interface JobError {
@@ -155,7 +154,8 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
     });
 
   let bundle: string | null = null;
-  if (opts.bundle) bundle = await workerBundle(opts.entry).catch(() => null);
+  // Loaded only when asked for: workers themselves import this module and need no bundler.
+  if (opts.bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(opts.entry)).catch(() => null);
   const done: Array<Promise<void>> = [];
   for (let w = 0; w < Math.min(opts.workers, Math.max(1, opts.jobs.length)); w++) {
     const child = bundle ? forkBundledWorker(bundle) : forkTsWorker(opts.entry);
