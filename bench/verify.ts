@@ -94,6 +94,9 @@ function lowestCellCount(pieces: Cell[][], n: number): number {
   return count;
 }
 
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+
 function time<T>(fn: () => T): { value: T; ms: number } {
   const t = performance.now();
   const value = fn();
@@ -116,19 +119,37 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
   const ids = suiteInstances('all');
   let started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const results = (await verifyAll({ instances: ids, concurrency: 1 })).instances;
+  let serialUnitCpu: number[] = [];
+  const results = (await verifyAll({ instances: ids, concurrency: 1, onUnitCpu: (s) => (serialUnitCpu = s) })).instances;
   const serialCpu = process.cpuUsage(cpuBefore);
   const serialCpuSeconds = (serialCpu.user + serialCpu.system) / 1e6;
   const totalSeconds = Math.round((performance.now() - started) / 10) / 100;
   started = performance.now();
   let workerCpu: number[] = [];
-  const parallel = (await verifyAll({ instances: ids, concurrency: 2, onWorkerCpu: (s) => (workerCpu = s) })).instances;
+  let workerStartupCpu: number[] = [];
+  let parallelUnitCpu: number[] = [];
+  const parentCpuBefore = process.cpuUsage();
+  const parallel = (
+    await verifyAll({
+      instances: ids,
+      concurrency: 2,
+      onUnitCpu: (s) => (parallelUnitCpu = s),
+      onWorkerCpu: (s, startup) => {
+        workerCpu = s;
+        workerStartupCpu = startup;
+      },
+    })
+  ).instances;
+  const parentCpu = process.cpuUsage(parentCpuBefore);
+  const parentCpuSeconds = (parentCpu.user + parentCpu.system) / 1e6;
   const twoWorkerSeconds = Math.round((performance.now() - started) / 10) / 100;
   // On a machine other work saturates, wall time shows the scheduler's share, not the split:
   // with autogroup scheduling one session gets the same CPU with 1 or 2 workers. The busier
   // worker's CPU time (start-up included) against the serial run's CPU time is what two
-  // free cores would give.
+  // free cores would give; the sum over the workers and the parent (which hands out the jobs)
+  // against the serial run's is the work the split duplicates.
   const busiestWorkerCpu = workerCpu.length ? Math.max(...workerCpu) : NaN;
+  const twoWorkerCpuSum = workerCpu.reduce((a, b) => a + b, 0) + parentCpuSeconds;
   const strip = (x: unknown): string => JSON.stringify(x, (k, v: unknown) => (k === 'seconds' ? undefined : v));
   if (strip(parallel) !== strip(results)) throw new Error('verify with 2 workers gave other records than with 1');
   return {
@@ -150,6 +171,20 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
       twoWorkersRatioToOne: Math.round((twoWorkerSeconds / totalSeconds) * 100) / 100,
       serialCpuSeconds: Math.round(serialCpuSeconds * 100) / 100,
       workerCpuSeconds: workerCpu.map((x) => Math.round(x * 100) / 100),
+      workerStartupCpuSeconds: workerStartupCpu.map((x) => Math.round(x * 100) / 100),
+      parentCpuSecondsWithTwoWorkers: Math.round(parentCpuSeconds * 100) / 100,
+      // The instances' own CPU time, summed, in one process and split over two: what the
+      // split adds inside the work (each process compiling and warming up the same code)
+      // rather than around it (start-up), and the instances it adds most to.
+      instancesCpuSecondsSerial: round2(sum(serialUnitCpu)),
+      instancesCpuSecondsTwoWorkers: round2(sum(parallelUnitCpu)),
+      mostAddedCpuSeconds: Object.fromEntries(
+        ids
+          .map((id, i) => [id, round2(parallelUnitCpu[i] - serialUnitCpu[i])] as const)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8),
+      ),
+      twoWorkersCpuSumRatioToOne: Math.round((twoWorkerCpuSum / serialCpuSeconds) * 100) / 100,
       twoWorkersCpuCriticalPathRatioToOne: Math.round((busiestWorkerCpu / serialCpuSeconds) * 100) / 100,
       meanSecondsPerInstance: ids.length ? Math.round((totalSeconds / ids.length) * 100) / 100 : 0,
       perInstance: Object.fromEntries(results.map((r) => [r.instance, r.seconds])),

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { SpaceActError } from '../core/errors.ts';
 import { getFamily, tiersOf } from '../tasks/registry.ts';
 import { releasedInstances } from '../tasks/suites.ts';
-import { verifyAll, type VerifyAllOptions, type VerifyAllResult } from '../verify/verify-all.ts';
+import { planJobs, verifyAll, type VerifyAllOptions, type VerifyAllResult, type VerifyUnit } from '../verify/verify-all.ts';
 
 /** The records with every `seconds` field removed (the only thing timing may change). */
 function withoutTimes(r: VerifyAllResult): unknown {
@@ -44,5 +44,28 @@ describe('verify --concurrency', function () {
       error = err;
     }
     expect(error).to.be.instanceOf(SpaceActError);
+  });
+
+  describe('hand-out plan', function () {
+    const unit = (id: string): VerifyUnit => ({ kind: 'instance', id, family: id.split('-')[0], timeKey: id });
+    const units: VerifyUnit[] = [
+      ...['A1-L3-s1', 'A1-L5-s1', 'B1-L3-s1', 'B1-L5-s1', 'C1-L3-s1'].map(unit),
+      { kind: 'battery', family: 'A1', tier: 'L3', timeKey: 'battery A1-L3' },
+    ];
+    const jobsOf = (plan: ReturnType<typeof planJobs>): string[] =>
+      plan.map(({ job }) => (job.kind === 'instances' ? job.ids.join('+') : `battery ${job.family}-${job.tier}`));
+
+    it('keeps a family in one job and hands out the longest first, by the recorded times', function () {
+      const times = new Map([['A1-L3-s1', 1], ['A1-L5-s1', 2], ['B1-L3-s1', 3], ['B1-L5-s1', 4], ['C1-L3-s1', 5], ['battery A1-L3', 6]]);
+      const plan = planJobs(units, 2, times);
+      expect(jobsOf(plan)).to.deep.equal(['B1-L3-s1+B1-L5-s1', 'battery A1-L3', 'C1-L3-s1', 'A1-L3-s1+A1-L5-s1']);
+      // Every record belongs to exactly one job.
+      expect(plan.flatMap((p) => p.units).sort()).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    });
+
+    it("splits a family longer than a worker's share, and puts unmeasured battery tiers first", function () {
+      const times = new Map([['A1-L3-s1', 1], ['A1-L5-s1', 1], ['B1-L3-s1', 9], ['B1-L5-s1', 8], ['C1-L3-s1', 1]]);
+      expect(jobsOf(planJobs(units, 2, times))).to.deep.equal(['battery A1-L3', 'B1-L3-s1', 'B1-L5-s1', 'A1-L3-s1+A1-L5-s1', 'C1-L3-s1']);
+    });
   });
 });

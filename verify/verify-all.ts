@@ -8,11 +8,11 @@
 import { fileURLToPath } from 'node:url';
 import { SpaceActError } from '../core/errors.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
-import { getFamily, tiersOf } from '../tasks/registry.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { checkInstanceId, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import { runBattery, type BatteryReport } from './battery.ts';
-import { verifyInstance, verifyInstances, type VerifyResult } from './verify.ts';
+import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
+import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstance, type VerifyResult } from './verify.ts';
 
 /** What every piece of a verification shares (plain data, sent to each worker once). */
 export interface VerifySettings {
@@ -38,8 +38,16 @@ export interface VerifyAllOptions extends VerifySettings {
   onResult?(r: VerifyResult, done: number, total: number): void;
   /** Each family × tier's battery report, in family then tier order, after every instance. */
   onBatteryReport?(r: BatteryReport): void;
-  /** With worker processes: the CPU seconds each used, start-up included (benchmarks). */
-  onWorkerCpu?(seconds: number[]): void;
+  /**
+   * With worker processes: the CPU seconds each used, start-up included, and the seconds of
+   * that each spent starting up (benchmarks).
+   */
+  onWorkerCpu?(seconds: number[], startupSeconds: number[]): void;
+  /**
+   * The CPU seconds each record's work took in the process that did it, in serial order
+   * (instances, then battery tiers), once all are in (benchmarks: where a split costs more).
+   */
+  onUnitCpu?(seconds: number[]): void;
 }
 
 /** The whole verdict: per instance, and per family × tier of the battery. */
@@ -48,47 +56,105 @@ export interface VerifyAllResult {
   battery: BatteryReport[];
 }
 
-/** One piece of a parallel verification. */
-export type VerifyJob = { kind: 'instance'; id: string } | { kind: 'battery'; family: string; tier: Tier };
+/**
+ * One piece of a parallel verification: instances verified one after another in one worker
+ * (usually a whole family's, so its generator, solver tables and compiled code are built in
+ * one process only), or one family × tier of the battery.
+ */
+export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'; family: string; tier: Tier };
 
 /** What a verify worker sends back for a job. */
-export type VerifyJobResult = { kind: 'instance'; result: VerifyResult } | { kind: 'battery'; report: BatteryReport };
+export type VerifyJobResult =
+  | { kind: 'instances'; results: VerifyResult[]; cpuSeconds: number[] }
+  | { kind: 'battery'; report: BatteryReport; cpuSeconds: number[] };
+
+/** CPU seconds (user + system, every thread of this process) since `since`. */
+function cpuSince(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1e6;
+}
 
 const WORKER_ENTRY = fileURLToPath(new URL('./verify-worker.ts', import.meta.url));
 
 /** Runs one job (in a worker, or in this process). */
 export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Promise<VerifyJobResult> {
-  if (job.kind === 'instance') {
-    const { family, instance } = instanceFromId(job.id);
-    return { kind: 'instance', result: await verifyInstance(family, instance, settings) };
+  if (job.kind === 'instances') {
+    const results: VerifyResult[] = [];
+    const cpuSeconds: number[] = [];
+    for (const id of job.ids) {
+      const since = process.cpuUsage();
+      const { family, instance } = instanceFromId(id);
+      results.push(await verifyInstance(family, instance, settings));
+      cpuSeconds.push(cpuSince(since));
+    }
+    return { kind: 'instances', results, cpuSeconds };
   }
+  const since = process.cpuUsage();
   const [report] = await runBattery(getFamily(job.family), {
     seeds: settings.batterySeeds ?? 0,
     ...(settings.batteryTraining !== undefined ? { training: settings.batteryTraining } : {}),
     tiers: [job.tier],
   });
-  return { kind: 'battery', report };
+  return { kind: 'battery', report, cpuSeconds: [cpuSince(since)] };
+}
+
+/** One record of the serial output: an instance's verdict or a battery tier's report. */
+export type VerifyUnitWork = { kind: 'instance'; id: string; family: string } | { kind: 'battery'; family: string; tier: Tier };
+/** A unit with the key its time is recorded under. */
+export type VerifyUnit = VerifyUnitWork & { timeKey: string };
+
+/** The keys under which units' times are recorded (see `verify/job-times.ts`). */
+function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
+  const version = getFamily(unit.family).version;
+  if (unit.kind === 'instance') return jobTimeKey(unit.id, version, `random ${settings.randomSeeds ?? DEFAULT_RANDOM_SEEDS}x${settings.randomTurns ?? DEFAULT_RANDOM_TURNS}`);
+  return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}`);
 }
 
 /**
- * The order jobs are handed out in: longest first, so that no worker starts a long job when
- * the others are nearly done. Battery tiers run many seeds each and come first, hardest tier
- * first (their generators and episodes cost the most); single instances fill in after them.
+ * The jobs of a parallel run and the order they are handed out in. A family's instances form
+ * one job, so each family's work (its generator's and solver's tables, the code compiled for
+ * it) is done in one process rather than in every worker; a family whose instances are
+ * expected to take more than a worker's fair share is split into one job per instance, so it
+ * cannot hold the others up. Jobs go out longest first (so that no worker starts a long job
+ * when the others are nearly done), by the times the last verification recorded; work with no
+ * recorded time counts as the mean of what is known, battery tiers before instances.
  */
-function handOutOrder(jobs: VerifyJob[]): number[] {
-  const rank = (j: VerifyJob): number => (j.kind === 'battery' ? 0 : 1);
-  const tierOf = (j: VerifyJob): string => (j.kind === 'battery' ? j.tier : (/-(L\d+)-/.exec(j.id)?.[1] ?? ''));
-  const tierNumber = (j: VerifyJob): number => Number(tierOf(j).slice(1)) || 0;
-  return jobs
-    .map((_, i) => i)
-    .sort((a, b) => rank(jobs[a]) - rank(jobs[b]) || tierNumber(jobs[b]) - tierNumber(jobs[a]) || a - b);
+export function planJobs(units: readonly VerifyUnit[], workers: number, times: JobTimes): Array<{ job: VerifyJob; units: number[] }> {
+  const known = units.map((u) => times.get(u.timeKey)).filter((t): t is number => t !== undefined);
+  const mean = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 1;
+  const estimate = (i: number): number => times.get(units[i].timeKey) ?? mean;
+  const total = units.reduce((sum, _, i) => sum + estimate(i), 0);
+  const share = total / workers;
+
+  const planned: Array<{ job: VerifyJob; units: number[]; seconds: number; battery: boolean }> = [];
+  const byFamily = new Map<string, number[]>();
+  units.forEach((u, i) => {
+    if (u.kind === 'battery') {
+      planned.push({ job: { kind: 'battery', family: u.family, tier: u.tier }, units: [i], seconds: estimate(i), battery: !times.has(u.timeKey) });
+    } else {
+      byFamily.set(u.family, [...(byFamily.get(u.family) ?? []), i]);
+    }
+  });
+  const ids = (list: number[]): string[] => list.map((i) => (units[i] as Extract<VerifyUnit, { kind: 'instance' }>).id);
+  for (const list of byFamily.values()) {
+    const seconds = list.reduce((sum, i) => sum + estimate(i), 0);
+    if (seconds > share && list.length > 1) {
+      for (const i of list) planned.push({ job: { kind: 'instances', ids: ids([i]) }, units: [i], seconds: estimate(i), battery: false });
+    } else {
+      planned.push({ job: { kind: 'instances', ids: ids(list) }, units: list, seconds, battery: false });
+    }
+  }
+  return planned
+    .map((p, k) => ({ ...p, k }))
+    .sort((a, b) => Number(b.battery) - Number(a.battery) || b.seconds - a.seconds || a.units[0] - b.units[0] || a.k - b.k)
+    .map(({ job, units: u }) => ({ job, units: u }));
 }
 
 /**
  * Verifies `instances` and runs the battery of `batteryFamilies`. With `concurrency` > 1 the
- * jobs — one per instance and one per family × tier of the battery — run in that many worker
- * processes (none of them starts a browser: verification renders nothing); results are
- * reported and returned in the serial order.
+ * jobs (see {@link planJobs}) run in that many worker processes (none of them starts a
+ * browser: verification renders nothing); results are reported and returned in the serial
+ * order. Either way each piece's time is recorded for the next run's hand-out order.
  */
 export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult> {
   const concurrency = opts.concurrency ?? 1;
@@ -99,40 +165,66 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.batterySeeds !== undefined ? { batterySeeds: opts.batterySeeds } : {}),
     ...(opts.batteryTraining !== undefined ? { batteryTraining: opts.batteryTraining } : {}),
   };
-  // Resolve every id and family first, so a typo fails before minutes of episodes.
-  for (const id of opts.instances) instanceFromId(id);
+  // Check every id and family first, so a typo fails before minutes of episodes. Only the id
+  // is checked here (family and tier known, seed well formed): generating the instances too
+  // would cost this process seconds of CPU that a parallel run's workers spend again.
+  const instanceFamilies = opts.instances.map((id) => getFamily(checkInstanceId(id).family).id);
   const families = (opts.batterySeeds ?? 0) > 0 ? (opts.batteryFamilies ?? []).map((f) => getFamily(f)) : [];
-  const jobs: VerifyJob[] = [
-    ...opts.instances.map((id): VerifyJob => ({ kind: 'instance', id })),
-    ...families.flatMap((f) => tiersOf(f).map((tier): VerifyJob => ({ kind: 'battery', family: f.id, tier }))),
+  const work: VerifyUnitWork[] = [
+    ...opts.instances.map((id, i): VerifyUnitWork => ({ kind: 'instance', id, family: instanceFamilies[i] })),
+    ...families.flatMap((f) => tiersOf(f).map((tier): VerifyUnitWork => ({ kind: 'battery', family: f.id, tier }))),
   ];
+  const units: VerifyUnit[] = work.map((u) => ({ ...u, timeKey: unitTimeKey(u, settings) }));
+  // What each record's work cost, in CPU seconds: steadier than wall time on a shared
+  // machine, and what the hand-out order balances.
+  const took: JobTimes = new Map();
+  const unitCpu: number[] = new Array(units.length).fill(NaN);
+  const tookCpu = (i: number, seconds: number): void => {
+    unitCpu[i] = seconds;
+    took.set(units[i].timeKey, seconds);
+  };
 
-  if (concurrency === 1 || jobs.length <= 1) {
-    const instances = await verifyInstances(opts.instances, { ...settings, ...(opts.onResult ? { onResult: opts.onResult } : {}) });
+  if (concurrency === 1 || units.length <= 1) {
+    // One instance at a time, generated just before it is verified (the ids are checked
+    // above), so each one's CPU time is its own.
+    const instances: VerifyResult[] = [];
+    for (const [i, id] of opts.instances.entries()) {
+      const since = process.cpuUsage();
+      const { family, instance } = instanceFromId(id);
+      const r = await verifyInstance(family, instance, settings);
+      tookCpu(i, cpuSince(since));
+      instances.push(r);
+      opts.onResult?.(r, instances.length, opts.instances.length);
+    }
+    let since = process.cpuUsage();
     const battery: BatteryReport[] = [];
     for (const family of families) {
       await runBattery(family, {
         seeds: opts.batterySeeds!,
         ...(opts.batteryTraining !== undefined ? { training: opts.batteryTraining } : {}),
         onReport: (r) => {
+          tookCpu(opts.instances.length + battery.length, cpuSince(since));
+          since = process.cpuUsage();
           battery.push(r);
           opts.onBatteryReport?.(r);
         },
       });
     }
+    recordJobTimes(took);
+    opts.onUnitCpu?.(unitCpu);
     return { instances, battery };
   }
 
-  // Results arrive in completion order; they are reported in job order as soon as every
-  // earlier job is in, so the output reads as a serial run's.
-  const order = handOutOrder(jobs);
-  const results: (VerifyJobResult | undefined)[] = new Array(jobs.length);
+  // Results arrive in completion order; they are reported in serial order as soon as every
+  // earlier record is in, so the output reads as a serial run's.
+  const plan = planJobs(units, concurrency, readJobTimes());
+  const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
   let reported = 0;
   const instances: VerifyResult[] = [];
   const battery: BatteryReport[] = [];
   const flush = (): void => {
-    while (reported < jobs.length && results[reported]) {
-      const r = results[reported]!;
+    while (reported < units.length && records[reported]) {
+      const r = records[reported]!;
       if (r.kind === 'instance') {
         instances.push(r.result);
         opts.onResult?.(r.result, instances.length, opts.instances.length);
@@ -143,17 +235,36 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       reported++;
     }
   };
-  const stats = await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
-    entry: WORKER_ENTRY,
-    jobs: order.map((i) => jobs[i]),
-    workers: concurrency,
-    init: settings,
-    onResult(k, result) {
-      results[order[k]] = result;
-      flush();
-    },
-    describe: (_, job) => (job.kind === 'instance' ? job.id : `the ${job.family}-${job.tier} battery`),
-  });
-  opts.onWorkerCpu?.(stats.workerCpuMs.map((ms) => ms / 1000));
+  try {
+    const stats = await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
+      entry: WORKER_ENTRY,
+      // Verification loads no module at run time, so its workers start from a bundle.
+      bundle: true,
+      jobs: plan.map((p) => p.job),
+      workers: concurrency,
+      init: settings,
+      onResult(k, result) {
+        const at = plan[k].units;
+        if (result.kind === 'instances') {
+          result.results.forEach((r, j) => {
+            records[at[j]] = { kind: 'instance', result: r };
+            tookCpu(at[j], result.cpuSeconds[j]);
+          });
+        } else {
+          records[at[0]] = { kind: 'battery', report: result.report };
+          tookCpu(at[0], result.cpuSeconds[0]);
+        }
+        flush();
+      },
+      describe: (_, job) => (job.kind === 'instances' ? job.ids.join(', ') : `the ${job.family}-${job.tier} battery`),
+    });
+    opts.onWorkerCpu?.(
+      stats.workerCpuMs.map((ms) => ms / 1000),
+      stats.workerStartupCpuMs.map((ms) => ms / 1000),
+    );
+    opts.onUnitCpu?.(unitCpu);
+  } finally {
+    recordJobTimes(took);
+  }
   return { instances, battery };
 }
