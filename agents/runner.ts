@@ -6,7 +6,7 @@ import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import { agentFactory, describeAgent } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
-import { EpisodeLog, LogDamageError, type LogInspection } from './episode-log.ts';
+import { EpisodeLog, instanceDigest, LogDamageError, type LogInspection } from './episode-log.ts';
 import { DiskEpisodeRecorder, playEpisode, roundCost, summaryEntry, type EpisodeResult } from './episode-runner.ts';
 import { modeName, type Mode } from './modes.ts';
 import { runQueued } from './queue/coordinator.ts';
@@ -205,6 +205,38 @@ function checkRunFolder(out: string, repair: boolean, notice: (m: string) => voi
     found = folderEpisodes(out);
   }
   return found;
+}
+
+/**
+ * Why `out` cannot be resumed by a run of `ids` with this agent and mode — the first episode
+ * log there whose header names another version of its instance (the family changed since),
+ * another agent or another mode — or null when every log it holds fits (or there are none).
+ */
+export function staleRunReason(out: string, ids: string[], agentName: string, mode: Mode): string | null {
+  if (!existsSync(out)) return null;
+  for (const id of ids) {
+    const log = new EpisodeLog(out, id);
+    if (!existsSync(log.file)) continue;
+    const h = log.read().header;
+    if (!h) continue;
+    const { instance } = instanceFromId(id);
+    if (h.instance.digest !== instanceDigest(instance)) return `${log.file} ran another version of ${id} (digest ${h.instance.digest})`;
+    if (h.agent.name !== agentName) return `${log.file} ran agent ${h.agent.name}`;
+    if (h.mode !== modeName(mode)) return `${log.file} ran mode ${h.mode}`;
+  }
+  return null;
+}
+
+/**
+ * Moves a run folder aside to the first free `<out>.stale-<n>` (nothing is deleted) and returns
+ * where it went.
+ */
+export function moveRunAside(out: string): string {
+  let n = 1;
+  while (existsSync(`${out}.stale-${n}`)) n++;
+  const to = `${out}.stale-${n}`;
+  renameSync(out, to);
+  return to;
 }
 
 /**

@@ -47,6 +47,31 @@ describe('command line: every error is one clear line and a non-zero exit', func
     expect(existsSync(join(tmp, 'tier'))).to.equal(false);
   });
 
+  it('a run folder that cannot be resumed is refused in one line; --replace-stale moves it aside whole and starts afresh', async () => {
+    const out = join(tmp, 'stale');
+    const args = [...run, '--instance', 'P6-L1-s100', '--out', out];
+    expect((await spaceact(args)).code).to.equal(0);
+    // As if the family had changed since: the log names another digest of its instance.
+    const log = new EpisodeLog(out, 'P6-L1-s100');
+    const lines = readFileSync(log.file, 'utf8').split('\n');
+    const header = JSON.parse(lines[0]) as { instance: { digest: string } };
+    header.instance.digest = '0000000000000000';
+    writeFileSync(log.file, [JSON.stringify(header), ...lines.slice(1)].join('\n'));
+    const refused = await spaceact(args);
+    expect(refused.code).to.not.equal(0);
+    expect(oneLine(refused.stderr)).to.match(/holds a different run .*digest 0000000000000000/);
+    const replaced = await spaceact([...args, '--replace-stale']);
+    expect(replaced.code, replaced.stderr).to.equal(0);
+    expect(replaced.stderr).to.match(/ran another version of P6-L1-s100 .*moved the old run to .*stale-1/);
+    expect(readFileSync(join(`${out}.stale-1`, 'episodes', 'P6-L1-s100', 'log.jsonl'), 'utf8')).to.contain('0000000000000000');
+    expect(new EpisodeLog(out, 'P6-L1-s100').read().header?.instance.digest).to.not.equal('0000000000000000');
+    // A run that fits is resumed, not moved.
+    const again = await spaceact([...args, '--replace-stale']);
+    expect(again.code).to.equal(0);
+    expect(again.stdout).to.match(/resumed: 1 finished/);
+    expect(existsSync(`${out}.stale-2`)).to.equal(false);
+  });
+
   it('a mistyped command shows "Did you mean" in a few lines, not buried above the help', async () => {
     const r = await spaceact(['rn', '--agent', 'reference']);
     expect(r.code).to.not.equal(0);

@@ -5,7 +5,7 @@ import type { AgentOptions } from '../../agents/types.ts';
 import { agentFactory, AGENTS, describeAgent } from '../../agents/agent-registry.ts';
 import { parseMode } from '../../agents/modes.ts';
 import { RENDER_WHEN, RUN_DEFAULTS, type RenderWhen } from '../../agents/run-defaults.ts';
-import { runInstances, type SummaryEntry } from '../../agents/runner.ts';
+import { moveRunAside, runInstances, staleRunReason, type SummaryEntry } from '../../agents/runner.ts';
 import { SpaceActError } from '../../core/errors.ts';
 import { selectInstances, suiteNames } from '../../tasks/suites.ts';
 import { writeReport } from '../../report/html.ts';
@@ -83,6 +83,7 @@ export function register(program: Command): void {
     .option('--keep-abandoned', 'reuse abandoned episodes as they are instead of retrying them from the failed turn')
     .option('--abandon-limit <n>', 'stop the run after n episodes in a row are abandoned (default 3; 0: never)', '3')
     .option('--no-report', 'do not write DIR/report.html at the end')
+    .option('--replace-stale', 'when --out holds a run that cannot be resumed (an instance changed since, another agent or mode), move it aside to DIR.stale-N (nothing is deleted) and start afresh')
     .action(async (opts: Record<string, string | undefined>) => {
       const ids = selectInstances(opts);
       const mode = parseMode(opts.mode);
@@ -102,6 +103,10 @@ export function register(program: Command): void {
       await probe.close?.();
       if (costLimit !== undefined && agentName === 'openai' && probe.settings.price === undefined) {
         throw new SpaceActError('invalid-argument', `--cost-limit needs a price for model ${String(options.model)}: give --prices with an entry for it`);
+      }
+      if ((opts as { replaceStale?: boolean }).replaceStale) {
+        const why = staleRunReason(opts.out!, ids, probe.name, mode);
+        if (why) process.stderr.write(`spaceact: ${why}; moved the old run to ${moveRunAside(opts.out!)}\n`);
       }
       const progress = new RunProgress(ids.length, { concurrency });
       let summary: Awaited<ReturnType<typeof runInstances>>;
