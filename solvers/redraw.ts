@@ -62,3 +62,25 @@ export function generateFiltered<T>(draw: (attempt: number) => T, filters: Reado
     rejections: rejections.slice(-10),
   });
 }
+
+/**
+ * A generator's costly scene draw, kept for the process under (seed, tier, attempt): a family
+ * whose draw searches many rooms or mazes (P3, P4) pays once per process for each, although
+ * `generate`, the reference and the episode all ask for it. The draw must be a pure function of
+ * its arguments; every call gets its own deep copy, so no caller can change what another sees.
+ * `{ memo: false }` draws afresh without reading or filling the store (the determinism tests
+ * use it to show the draw itself is pure).
+ */
+export function memoisedDraw<T>(draw: (seed: number, tier: string, attempt: number) => T): (seed: number, tier: string, attempt?: number, opts?: { memo?: boolean }) => T {
+  const drawn = new Map<string, T>();
+  return (seed, tier, attempt = 0, opts = {}) => {
+    if (opts.memo === false) return draw(seed, tier, attempt);
+    const key = `${tier}/${seed}/${attempt}`;
+    let hit = drawn.get(key);
+    if (hit === undefined) {
+      hit = draw(seed, tier, attempt);
+      drawn.set(key, hit);
+    }
+    return structuredClone(hit);
+  };
+}

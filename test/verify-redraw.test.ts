@@ -3,7 +3,7 @@ import { SpaceActError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import type { Instance } from '../tasks/types.ts';
-import { generateFiltered, redrawRng } from '../solvers/redraw.ts';
+import { generateFiltered, memoisedDraw, redrawRng } from '../solvers/redraw.ts';
 
 /** A real instance with a drawn number in its scene: which attempt drew it, and the value. */
 function drawer(seed: number, calls: number[]): (attempt: number) => Instance<Drawn> {
@@ -56,5 +56,25 @@ describe('generateFiltered (deterministic re-draws)', () => {
       expect((err as Error).message).to.match(/5 attempts.*never: always rejected/);
     }
     expect(() => generateFiltered(drawer(1, []), [], { maxAttempts: 0 })).to.throw(SpaceActError);
+  });
+});
+
+describe('memoisedDraw: a costly draw kept per (seed, tier, attempt)', () => {
+  it('draws each key once, hands every caller its own copy, and draws afresh with memo: false', () => {
+    const calls: string[] = [];
+    const draw = memoisedDraw((seed, tier, attempt) => {
+      calls.push(`${tier}/${seed}/${attempt}`);
+      return { cells: [redrawRng('X1', tier, seed, attempt).int(0, 999)] };
+    });
+    const a = draw(3, 'L1');
+    const b = draw(3, 'L1', 0);
+    expect(b).to.deep.equal(a);
+    expect(calls).to.deep.equal(['L1/3/0']);
+    a.cells.push(-1);
+    expect(draw(3, 'L1').cells).to.have.length(1);
+    expect(draw(3, 'L1', 1)).to.not.deep.equal(undefined);
+    expect(calls).to.deep.equal(['L1/3/0', 'L1/3/1']);
+    expect(draw(3, 'L1', 0, { memo: false })).to.deep.equal(b);
+    expect(calls).to.deep.equal(['L1/3/0', 'L1/3/1', 'L1/3/0']);
   });
 });

@@ -7,8 +7,9 @@
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
 import { qaxisAngle, qmul, qnormalize } from '../../../sim/math.ts';
-import type { Quat, RulerSpec } from '../../../sim/types.ts';
+import type { Quat } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { wallFaceRulers } from '../../kits/held-part/rulers.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
@@ -104,12 +105,8 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   let scene = drawScene(tier, rng);
   for (let k = 0; !scene && k < 20; k++) scene = drawScene(tier, rng);
   if (!scene) throw new Error(`M5 ${tier}/${seed}: no opening layout fits`);
-  const front = WALL_THICKNESS / 2 + 0.001;
+  const rulers = wallFaceRulers(WORKSPACE, WALL_THICKNESS);
   const x0 = WORKSPACE.min[0];
-  const rulers: RulerSpec[] = [
-    { from: [x0, 0.002, front], to: [WORKSPACE.max[0], 0.002, front], tickDir: [0, 1, 0], minor: 0.01, major: 0.1 },
-    { from: [x0 + 0.002, 0, front], to: [x0 + 0.002, WORKSPACE.max[1], front], tickDir: [1, 0, 0], minor: 0.01, major: 0.1 },
-  ];
   const m = scene.wall.openings.find((o) => o.kind === 'match')!;
   return makeInstance(family, tier, seed, {
     title: `Heart slot, ${scene.wall.openings.length} opening${scene.wall.openings.length > 1 ? 's' : ''}, ${mm(scene.clearance)} clearance${scene.toolFrame ? ', turns in the block\'s own frame' : ''}`,

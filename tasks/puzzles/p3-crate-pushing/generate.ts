@@ -8,7 +8,7 @@
  */
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
-import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { generateFiltered, memoisedDraw, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import { DIRECTION_STEP, TRAY_DIRECTIONS } from '../../kits/grid-tray.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
@@ -129,21 +129,12 @@ export interface P3Draw {
   pushes: number;
 }
 
-const drawn = new Map<string, P3Draw>();
-
 /**
  * Re-draws rooms (deterministically) until one has a start in the tier's push band. A pure
  * function of (seed, tier, attempt); results are kept for the process (`memo: false`
  * recomputes, as the determinism test does).
  */
-export function drawScene(seed: number, tier: Tier, attempt = 0, opts: { memo?: boolean } = {}): P3Draw {
-  const k = `${tier}/${seed}/${attempt}`;
-  const hit = opts.memo === false ? undefined : drawn.get(k);
-  if (hit) return structuredClone(hit);
-  const out = drawSceneUncached(seed, tier, attempt);
-  drawn.set(k, out);
-  return structuredClone(out);
-}
+export const drawScene: (seed: number, tier: Tier, attempt?: number, opts?: { memo?: boolean }) => P3Draw = memoisedDraw((seed, tier, attempt) => drawSceneUncached(seed, tier as Tier, attempt));
 
 function drawSceneUncached(seed: number, tier: Tier, attempt: number): P3Draw {
   const spec = TIER_SPEC[tier];

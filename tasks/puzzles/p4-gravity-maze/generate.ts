@@ -6,7 +6,7 @@
  * (re-drawing otherwise, so an unsolvable maze is never released).
  */
 import { Rng } from '../../../core/rng.ts';
-import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { generateFiltered, memoisedDraw, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
@@ -53,20 +53,11 @@ function drawMaze(rng: Rng, tier: Tier): Omit<P4Scene, 'optimum' | 'viewAzimuth'
   return { size: SIZE, cell: CELL, layers, ball, exit: { ...e, face }, opaque: spec.opaque };
 }
 
-const drawn = new Map<string, P4Scene>();
-
 /**
  * Re-draws mazes (deterministically) until the shortest way out lies in the tier's band. A pure
  * function of (seed, tier, attempt), kept for the process (`memo: false` recomputes).
  */
-export function drawScene(seed: number, tier: Tier, attempt = 0, opts: { memo?: boolean } = {}): P4Scene {
-  const k = `${tier}/${seed}/${attempt}`;
-  const hit = opts.memo === false ? undefined : drawn.get(k);
-  if (hit) return structuredClone(hit);
-  const out = drawSceneUncached(seed, tier, attempt);
-  drawn.set(k, out);
-  return structuredClone(out);
-}
+export const drawScene: (seed: number, tier: Tier, attempt?: number, opts?: { memo?: boolean }) => P4Scene = memoisedDraw((seed, tier, attempt) => drawSceneUncached(seed, tier as Tier, attempt));
 
 function drawSceneUncached(seed: number, tier: Tier, attempt: number): P4Scene {
   const spec = TIER_SPEC[tier];
