@@ -13,6 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { SpaceActError, type ErrorCode } from '../core/errors.ts';
+import { SPACEACT_V8_FLAGS } from '../core/v8-flags.ts';
 
 /** A job's failure as it crosses the process boundary. */
 export interface JobError {
@@ -46,6 +47,8 @@ export interface ProcessPoolOptions<Init, Job, Result, Event = never> {
    * cannot be built the workers start through tsx as usual. Default false.
    */
   bundle?: boolean;
+  /** V8 flags for the workers besides {@link SPACEACT_V8_FLAGS}, which every worker gets. */
+  v8Flags?: readonly string[];
   /** Jobs, handed out in this order. */
   jobs: readonly Job[];
   /** Worker processes (at most one per job is started). */
@@ -81,14 +84,14 @@ export interface ProcessPoolStats {
  * that the working directory does not matter), with an IPC channel using structured-clone
  * serialization (Buffers and typed arrays cross it intact).
  */
-export function forkTsWorker(entry: string): ChildProcess {
+export function forkTsWorker(entry: string, v8Flags: readonly string[] = []): ChildProcess {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return fork(entry, [], { execArgv: ['--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+  return fork(entry, [], { execArgv: [...SPACEACT_V8_FLAGS, ...v8Flags, '--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
 }
 
 /** Forks a worker from a plain JavaScript bundle (no loader), with the same channel as {@link forkTsWorker}. */
-function forkBundledWorker(bundle: string): ChildProcess {
-  return fork(bundle, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+function forkBundledWorker(bundle: string, v8Flags: readonly string[]): ChildProcess {
+  return fork(bundle, [], { execArgv: [...SPACEACT_V8_FLAGS, ...v8Flags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
 }
 
 /**
@@ -158,7 +161,8 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
   if (opts.bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(opts.entry)).catch(() => null);
   const done: Array<Promise<void>> = [];
   for (let w = 0; w < Math.min(opts.workers, Math.max(1, opts.jobs.length)); w++) {
-    const child = bundle ? forkBundledWorker(bundle) : forkTsWorker(opts.entry);
+    const flags = opts.v8Flags ?? [];
+    const child = bundle ? forkBundledWorker(bundle, flags) : forkTsWorker(opts.entry, flags);
     children.push(child);
     done.push(runWorker(child));
   }

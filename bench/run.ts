@@ -13,6 +13,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { applyV8Flags } from '../core/v8-flags.ts';
 
 type BenchFn = () => Promise<Record<string, unknown>>;
 
@@ -63,6 +64,8 @@ export async function runBenches(only: string[] = []): Promise<{ results: Record
 
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
+  // The product's V8 settings, as the CLI and its workers run with (core/v8-flags.ts).
+  applyV8Flags();
   const args = process.argv.slice(2);
   const jsonOnly = args.includes('--json');
   const { results, failed } = await runBenches(args.filter((a) => !a.startsWith('--')));

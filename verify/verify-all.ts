@@ -5,8 +5,10 @@
  * piece of work is deterministic and independent of the others, so the parallel result is
  * the serial one — the same records in the same order — but for the `seconds` fields.
  */
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SpaceActError } from '../core/errors.ts';
+import { FULL_MACHINE_WORKER_V8_FLAGS } from '../core/v8-flags.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
 import { checkInstanceId, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
@@ -240,6 +242,8 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       entry: WORKER_ENTRY,
       // Verification loads no module at run time, so its workers start from a bundle.
       bundle: true,
+      // Workers that fill every core compile on their own thread (see core/v8-flags.ts).
+      ...(Math.min(concurrency, plan.length) >= availableParallelism() ? { v8Flags: FULL_MACHINE_WORKER_V8_FLAGS } : {}),
       jobs: plan.map((p) => p.job),
       workers: concurrency,
       init: settings,
