@@ -160,8 +160,8 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
   // Loaded only when asked for: workers themselves import this module and need no bundler.
   if (opts.bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(opts.entry)).catch(() => null);
   const done: Array<Promise<void>> = [];
+  const flags = opts.v8Flags ?? [];
   for (let w = 0; w < Math.min(opts.workers, Math.max(1, opts.jobs.length)); w++) {
-    const flags = opts.v8Flags ?? [];
     const child = bundle ? forkBundledWorker(bundle, flags) : forkTsWorker(opts.entry, flags);
     children.push(child);
     done.push(runWorker(child));
