@@ -613,13 +613,15 @@ export class World {
     });
     if (outcome.point) outcome.point = vscale(outcome.point, 1 / k);
     outcome.lastFree = scalePose(outcome.lastFree, 1 / k);
-    const pct = Math.round(outcome.toi * 100);
+    // Result text names the rule and the bodies, never how far the move got: a fraction of the
+    // path is a range finder that maps the world without looking (issue 36). Where the contact
+    // was is shown only by the rollback image.
     let violation: Violation | undefined;
     if (outcome.kind === 'collision') {
       const others = outcome.bodies.length ? outcome.bodies.map((b) => `'${b}'`).join(', ') : 'another body';
-      violation = { kind: 'collision', bodies: [name, ...outcome.bodies], point: outcome.point, toi: outcome.toi, message: `'${name}' would touch ${others} after ${pct}% of the move; it stops just before the contact.` };
+      violation = { kind: 'collision', bodies: [name, ...outcome.bodies], point: outcome.point, toi: outcome.toi, message: `'${name}' would touch ${others}; the move was undone.` };
     } else if (outcome.kind === 'workspace') {
-      violation = { kind: 'workspace', bodies: [name], toi: outcome.toi, message: `'${name}' would leave the workspace after ${pct}% of the move.` };
+      violation = { kind: 'workspace', bodies: [name], toi: outcome.toi, message: `'${name}' would leave the workspace; the move was undone.` };
     } else if (outcome.kind === 'topology' && outcome.topologyViolation) {
       const v = outcome.topologyViolation;
       violation = { ...v, bodies: v.bodies.includes(name) ? v.bodies : [name, ...v.bodies], toi: outcome.toi };
@@ -722,14 +724,13 @@ export class World {
       const point = outcome.point ? vscale(outcome.point, 1 / k) : undefined;
       const lastFree = posesAt(scalePose(outcome.lastFree, 1 / k));
       const movers = [...new Set((outcome.movers ?? []).map((i) => owners[i]))].sort();
-      const pct = Math.round(toi * 100);
       const who = members.length <= 4 ? members.map((m) => `'${m}'`).join(', ') : `the group of ${members.length} bodies`;
       let violation: Violation;
       if (outcome.kind === 'collision') {
         const others = outcome.bodies.length ? outcome.bodies.map((b) => `'${b}'`).join(', ') : 'another body';
-        violation = { kind: 'collision', bodies: [...(movers.length ? movers : members), ...outcome.bodies], point, toi, message: `Moving ${who} together: they would touch ${others} after ${pct}% of the motion; they stop just before the contact.` };
+        violation = { kind: 'collision', bodies: [...(movers.length ? movers : members), ...outcome.bodies], point, toi, message: `Moving ${who} together: they would touch ${others}; the motion was undone.` };
       } else if (outcome.kind === 'workspace') {
-        violation = { kind: 'workspace', bodies: [...members], toi, message: `Moving ${who} together would leave the workspace after ${pct}% of the motion.` };
+        violation = { kind: 'workspace', bodies: [...members], toi, message: `Moving ${who} together would leave the workspace; the motion was undone.` };
       } else {
         const v = outcome.topologyViolation!;
         violation = { ...v, toi };

@@ -326,6 +326,26 @@ export interface TaskFamily<Scene = unknown> {
    * `{ optimal: true }` for discrete puzzle families (category P), nothing for the others.
    */
   certify?: { optimal?: boolean; unique?: boolean };
+  /**
+   * The seed-varying strings an instance's text may carry, each with the reason it is safe.
+   * The validity contract (README "What text may say", issue 36): the rules, the title and the
+   * tool descriptions of one tier are the same for every seed, except for these values (e.g.
+   * the letters naming the pieces, the action budget). The text-leak check masks each value
+   * `values(instance)` gives and then requires every seed of a tier to read alike; anything
+   * else that varies — a length, a position, a count, the answer — fails it.
+   */
+  textVaries?: TextVariation<Scene>[];
   /** Figures this family offers over a run's episodes (`spaceact stats DIR`). */
   runStats?: RunStatistics<Scene, unknown>;
 }
+
+/** One allow-listed seed-varying value of an instance's text (see `TaskFamily.textVaries`). */
+export interface TextVariation<Scene = unknown> {
+  /** What the value is, in a few words (e.g. `action budget`). */
+  what: string;
+  /** Why a model learns nothing from it that it should read from the picture. */
+  reason: string;
+  /** The exact strings of this instance's text that carry the value. */
+  values(instance: Instance<Scene>): string[];
+}
+
