@@ -13,7 +13,7 @@ import { RunProgress } from '../../report/progress.ts';
 import { checkRedisUrl } from '../../agents/queue/protocol.ts';
 
 /** Which command-line options each agent reads (anything else given for it is an error). */
-const AGENT_OPTIONS: Record<string, readonly string[]> = {
+export const AGENT_OPTIONS: Record<string, readonly string[]> = {
   reference: [],
   null: [],
   random: ['seed'],
