@@ -105,8 +105,10 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
 
       const w = worker();
       await until(async () => (await queue.getJobCounts('failed')).failed >= jobs.length, [w], 'waiting for every hostile job to be given up');
-      const failed = await queue.getFailed();
-      expect(failed.map((j) => j.id).sort()).to.deep.equal(jobs.map(([id]) => id).sort());
+      // (Read raw: BullMQ's own getters throw on the job whose data is not JSON.)
+      const failedIds = await queue.getRanges(['failed'], 0, -1);
+      expect([...failedIds].sort()).to.deep.equal(jobs.map(([id]) => id).sort());
+      const failed = await Promise.all(failedIds.map(async (id) => ({ id, failedReason: (await connection.hget(queue.toKey(id), 'failedReason')) ?? '' })));
       const lines = w.out().trim().split('\n');
       const givenUp = lines.filter((l) => /given up/.test(l));
       // One line per job, each short: the 5 MB id is not echoed.
@@ -156,7 +158,7 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
         ['200,000-deep JSON', ['m', `${'['.repeat(200_000)}${']'.repeat(200_000)}`, 'r', reply('x')]],
         ['reply key elsewhere', ['m', JSON.stringify({ type: 'stopped', instance: 'P6-L1-s100', attempt: 'evil-2' }), 'r', 'victim-key']],
         ['5 MB instance id', ['m', JSON.stringify({ type: 'stopped', instance: `P${'6'.repeat(5_000_000)}`, attempt: 'evil-3' }), 'r', reply('evil-3')]],
-        ['__proto__ keys', ['m', `{"type":"stopped","instance":"P6-L1-s100","attempt":"evil-4","__proto__":{"type":"failed"}}`, 'r', reply('evil-4')]],
+        ['unknown type', ['m', JSON.stringify({ type: 'takeover', instance: 'P6-L1-s100', attempt: 'evil-4' }), 'r', reply('evil-4')]],
       ];
       const claims: Array<[string, Array<string | Buffer>]> = [
         ['foreign digest', ['m', JSON.stringify({ type: 'claim', instance: 'P6-L1-s100', attempt: 'evil-5', worker: 'evil-host:1', header: header({ instance: { id: 'P6-L1-s100', digest: '0123456789abcdef' } }) }), 'r', reply('evil-5')]],
@@ -164,9 +166,11 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
       ];
       // A well-formed failure with an attempt that holds nothing: answered "superseded", no line, no stop.
       const forged: Array<string | Buffer> = ['m', JSON.stringify({ type: 'failed', instance: 'P6-L1-s100', attempt: 'evil-7', worker: 'evil', error: { message: 'stop the run' } }), 'r', reply('evil-7')];
-      for (const [, fields] of [...entries, ...claims, ['', forged] as [string, Array<string | Buffer>]]) await probe.xadd(inbox, '*', ...fields);
-      await until(async () => (await probe.exists(reply('evil-7'))) === 1, [c], 'waiting for the forged failure to be answered');
-      expect(JSON.parse((await probe.lrange(reply('evil-7'), 0, -1))[0])).to.deep.equal({ type: 'superseded' });
+      // `__proto__` keys are plain data: a well-formed message with one is read as itself (here: a stop of an attempt that holds nothing).
+      const proto: Array<string | Buffer> = ['m', `{"type":"stopped","instance":"P6-L1-s100","attempt":"evil-8","__proto__":{"type":"failed","attempt":"evil-8"}}`, 'r', reply('evil-8')];
+      for (const [, fields] of [...entries, ...claims, ['', forged], ['', proto]] as Array<[string, Array<string | Buffer>]>) await probe.xadd(inbox, '*', ...fields);
+      await until(async () => (await probe.exists(reply('evil-8'))) === 1, [c], 'waiting for the last entry to be answered');
+      for (const a of ['evil-7', 'evil-8']) expect(JSON.parse((await probe.lrange(reply(a), 0, -1))[0]), a).to.deep.equal({ type: 'superseded' });
       for (const a of ['evil-5', 'evil-6']) expect(JSON.parse((await probe.lrange(reply(a), 0, -1))[0]).type, a).to.equal('refused');
 
       // Now a real worker plays the run.
@@ -177,6 +181,9 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
       const lines = r.out.split('\n');
       const skipped = lines.filter((l) => /skipped inbox entry/.test(l));
       expect(skipped, r.out.slice(0, 3000)).to.have.length(entries.length);
+      expect(r.out).to.match(/skipped inbox entry \S+: not a turn message of the protocol: \/images\/0\/kind must be equal to one of the allowed values \(one of view, strobe, rollback\)/);
+      expect(r.out).to.match(/skipped inbox entry \S+: not a stopped message of the protocol: \/instance must match pattern/);
+      expect(r.out).to.match(/skipped inbox entry \S+: not a message of the protocol \(type "takeover"\)/);
       expect(lines.filter((l) => /refused the claim of worker evil-host:1: it generates P6-L1-s100 with digest 0123456789abcdef/.test(l))).to.have.length(1);
       expect(lines.filter((l) => /refused the claim of worker evil-host:2: it plays agent null/.test(l))).to.have.length(1);
       for (const l of lines) expect(l.length, l.slice(0, 200)).to.be.below(600);
@@ -260,13 +267,15 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
 
   it('one run at a time on an --out: a second run or coordinator is refused naming the first; a lock left by a killed run is recognised as stale', async () => {
     const out = join(tmp, 'locked');
-    const first = track(spaceact(runArgs(out)));
-    await until(() => existsSync(join(out, '.spaceact-lock')), [first], 'waiting for the first run to lock its folder');
-    const second = await spaceact([...runArgs(out), '--queue', redis.url]).done;
+    // The first holder: a queue run's coordinator with no worker (it holds the folder until killed).
+    const first = track(spaceact([...runArgs(out), '--queue', redis.url]));
+    await until(() => existsSync(join(out, 'queue.json')), [first], 'waiting for the coordinator to lock its folder');
+    expect(existsSync(join(out, '.spaceact-lock'))).to.equal(true);
+    const second = await spaceact(runArgs(out)).done;
     expect(second.code, second.out).to.equal(2);
     expect(second.out.trim().split('\n')).to.have.length(1);
     expect(second.out).to.match(new RegExp(`^spaceact: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by another run \\(process ${first.child.pid} on `));
-    expect(existsSync(join(out, 'queue.json'))).to.equal(false);
+    expect(existsSync(join(out, 'summary.json'))).to.equal(false);
     first.child.kill('SIGKILL');
     await first.done;
     expect(existsSync(join(out, '.spaceact-lock'))).to.equal(true);

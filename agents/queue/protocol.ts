@@ -336,7 +336,14 @@ const MESSAGE_SCHEMA = {
     },
   ],
 };
-const checkMessageData: ValidateFunction = ajv.compile(MESSAGE_SCHEMA);
+/** One validator per message type, so that a refusal names what is wrong with that type's message. */
+const checkMessageByType = new Map<string, ValidateFunction>(
+  MESSAGE_SCHEMA.oneOf.map((branch) => [
+    (branch.properties.type as { const: string }).const,
+    ajv.compile({ type: 'object', required: ['type', 'instance', 'attempt', ...((branch as { required?: string[] }).required ?? [])], properties: branch.properties }),
+  ]),
+);
+
 
 /** Checks a `--queue` address: `redis://HOST:PORT` (or `rediss://` for TLS), with an optional `/DB`. */
 export function checkRedisUrl(url: string): string {
@@ -578,7 +585,10 @@ export function parseMessage(id: string, fields: Buffer[], keys: RunKeys): Inbox
   }
   const attempt = (msg as { attempt?: unknown } | null)?.attempt;
   if (nestsDeeper(msg, MAX_DEPTH)) throw unreadable(`nested deeper than ${MAX_DEPTH} levels`, attempt);
-  if (!checkMessageData(msg)) throw unreadable(`not a message of the protocol: ${schemaProblem(checkMessageData)}`, attempt);
+  const type = (msg as { type?: unknown } | null)?.type;
+  const check = typeof type === 'string' ? checkMessageByType.get(type) : undefined;
+  if (!check) throw unreadable(`not a message of the protocol (type ${clip(JSON.stringify(type) ?? 'none', 40)})`, attempt);
+  if (!check(msg)) throw unreadable(`not a ${type} message of the protocol: ${schemaProblem(check)}`, attempt);
   const ok = msg as ToCoordinator;
   if (!keys.isReplyOf(r, ok.attempt)) throw unreadable(`its reply key is not one of attempt ${clip(ok.attempt, 40)} of run ${keys.run}`);
   const png: Buffer[] = [];

@@ -115,7 +115,13 @@ class AttemptChannel implements EpisodeRecorder {
   async send(msg: ToCoordinator, png: Buffer[] = []): Promise<FromCoordinator> {
     const reply = this.keys.reply(this.attempt, this.seq++);
     // Redis refusing writes (memory full, a replica) is waited out; the worker's stop is not.
-    await this.retry.run('a message to the coordinator', () => this.commands.xadd(this.keys.inbox, '*', ...messageFields(msg, reply, png)), this.abandonWait);
+    try {
+      await this.retry.run('a message to the coordinator', () => this.commands.xadd(this.keys.inbox, '*', ...messageFields(msg, reply, png)), this.abandonWait);
+    } catch (err) {
+      // Stopping while Redis refuses writes: the episode is handed back, never reported failed.
+      if (this.abandonWait()) throw new CoordinatorSilent('the worker is shutting down');
+      throw err;
+    }
     const started = Date.now();
     for (;;) {
       if (this.abandonWait()) throw new CoordinatorSilent('the worker is shutting down');
