@@ -208,6 +208,8 @@ export class QueueWorker {
   private readonly log: (line: string) => void;
   private readonly retry: RefusalRetry;
   private readonly agents: Record<string, AgentOptions>;
+  /** The job being played and its lock token (handed back when a stop cannot wait for the turn in flight). */
+  private current: { job: Job; token: string } | null = null;
 
   private constructor(
     private readonly worker: Worker<EpisodeJobData, EpisodeJobResult>,
@@ -264,7 +266,13 @@ export class QueueWorker {
     const closed = this.worker.close().then(() => true, () => true);
     const inTime = await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), graceMs).unref())]);
     if (!inTime) {
-      this.log(`Redis did not answer within ${Math.round(graceMs / 1000)} s; leaving without handing the episode back (its lock expires and another worker takes it)`);
+      // The turn in flight is still running (a slow model call), or Redis is gone: the episode
+      // is handed back now if Redis answers, else its lock expires and another worker takes it.
+      const current = this.current;
+      const handedBack = current && this.commands.status === 'ready'
+        ? await Promise.race([current.job.moveToWait(current.token).then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref())])
+        : false;
+      this.log(handedBack ? `the turn in flight did not end within ${Math.round(graceMs / 1000)} s; its episode was handed back to the queue` : `Redis did not answer within ${Math.round(graceMs / 1000)} s; leaving without handing the episode back (its lock expires and another worker takes it)`);
       void this.worker.close(true).catch(() => {});
     }
     await Promise.race([this.renderer?.close(), new Promise((r) => setTimeout(r, 5000).unref())]).catch(() => {});
@@ -294,6 +302,15 @@ export class QueueWorker {
   }
 
   private async process(job: Job<EpisodeJobData, EpisodeJobResult>, token: string): Promise<EpisodeJobResult> {
+    this.current = { job, token };
+    try {
+      return await this.play(job, token);
+    } finally {
+      this.current = null;
+    }
+  }
+
+  private async play(job: Job<EpisodeJobData, EpisodeJobResult>, token: string): Promise<EpisodeJobResult> {
     let data: EpisodeJobData;
     try {
       const raw = job.data as unknown as { unreadable?: unknown };

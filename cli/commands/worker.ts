@@ -55,6 +55,8 @@ async function runOne(url: string, lockSeconds: number, agents: Record<string, A
     process.removeAllListeners('disconnect');
     process.disconnect?.();
   }
+  // Closed: anything still holding the event loop (a connection to a Redis that is gone) does not keep the process.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
 }
 
 /** Runs `n` one-at-a-time workers as child processes (each its own core and browser), restarting any that dies. */
