@@ -83,8 +83,8 @@ function nearestExisting(path: string): string {
  * system or a refused permission is said as such, naming that folder.
  */
 export function outFolderError(out: string, err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code !== 'ENOENT' && code !== 'EROFS' && code !== 'EACCES' && code !== 'EPERM') return err;
+  // Only a missing folder is asked about: EROFS, EACCES and EPERM already say what they are.
+  if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT') return err;
   const base = nearestExisting(out);
   try {
     accessSync(base, constants.W_OK);
@@ -94,7 +94,7 @@ export function outFolderError(out: string, err: unknown): unknown {
       const e = new Error(`cannot create ${out}`) as NodeJS.ErrnoException;
       e.code = c;
       e.syscall = 'mkdir';
-      e.path = base === resolve(out) ? out : `${out} (in ${base})`;
+      e.path = out;
       return e;
     }
   }
