@@ -92,8 +92,8 @@ export async function benchQueue(): Promise<Record<string, unknown>> {
   };
 }
 
-/** Ids of the summary-append run: one quick family, 2,000 seeds. */
-const APPEND_IDS = Array.from({ length: 2000 }, (_, i) => `V3-L3-s${i + 1}`);
+/** Ids of the summary-append run: one family quick to generate and play, 2,000 seeds. */
+const APPEND_IDS = Array.from({ length: 2000 }, (_, i) => `P6-L1-s${i + 1}`);
 
 /**
  * Cost per episode over a long run (issue 37): the reference agent over 2,000 instances
