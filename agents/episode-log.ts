@@ -5,6 +5,7 @@ import { SpaceActError } from '../core/errors.ts';
 import type { Instance } from '../tasks/types.ts';
 import type { EpisodeOutcome, ObservationImage, TurnRecord } from './types.ts';
 import type { Score } from './scoring.ts';
+import { namingFile } from './fs-errors.ts';
 
 /** Version of the log format; bumped when a line's meaning changes. */
 export const LOG_FORMAT = 1;
@@ -182,6 +183,16 @@ export function instanceDigest(instance: Instance): string {
   return createHash('sha256').update(JSON.stringify(instance)).digest('hex').slice(0, 16);
 }
 
+/**
+ * The file name of an image: `<stem>-<kind>.png`. The kind becomes part of a path, so only the
+ * renderer's own kinds are taken (a kind from elsewhere — a queue message — holding `../` or
+ * markup is refused, never written).
+ */
+function imageFileName(stem: string, kind: string): string {
+  if (kind !== 'view' && kind !== 'strobe' && kind !== 'rollback') throw new SpaceActError('invalid-argument', `an image of kind ${JSON.stringify(String(kind)).slice(0, 40)} (kinds: view, strobe, rollback)`);
+  return `${stem}-${kind}.png`;
+}
+
 /** File-system-safe folder name of an episode. */
 export function episodeDirName(instanceId: string): string {
   return instanceId.replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -294,7 +305,7 @@ export class EpisodeLog {
   /** Starts a fresh log (replacing any earlier one). */
   start(header: LogHeader): void {
     mkdirSync(this.dir, { recursive: true });
-    writeFileSync(this.file, JSON.stringify(header) + '\n');
+    namingFile(this.file, () => writeFileSync(this.file, JSON.stringify(header) + '\n'));
   }
 
   /**
@@ -305,19 +316,20 @@ export class EpisodeLog {
     mkdirSync(this.dir, { recursive: true });
     // Written aside and renamed, so a kill during the rewrite cannot lose the kept turns.
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, [header, ...turns].map((x) => JSON.stringify(x) + '\n').join(''));
+    namingFile(tmp, () => writeFileSync(tmp, [header, ...turns].map((x) => JSON.stringify(x) + '\n').join('')));
     renameSync(tmp, this.file);
   }
 
   /** Appends one turn, writing its images first so the line never points at a missing file. */
   appendTurn(record: TurnRecord, images: ObservationImage[]): void {
     const files = images.map((img, i) => {
-      const name = `turn-${String(record.turn).padStart(3, '0')}-${i}-${img.kind}.png`;
-      writeFileSync(join(this.dir, name), img.png);
+      const name = imageFileName(`turn-${String(record.turn).padStart(3, '0')}-${i}`, img.kind);
+      const path = join(this.dir, name);
+      namingFile(path, () => writeFileSync(path, img.png));
       return { kind: img.kind, caption: img.caption, file: name };
     });
     const line: LogTurn = { ...record, type: 'turn', images: files };
-    appendFileSync(this.file, JSON.stringify(line) + '\n');
+    namingFile(this.file, () => appendFileSync(this.file, JSON.stringify(line) + '\n'));
   }
 
   /** Appends the end line, writing the final state's images first (as `final-<i>-<kind>.png`). */
@@ -325,11 +337,12 @@ export class EpisodeLog {
     const line: LogEnd = { type: 'end', ...end };
     if (finalImages.length) {
       line.finalImages = finalImages.map((img, i) => {
-        const name = `final-${i}-${img.kind}.png`;
-        writeFileSync(join(this.dir, name), img.png);
+        const name = imageFileName(`final-${i}`, img.kind);
+        const path = join(this.dir, name);
+        namingFile(path, () => writeFileSync(path, img.png));
         return { kind: img.kind, caption: img.caption, file: name };
       });
     }
-    appendFileSync(this.file, JSON.stringify(line) + '\n');
+    namingFile(this.file, () => appendFileSync(this.file, JSON.stringify(line) + '\n'));
   }
 }

@@ -1,3 +1,6 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
 /** What each file-system error code means, in words a person can act on. */
 const MEANING: Record<string, string> = {
   ENOENT: 'no such file or folder',
@@ -49,4 +52,51 @@ export function fsErrorLine(err: unknown): string | null {
   const verb = (e.syscall && VERB[e.syscall]) ?? (e.syscall ? `${e.syscall}` : 'use');
   const where = e.path ? ` ${e.path}${e.dest ? ` to ${e.dest}` : ''}` : '';
   return `cannot ${verb}${where}: ${MEANING[e.code]} (${e.code})`;
+}
+
+/**
+ * Runs `write` (a file-system call on `file`) so that an error from it names the file: a
+ * failed write to an open descriptor (ENOSPC, EDQUOT, EIO) carries no path of its own, and
+ * its line would say what failed but not where.
+ */
+export function namingFile<T>(file: string, write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e && typeof e === 'object' && typeof e.code === 'string' && e.path === undefined) e.path = file;
+    throw err;
+  }
+}
+
+/** The nearest folder of `path` (itself or an ancestor) that exists. */
+function nearestExisting(path: string): string {
+  let p = resolve(path);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  return p;
+}
+
+/**
+ * The error to report when the output folder `out` cannot be created: on a read-only mount
+ * Node's recursive mkdir can fail with ENOENT (a missing parent it could not create either);
+ * the nearest existing folder is then asked whether it can be written, and a read-only file
+ * system or a refused permission is said as such, naming that folder.
+ */
+export function outFolderError(out: string, err: unknown): unknown {
+  // Only a missing folder is asked about: EROFS, EACCES and EPERM already say what they are.
+  if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT') return err;
+  const base = nearestExisting(out);
+  try {
+    accessSync(base, constants.W_OK);
+  } catch (why) {
+    const c = (why as NodeJS.ErrnoException).code;
+    if (c === 'EROFS' || c === 'EACCES' || c === 'EPERM') {
+      const e = new Error(`cannot create ${out}`) as NodeJS.ErrnoException;
+      e.code = c;
+      e.syscall = 'mkdir';
+      e.path = out;
+      return e;
+    }
+  }
+  return err;
 }

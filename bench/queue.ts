@@ -91,3 +91,39 @@ export async function benchQueue(): Promise<Record<string, unknown>> {
     oneWorkerToSerial: round(one / perMinute.serialInProcess),
   };
 }
+
+/** Ids of the summary-append run: one family quick to generate and play, 2,000 seeds. */
+const APPEND_IDS = Array.from({ length: Number(process.env.SPACEACT_BENCH_APPEND_EPISODES ?? 2000) }, (_, i) => `P6-L1-s${i + 1}`);
+
+/**
+ * Cost per episode over a long run (issue 37): the reference agent over 2,000 instances
+ * (`--render never`, in this process), episodes per second over the first and the last hundred
+ * episodes. A summary rewritten whole after every episode made this fall as the run grew; the
+ * ratio last/first should stay within 10 % of 1. `SPACEACT_BENCH_APPEND_EPISODES=N` runs N
+ * episodes instead (at least 201), for a quick look on a busy machine.
+ */
+export async function benchSummaryAppend(): Promise<Record<string, unknown>> {
+  if (!(APPEND_IDS.length >= 201)) throw new Error('SPACEACT_BENCH_APPEND_EPISODES must be at least 201');
+  const dir = mkdtempSync(join(tmpdir(), 'spaceact-bench-append-'));
+  const times: number[] = [];
+  const started = performance.now();
+  try {
+    const summary = await runInstances({
+      instances: APPEND_IDS,
+      agent: { name: 'reference', options: {} },
+      mode: parseMode('default'),
+      out: join(dir, 'run'),
+      render: 'never',
+      onEpisode: () => times.push(performance.now()),
+    });
+    if (summary.totals.episodes !== APPEND_IDS.length) throw new Error(`${summary.totals.episodes}/${APPEND_IDS.length} episodes`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // A hundred episodes between two episode ends (the first end is past the one-time start-up: the physics engine's compilation, module loading).
+  const perSecond = (from: number): number => 100 / ((times[from + 100] - times[from]) / 1000);
+  const first = perSecond(0);
+  const last = perSecond(times.length - 101);
+  const round = (x: number): number => Number(x.toFixed(2));
+  return { episodes: times.length, agent: 'reference', render: 'never', seconds: round((performance.now() - started) / 1000), episodesPerSecond: { first100: round(first), last100: round(last) }, lastToFirst: round(last / first) };
+}

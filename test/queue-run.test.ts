@@ -148,8 +148,10 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
     '--mode', 'cap1', '--instance', ids.join(','), '--prices', join(tmp, 'prices.json'), '--out', join(tmp, out), '--no-report', ...extra,
   ];
   /** A worker process (stopped by its test, or at the end; the queue is shared, so none outlives its test). */
+  /** The agent flags a worker plays with: its own (a job names only the agent's kind). */
+  const agentFlags = (): string[] => ['--model', 'scripted', '--base-url', server.url, '--api-key-env', 'SPACEACT_TEST_KEY', '--prices', join(tmp, 'prices.json')];
   const worker = (): Proc => {
-    const p = spaceact(['worker', '--queue', redis.url, '--lock-seconds', '8'], true);
+    const p = spaceact(['worker', '--queue', redis.url, '--lock-seconds', '8', ...agentFlags()], true);
     procs.push(p);
     return p;
   };
@@ -249,7 +251,7 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
   it('the queue path keeps the circuit breaker, the retry of abandoned episodes and the per-turn progress', async () => {
     // In this process: a worker reading its key from this environment, and the runner as a library.
     process.env.SPACEACT_QUEUE_TEST_KEY = KEY;
-    const w = await QueueWorker.start({ url: redis.url, lockSeconds: 8 });
+    const w = await QueueWorker.start({ url: redis.url, lockSeconds: 8, agents: { openai: { baseUrl: server.url, model: 'scripted', apiKeyEnv: 'SPACEACT_QUEUE_TEST_KEY' } } });
     const saved = server.script;
     try {
       const ids = ['P6-L1-s100', 'V1-L3-s100', 'P6-L3-s100'];
@@ -295,7 +297,7 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
     let back: RedisServer | null = null;
     try {
       // Two worker processes under one parent (`--concurrency 2`), stopped with SIGTERM at the end.
-      const w = spaceact(['worker', '--queue', own.url, '--lock-seconds', '8', '--concurrency', '2'], true);
+      const w = spaceact(['worker', '--queue', own.url, '--lock-seconds', '8', '--concurrency', '2', ...agentFlags()], true);
       procs.push(w);
       const out = join(tmp, 'lost');
       const args = (url: string): string[] => [...runArgs('lost', ids, ['--render', 'never']), '--queue', url];

@@ -13,7 +13,7 @@ import { RunProgress } from '../../report/progress.ts';
 import { checkRedisUrl } from '../../agents/queue/protocol.ts';
 
 /** Which command-line options each agent reads (anything else given for it is an error). */
-const AGENT_OPTIONS: Record<string, readonly string[]> = {
+export const AGENT_OPTIONS: Record<string, readonly string[]> = {
   reference: [],
   null: [],
   random: ['seed'],
@@ -60,7 +60,7 @@ export function register(program: Command): void {
     .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)
     .option('--history-images <m>', 'images of the last m turns kept in the history', String(RUN_DEFAULTS.historyImages))
     .option('--concurrency <n>', 'episodes run in parallel worker processes', String(RUN_DEFAULTS.concurrency))
-    .option('--queue <url>', 'redis://HOST:PORT: enqueue the episodes for `spaceact worker` processes on any machine; they send every turn here, and this folder is written as by a local run')
+    .option('--queue <url>', 'redis://HOST:PORT: enqueue the episodes for `spaceact worker` processes on any machine (started with the same agent flags: a job names only the agent\'s kind); they send every turn here, and this folder is written as by a local run')
     .option('--cost-limit <dollars>', 'stop after the turn in flight once this much is recorded in --out (needs --prices)')
     .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
     .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn, besides enumerable ones')

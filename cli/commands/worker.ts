@@ -2,8 +2,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { numberOption, stringOption } from '../../core/options.ts';
+import { agentFactory } from '../../agents/agent-registry.ts';
 import { checkRedisUrl, DEFAULT_LOCK_SECONDS, shownUrl } from '../../agents/queue/protocol.ts';
-import { QueueWorker, workerName } from '../../agents/queue/worker.ts';
+import { KEYLESS_AGENTS, QueueWorker, workerName } from '../../agents/queue/worker.ts';
+import type { AgentOptions } from '../../agents/types.ts';
+import { AGENT_OPTIONS, agentOptions } from './run.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/spaceact.mjs', import.meta.url));
 
@@ -11,10 +14,25 @@ function say(line: string): void {
   process.stdout.write(`${new Date().toISOString()} ${workerName()} ${line}\n`);
 }
 
+/**
+ * The agents this worker plays and the options it builds each with, from its own flags only
+ * (a job names an agent's kind, never an option): the keyless agents always, `random` and
+ * `greedy` with `--seed`/`--greedy-samples`, `openai` when `--model` is given.
+ */
+export function workerAgents(opts: Record<string, unknown>): Record<string, AgentOptions> {
+  const agents: Record<string, AgentOptions> = { ...KEYLESS_AGENTS };
+  for (const kind of Object.keys(AGENT_OPTIONS)) {
+    if (kind === 'openai' && opts.model === undefined) continue;
+    const own = Object.fromEntries(AGENT_OPTIONS[kind].filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
+    agents[kind] = agentOptions(kind, own);
+  }
+  return agents;
+}
+
 /** Runs one queue worker in this process until SIGINT/SIGTERM (or its parent going away). */
-async function runOne(url: string, lockSeconds: number): Promise<void> {
-  const worker = await QueueWorker.start({ url, lockSeconds, log: say });
-  say(`waiting for episodes on ${shownUrl(url)}`);
+async function runOne(url: string, lockSeconds: number, agents: Record<string, AgentOptions>): Promise<void> {
+  const worker = await QueueWorker.start({ url, lockSeconds, log: say, agents });
+  say(`waiting for episodes on ${shownUrl(url)} (agents: ${Object.keys(agents).map((k) => (k === 'openai' ? `openai:${String(agents[k].model)}` : k)).join(', ')})`);
   let closing: Promise<void> | null = null;
   const stop = (why: string): Promise<void> => {
     if (closing) {
@@ -37,16 +55,18 @@ async function runOne(url: string, lockSeconds: number): Promise<void> {
     process.removeAllListeners('disconnect');
     process.disconnect?.();
   }
+  // Closed: anything still holding the event loop (a connection to a Redis that is gone) does not keep the process.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
 }
 
 /** Runs `n` one-at-a-time workers as child processes (each its own core and browser), restarting any that dies. */
-async function runMany(n: number, url: string, lockSeconds: number): Promise<void> {
+async function runMany(n: number, childArgs: string[]): Promise<void> {
   let stopping = false;
   const children = new Set<ChildProcess>();
   let exited!: () => void;
   const allDone = new Promise<void>((resolve) => (exited = resolve));
   const start = (): void => {
-    const child = fork(CLI, ['worker', '--queue', url, '--concurrency', '1', '--lock-seconds', String(lockSeconds)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(CLI, ['worker', ...childArgs, '--concurrency', '1'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.add(child);
     child.on('exit', (code, signal) => {
       children.delete(child);
@@ -76,11 +96,41 @@ export function register(program: Command): void {
     .requiredOption('--queue <url>', 'the Redis the run\'s coordinator uses, e.g. redis://10.0.0.5:6379')
     .option('--concurrency <n>', 'episodes at once, each in its own process with its own Chromium', '1')
     .option('--lock-seconds <s>', 'how long the queue waits for a worker that stopped answering before its episode goes to another worker', String(DEFAULT_LOCK_SECONDS))
-    .action(async (opts: Record<string, string | undefined>) => {
+    // The agent's options are this worker's own: a job names only the agent's kind.
+    .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')
+    .option('--greedy-samples <n>', 'greedy: calls drawn from the schemas per turn')
+    .option('--model <name>', 'openai: the model this worker plays (without it, this worker takes no openai episodes)')
+    .option('--base-url <url>', 'openai: endpoint root (default $OPENAI_BASE_URL or https://api.openai.com/v1); jobs never name one')
+    .option('--api-key-env <NAME>', 'openai: environment variable holding the key (default OPENAI_API_KEY); jobs never name one')
+    .option('--temperature <t>', 'openai: sampling temperature')
+    .option('--max-output-tokens <n>', 'openai: output-token limit per request')
+    .option('--max-tokens-field <field>', 'openai: max_completion_tokens (default) or max_tokens')
+    .option('--reasoning-effort <level>', 'openai: none, minimal, low, medium, high or xhigh')
+    .option('--timeout <seconds>', 'openai: per-request deadline (default 300)')
+    .option('--api-attempts <n>', 'openai: requests per answer before the episode is abandoned (default 6)')
+    .option('--backoff-base <seconds>', 'openai: first retry delay, doubling (default 1)')
+    .option('--backoff-cap <seconds>', 'openai: longest retry delay (default 30)')
+    .option('--reply-retries <n>', 'openai: re-asks after an invalid reply (default 2)')
+    .option('--history-turns <k>', 'openai: earlier turns shown as text (default 8)')
+    .option('--prices <file>', 'openai: JSON price table on this machine')
+    .option('--cache <dir>', 'openai: response cache folder on this machine')
+    .action(async (opts: Record<string, string | undefined>, command: Command) => {
       const url = checkRedisUrl(stringOption(opts, 'queue')!);
       const n = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
       const lockSeconds = numberOption(opts, 'lockSeconds', { min: 1, max: 86_400 })!;
-      if (n === 1) await runOne(url, lockSeconds);
-      else await runMany(n, url, lockSeconds);
+      const agents = workerAgents(opts);
+      // Bad options fail here, before any job is taken (an openai worker's key is checked too: it plays).
+      for (const [kind, options] of Object.entries(agents)) await agentFactory(kind)(options).close?.();
+      if (n === 1) await runOne(url, lockSeconds, agents);
+      else {
+        // Every child gets this command's own flags (the agents' options included), one episode at a time.
+        const args = command.args.length ? [] : process.argv.slice(process.argv.indexOf('worker') + 1);
+        const childArgs: string[] = [];
+        for (let i = 0; i < args.length; i++) {
+          if (args[i] === '--concurrency') i++;
+          else if (!args[i].startsWith('--concurrency=')) childArgs.push(args[i]);
+        }
+        await runMany(n, childArgs);
+      }
     });
 }
