@@ -6,6 +6,7 @@ import { ReferenceAgent } from '../agents/reference.ts';
 import type { Agent, EpisodeOutcome, TurnRecord } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
 import type { TaskEnv } from '../tasks/env.ts';
+import { checkClaims, probeMinimality, recordCallStates, type CallStates, type CheckedClaim, type MinimalityReport } from './claims.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import { selectInstances, suiteInstances, type InstanceSelection } from '../tasks/suites.ts';
@@ -44,6 +45,11 @@ export interface ReferenceRun {
   firstViolation: FirstViolation | null;
   /** Why the run does not verify (without the instance id), or null when it does. */
   problem: string | null;
+  /**
+   * The minimality probe, run on the episode's own world after the script solved it (with
+   * `probe`); null when not asked for or when the script did not verify.
+   */
+  minimality: MinimalityReport | null;
 }
 
 /** Options of {@link runReference}. */
@@ -57,6 +63,11 @@ export interface ReferenceRunOptions {
    * same instance (default false; an `onStart` hook also forces a fresh episode).
    */
   fresh?: boolean;
+  /**
+   * Also run the minimality probe (`verify/claims.ts`) once the script has solved the task: the
+   * world's state is recorded before every call, and each shortened script replays from there.
+   */
+  probe?: boolean;
 }
 
 /**
@@ -80,7 +91,7 @@ function nonPerceptionCount(instance: Instance, solution: ReferenceSolution): nu
  * process returns the earlier run (see `fresh`).
  */
 export async function runReference(family: TaskFamily, instance: Instance, opts: ReferenceRunOptions = {}): Promise<ReferenceRun> {
-  const key = JSON.stringify([instance, opts.solution ?? 'family-reference']);
+  const key = JSON.stringify([instance, opts.solution ?? 'family-reference', opts.probe === true]);
   let played = playedReferences.get(family);
   if (!played) playedReferences.set(family, (played = new Map()));
   const earlier = played.get(key);
@@ -97,6 +108,8 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   const stateHashes: string[] = [];
   let firstViolation: FirstViolation | null = null;
   let executed = 0;
+  let probed: { env: TaskEnv; states: CallStates } | null = null;
+  let minimality: MinimalityReport | null = null;
   const outcome = await runEpisode({
     family,
     instance,
@@ -104,7 +117,20 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
     mode: DEFAULT_MODE,
     renderer: null,
     render: 'never',
-    ...(opts.onStart ? { onStart: opts.onStart } : {}),
+    async onStart(env) {
+      if (opts.probe) probed = { env, states: recordCallStates(env) };
+      await opts.onStart?.(env);
+    },
+    // Called with the world still alive once the episode ended solved (or failed): the probe
+    // restores the recorded states, so it costs only the shortened tails.
+    ...(opts.probe
+      ? {
+          onEnd: () => {
+            const p = probed as { env: TaskEnv; states: CallStates } | null;
+            if (p && firstViolation === null && agent.reference && p.env.solved()) minimality = probeMinimality(p.env, p.states, agent.reference.calls);
+          },
+        }
+      : {}),
     onTurn(record: TurnRecord) {
       stateHashes.push(record.stateHash);
       record.results.forEach((r, i) => {
@@ -141,7 +167,7 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   } else if (outcome.actions !== referenceActions) {
     problem = `reference episode: solved after ${outcome.actions} of the script's ${referenceActions} actions; the script has calls it does not need`;
   }
-  return { solution, referenceActions, outcome, stateHashes, firstViolation: fv, problem };
+  return { solution, referenceActions, outcome, stateHashes, firstViolation: fv, problem, minimality: problem ? null : minimality };
 }
 
 /** The null policy's episode: it must not solve. */
@@ -218,8 +244,19 @@ export interface VerifyResult {
   verified: boolean;
   /** Non-perception actions of the reference solution (null when it could not be found). */
   referenceActions: number | null;
+  /** What the reference claims: proven shortest (null: no claim). Checked in `claims`. */
   optimal: boolean | null;
+  /** What the reference claims: the only shortest solution (null: no claim). Checked in `claims`. */
   unique: boolean | null;
+  /**
+   * Each claim as claimed and as checked (by the family's search where it has one, by the
+   * minimality probe everywhere): a claim the checks refute fails the instance.
+   */
+  claims: { optimal: CheckedClaim; unique: CheckedClaim; minimal: boolean | null; shorter: string | null } | null;
+  /** The number of shortest solutions by the family's own search (null: it has none). */
+  shortestSolutions: number | null;
+  /** Length of a shortest solution by the family's own search, in actions (null: it has none). */
+  shortestLength: number | null;
   /** How the family found its solution. */
   method: string | null;
   shortcuts: ShortcutReport | null;
@@ -270,6 +307,9 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     referenceActions: null,
     optimal: null,
     unique: null,
+    claims: null,
+    shortestSolutions: null,
+    shortestLength: null,
     method: null,
     shortcuts: null,
     seconds: 0,
@@ -291,7 +331,7 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     }
     if (!opts.reference || solution) {
       try {
-        const run = await runReference(family, instance, solution ? { solution } : {});
+        const run = await runReference(family, instance, { ...(solution ? { solution } : {}), probe: true });
         result.referenceActions = run.referenceActions;
         // null: the solver makes no claim either way (e.g. a replayed script of a continuous task).
         result.optimal = run.solution.optimal ?? null;
@@ -302,6 +342,14 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
         const need = certifyRequirements(family);
         if (need.optimal && !result.optimal) fail(`${family.id} requires a proven-optimal reference, but it is not (${result.method})`);
         if (need.unique && !result.unique) fail(`${family.id} requires a unique solution, but uniqueness is not certified (${result.method})`);
+        if (run.minimality) {
+          const claims = checkClaims(family, instance, run.solution, run.referenceActions, run.minimality);
+          result.claims = { optimal: claims.optimal, unique: claims.unique, minimal: claims.minimality.minimal, shorter: claims.minimality.shorter };
+          result.shortestSolutions = claims.search?.count ?? null;
+          result.shortestLength = claims.search?.length ?? null;
+          for (const p of claims.problems) fail(p);
+          if (need.optimal && claims.search && claims.optimal.checked !== true) fail(`${family.id} requires an optimal reference; its own search does not confirm it (${claims.optimal.how})`);
+        }
       } catch (err) {
         fail(`reference: ${message(err)}`);
       }
