@@ -6,6 +6,8 @@ import { ReferenceAgent } from '../agents/reference.ts';
 import type { Agent, EpisodeOutcome, TurnRecord } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
 import type { TaskEnv } from '../tasks/env.ts';
+import { recordPoses, type CallPoses, type PoseTrace } from './determinism.ts';
+import { callTexts, episodeTextLeaks, observationTexts, seedVaryingNumbers, type AgentText } from './text-leak.ts';
 import { checkClaims, probeMinimality, recordCallStates, type CallStates, type CheckedClaim, type MinimalityReport } from './claims.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { instanceFromId } from '../tasks/registry.ts';
@@ -50,6 +52,10 @@ export interface ReferenceRun {
    * `probe`); null when not asked for or when the script did not verify.
    */
   minimality: MinimalityReport | null;
+  /** Every text the episode showed after the start (observation text, call results), for the text-leak check. */
+  texts: AgentText[];
+  /** Every body's pose after every call (with `trace`), to name where two replays part. */
+  poses: CallPoses[] | null;
 }
 
 /** Options of {@link runReference}. */
@@ -68,6 +74,8 @@ export interface ReferenceRunOptions {
    * world's state is recorded before every call, and each shortened script replays from there.
    */
   probe?: boolean;
+  /** Record every body's pose after every call (`ReferenceRun.poses`). */
+  trace?: boolean;
 }
 
 /**
@@ -91,7 +99,7 @@ function nonPerceptionCount(instance: Instance, solution: ReferenceSolution): nu
  * process returns the earlier run (see `fresh`).
  */
 export async function runReference(family: TaskFamily, instance: Instance, opts: ReferenceRunOptions = {}): Promise<ReferenceRun> {
-  const key = JSON.stringify([instance, opts.solution ?? 'family-reference', opts.probe === true]);
+  const key = JSON.stringify([instance, opts.solution ?? 'family-reference', opts.probe === true, opts.trace === true]);
   let played = playedReferences.get(family);
   if (!played) playedReferences.set(family, (played = new Map()));
   const earlier = played.get(key);
@@ -110,6 +118,10 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   let executed = 0;
   let probed: { env: TaskEnv; states: CallStates } | null = null;
   let minimality: MinimalityReport | null = null;
+  let live: TaskEnv | null = null;
+  let trace: PoseTrace | null = null;
+  let traced: CallPoses[] | null = null;
+  const texts: AgentText[] = [];
   const outcome = await runEpisode({
     family,
     instance,
@@ -118,7 +130,10 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
     renderer: null,
     render: 'never',
     async onStart(env) {
+      live = env;
+      texts.push(...(await observationTexts(env, 'start')));
       if (opts.probe) probed = { env, states: recordCallStates(env) };
+      if (opts.trace) trace = recordPoses(env);
       await opts.onStart?.(env);
     },
     // Called with the world still alive once the episode ended solved (or failed): the probe
@@ -126,13 +141,18 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
     ...(opts.probe
       ? {
           onEnd: () => {
+            // The probe's replays run through the same environment: the trace ends here.
+            traced = (trace as PoseTrace | null)?.calls.slice() ?? null;
             const p = probed as { env: TaskEnv; states: CallStates } | null;
             if (p && firstViolation === null && agent.reference && p.env.solved()) minimality = probeMinimality(p.env, p.states, agent.reference.calls);
           },
         }
       : {}),
-    onTurn(record: TurnRecord) {
+    async onTurn(record: TurnRecord) {
       stateHashes.push(record.stateHash);
+      (trace as PoseTrace | null)?.endTurn();
+      record.results.forEach((r, i) => texts.push(...callTexts(`turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
+      if (live) texts.push(...(await observationTexts(live, `after turn ${record.turn}`)));
       record.results.forEach((r, i) => {
         if (!firstViolation && (r.status === 'violation' || r.status === 'invalid')) {
           firstViolation = {
@@ -167,7 +187,7 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   } else if (outcome.actions !== referenceActions) {
     problem = `reference episode: solved after ${outcome.actions} of the script's ${referenceActions} actions; the script has calls it does not need`;
   }
-  return { solution, referenceActions, outcome, stateHashes, firstViolation: fv, problem, minimality: problem ? null : minimality };
+  return { solution, referenceActions, outcome, stateHashes, firstViolation: fv, problem, minimality: problem ? null : minimality, texts, poses: traced ?? (trace as PoseTrace | null)?.calls ?? null };
 }
 
 /** The null policy's episode: it must not solve. */
@@ -197,7 +217,7 @@ export interface RandomBaselineReport {
 export async function runRandomBaseline(
   family: TaskFamily,
   instance: Instance,
-  opts: { seeds?: number; turns?: number } = {},
+  opts: { seeds?: number; turns?: number; texts?: AgentText[] } = {},
 ): Promise<RandomBaselineReport> {
   const seeds = opts.seeds ?? DEFAULT_RANDOM_SEEDS;
   const turns = Math.min(opts.turns ?? DEFAULT_RANDOM_TURNS, instance.budgets.turns);
@@ -217,8 +237,9 @@ export async function runRandomBaseline(
       mode: DEFAULT_MODE,
       renderer: null,
       render: 'never',
-      onTurn: () => {
+      onTurn: (record) => {
         played++;
+        if (opts.texts) record.results.forEach((r, i) => opts.texts!.push(...callTexts(`random seed ${seed} turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
       },
       shouldStop: () => played >= turns,
     });
@@ -267,6 +288,12 @@ export interface VerifyResult {
   failures?: string[];
   /** The reference episode's first refused or rolled-back call. */
   firstViolation?: FirstViolation;
+  /**
+   * What the text-leak check found in the text the reference and random-baseline episodes
+   * showed (call results, their data, rollback captions, observation text): one line per
+   * leaking text, each also a failure. Empty when none leaks.
+   */
+  textLeaks: string[];
 }
 
 /** Options of {@link verifyInstance}. */
@@ -277,6 +304,23 @@ export interface VerifyOptions {
   randomTurns?: number;
   /** Use this solution instead of the family's solver (for tests: a tampered script must fail). */
   reference?(instance: Instance): ReferenceSolution | Promise<ReferenceSolution>;
+}
+
+/** Other seeds of an instance's tier, generated once per process: what tells the seed-varying numbers of its scene apart. */
+const otherSeeds = new WeakMap<TaskFamily, Map<string, Instance[]>>();
+/** How many other seeds of the tier the seed-varying numbers are told from. */
+export const VARYING_NUMBER_SEEDS = 6;
+
+/** {@link VARYING_NUMBER_SEEDS} instances of `instance`'s tier with other seeds (0, 1, … skipping its own). */
+export function otherSeedsOf(family: TaskFamily, instance: Instance): Instance[] {
+  let byTier = otherSeeds.get(family);
+  if (!byTier) otherSeeds.set(family, (byTier = new Map()));
+  let list = byTier.get(instance.tier);
+  if (!list) {
+    list = Array.from({ length: VARYING_NUMBER_SEEDS + 1 }, (_, s) => family.generate(s, instance.tier));
+    byTier.set(instance.tier, list);
+  }
+  return list.filter((o) => o.seed !== instance.seed).slice(0, VARYING_NUMBER_SEEDS);
 }
 
 /** What a family requires of its reference solution (see `TaskFamily.certify`). */
@@ -310,6 +354,7 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     claims: null,
     shortestSolutions: null,
     shortestLength: null,
+    textLeaks: [],
     method: null,
     shortcuts: null,
     seconds: 0,
@@ -322,6 +367,8 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
   } catch (err) {
     fail(message(err));
   }
+  let episodeTexts: Array<{ label: string; texts: AgentText[] }> = [];
+  let referenceUsed: ReferenceSolution | null = null;
   if (failures.length === 0) {
     let solution: ReferenceSolution | undefined;
     try {
@@ -337,6 +384,8 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
         result.optimal = run.solution.optimal ?? null;
         result.unique = run.solution.unique ?? null;
         result.method = run.solution.method;
+        referenceUsed = run.solution;
+        episodeTexts.push({ label: 'reference episode', texts: run.texts });
         if (run.firstViolation) result.firstViolation = run.firstViolation;
         if (run.problem) fail(run.problem);
         const need = certifyRequirements(family);
@@ -356,7 +405,10 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     }
     try {
       const nullOutcome = await runNullPolicy(family, instance);
+      const randomTexts: AgentText[] = [];
+      episodeTexts.push({ label: 'random baseline', texts: randomTexts });
       const random = await runRandomBaseline(family, instance, {
+        texts: randomTexts,
         ...(opts.randomSeeds !== undefined ? { seeds: opts.randomSeeds } : {}),
         ...(opts.randomTurns !== undefined ? { turns: opts.randomTurns } : {}),
       });
@@ -384,6 +436,18 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
       fail(`shortcut filters: ${message(err)}`);
     }
   }
+  if (episodeTexts.length) {
+    try {
+      const varying = seedVaryingNumbers(instance, otherSeedsOf(family, instance), referenceUsed);
+      for (const e of episodeTexts) result.textLeaks.push(...episodeTextLeaks(family, instance, e.texts, varying, e.label).map((p) => p.replace(`${instance.id} `, '')));
+      // One failure per leaking place is enough to act on; the record keeps every line.
+      for (const p of result.textLeaks.slice(0, 5)) fail(`text leak: ${p}`);
+      if (result.textLeaks.length > 5) fail(`text leak: ${result.textLeaks.length - 5} more leaking texts (see textLeaks)`);
+    } catch (err) {
+      fail(`text-leak check: ${message(err)}`);
+    }
+  }
+  episodeTexts = [];
   result.verified = failures.length === 0;
   if (failures.length) {
     result.failure = failures[0];
