@@ -11,7 +11,7 @@
 import type { Pose } from '../sim/types.ts';
 import type { TaskEnv } from '../tasks/env.ts';
 import type { Instance, TaskFamily, Tier, ToolCall } from '../tasks/types.ts';
-import { firstDifference } from './fixtures.ts';
+import { firstDifference } from './json-difference.ts';
 
 /** Seeds per tier the check-suite generates three times. */
 export const PURITY_SEEDS = 4;
