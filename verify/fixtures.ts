@@ -7,6 +7,9 @@ import { defaultReleasedInstances, FIXTURE_INSTANCES_DIR, fixtureInstanceIds } f
 import type { Instance, ReferenceSolution } from '../tasks/types.ts';
 import { firstDifference } from './json-difference.ts';
 import { runReference } from './verify.ts';
+import { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 
 export { firstDifference } from './json-difference.ts';
 
@@ -82,7 +85,9 @@ export function fixtureIdsToWrite(familyId: string, root: string = FIXTURE_INSTA
 
 /**
  * Writes the fixture files of the given families' released instances (default: every
- * registered family). An instance whose reference does not verify is not written.
+ * registered family). An instance whose reference does not verify, or whose first view breaks
+ * the view rule (`tasks/view-rule.ts`, measured in a headless browser this call starts and
+ * closes), is not written.
  */
 export async function writeFixtures(
   opts: { families?: string[]; root?: string; onReport?(r: FixtureReport): void } = {},
@@ -90,25 +95,44 @@ export async function writeFixtures(
   const root = opts.root ?? FIXTURE_INSTANCES_DIR;
   const fams = (opts.families ?? families().map((f) => f.id)).map((id) => getFamily(id).id);
   const reports: FixtureReport[] = [];
-  for (const fid of fams) {
-    for (const id of fixtureIdsToWrite(fid, root)) {
-      const file = fixtureFile(id, root);
-      let report: FixtureReport;
-      try {
-        const record = await buildFixture(id);
-        mkdirSync(join(root, fid), { recursive: true });
-        writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
-        renameSync(`${file}.tmp`, file);
-        report = { id, ok: true, file };
-      } catch (err) {
-        if (!(err instanceof SpaceActError)) throw err;
-        report = { id, ok: false, problem: err.message, file };
+  let renderer: Renderer | null = null;
+  try {
+    for (const fid of fams) {
+      for (const id of fixtureIdsToWrite(fid, root)) {
+        const file = fixtureFile(id, root);
+        let report: FixtureReport;
+        try {
+          const record = await buildFixture(id);
+          renderer ??= new Renderer({ frameCache: 0 });
+          const view = await firstViewProblems(id, renderer);
+          if (view.length) throw new SpaceActError('invalid-state', `${id}: the first view breaks the view rule: ${view.join('; ')}`, { instance: id });
+          mkdirSync(join(root, fid), { recursive: true });
+          writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
+          renameSync(`${file}.tmp`, file);
+          report = { id, ok: true, file };
+        } catch (err) {
+          if (!(err instanceof SpaceActError)) throw err;
+          report = { id, ok: false, problem: err.message, file };
+        }
+        reports.push(report);
+        opts.onReport?.(report);
       }
-      reports.push(report);
-      opts.onReport?.(report);
     }
+  } finally {
+    await renderer?.close();
   }
   return reports;
+}
+
+/** The view rule's problems with an instance's first view (empty when it holds). */
+async function firstViewProblems(id: string, renderer: Renderer): Promise<string[]> {
+  const { family, instance } = instanceFromId(id);
+  const env = await TaskEnv.create(family, instance);
+  try {
+    return (await checkFirstView(env, renderer)).problems;
+  } finally {
+    env.free();
+  }
 }
 
 /**

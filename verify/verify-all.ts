@@ -12,6 +12,7 @@ import { FULL_MACHINE_WORKER_V8_FLAGS } from '../core/v8-flags.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
 import { checkInstanceId, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
+import { Renderer } from '../render/renderer.ts';
 import { runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
 import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
@@ -32,6 +33,8 @@ export interface VerifySettings {
    * holding a selected instance (default {@link VERIFY_TEXT_SEEDS}; 0 skips it).
    */
   textSeeds?: number;
+  /** Run the view rule on every instance's first view (default true: it starts a headless browser per process). */
+  viewRule?: boolean;
 }
 
 /** Options of {@link verifyAll}. */
@@ -97,7 +100,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     for (const id of job.ids) {
       const since = process.cpuUsage();
       const { family, instance } = instanceFromId(id);
-      results.push(await verifyInstance(family, instance, settings));
+      results.push(await verifyInstance(family, instance, withRenderer(settings)));
       cpuSeconds.push(cpuSince(since));
     }
     return { kind: 'instances', results, cpuSeconds };
@@ -114,6 +117,22 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     tiers: [job.tier],
   });
   return { kind: 'battery', report, cpuSeconds: [cpuSince(since)] };
+}
+
+let viewRenderer: Renderer | null = null;
+
+/** The settings of an instance's verification, with this process's renderer for the view rule unless it is switched off. */
+function withRenderer(settings: VerifySettings): VerifySettings & { renderer?: Renderer } {
+  if (settings.viewRule === false) return settings;
+  viewRenderer ??= new Renderer({ frameCache: 0 });
+  return { ...settings, renderer: viewRenderer };
+}
+
+/** Closes the browser this process started for the view rule, if any. */
+export async function closeViewRenderer(): Promise<void> {
+  const r = viewRenderer;
+  viewRenderer = null;
+  await r?.close();
 }
 
 /** The text-leak record of one family × tier: its instance text over `textSeeds` seeds 0, 1, … */
@@ -190,6 +209,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.batterySeeds !== undefined ? { batterySeeds: opts.batterySeeds } : {}),
     ...(opts.batteryTraining !== undefined ? { batteryTraining: opts.batteryTraining } : {}),
     ...(opts.textSeeds !== undefined ? { textSeeds: opts.textSeeds } : {}),
+    ...(opts.viewRule !== undefined ? { viewRule: opts.viewRule } : {}),
   };
   // Check every id and family first, so a typo fails before minutes of episodes. Only the id
   // is checked here (family and tier known, seed well formed): generating the instances too
@@ -217,13 +237,17 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     // One instance at a time, generated just before it is verified (the ids are checked
     // above), so each one's CPU time is its own.
     const instances: VerifyResult[] = [];
-    for (const [i, id] of opts.instances.entries()) {
-      const since = process.cpuUsage();
-      const { family, instance } = instanceFromId(id);
-      const r = await verifyInstance(family, instance, settings);
-      tookCpu(i, cpuSince(since));
-      instances.push(r);
-      opts.onResult?.(r, instances.length, opts.instances.length);
+    try {
+      for (const [i, id] of opts.instances.entries()) {
+        const since = process.cpuUsage();
+        const { family, instance } = instanceFromId(id);
+        const r = await verifyInstance(family, instance, withRenderer(settings));
+        tookCpu(i, cpuSince(since));
+        instances.push(r);
+        opts.onResult?.(r, instances.length, opts.instances.length);
+      }
+    } finally {
+      await closeViewRenderer();
     }
     const textLeaks: TextLeakReport[] = [];
     for (const [k, u] of units.entries()) {

@@ -5,7 +5,9 @@ import { NullAgent } from '../agents/null.ts';
 import { ReferenceAgent } from '../agents/reference.ts';
 import type { Agent, EpisodeOutcome, TurnRecord } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
-import type { TaskEnv } from '../tasks/env.ts';
+import type { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 import { recordPoses, type CallPoses, type PoseTrace } from './determinism.ts';
 import { callTexts, episodeTextLeaks, observationTexts, seedVaryingNumbers, type AgentText } from './text-leak.ts';
 import { checkClaims, probeMinimality, recordCallStates, type CallStates, type CheckedClaim, type MinimalityReport } from './claims.ts';
@@ -294,6 +296,11 @@ export interface VerifyResult {
    * leaking text, each also a failure. Empty when none leaks.
    */
   textLeaks: string[];
+  /**
+   * The view rule on the first observation (`tasks/view-rule.ts`): every body the family names
+   * seen whole, rulers readable, every drawn body declared. Null when no renderer was given.
+   */
+  viewRule: { passed: boolean; problems: string[] } | null;
 }
 
 /** Options of {@link verifyInstance}. */
@@ -304,6 +311,8 @@ export interface VerifyOptions {
   randomTurns?: number;
   /** Use this solution instead of the family's solver (for tests: a tampered script must fail). */
   reference?(instance: Instance): ReferenceSolution | Promise<ReferenceSolution>;
+  /** Measures the first view for the view rule (`verify/verify-all.ts` hands every instance one); without it the rule is not run. */
+  renderer?: Renderer;
 }
 
 /** Other seeds of an instance's tier, generated once per process: what tells the seed-varying numbers of its scene apart. */
@@ -355,6 +364,7 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     shortestSolutions: null,
     shortestLength: null,
     textLeaks: [],
+    viewRule: null,
     method: null,
     shortcuts: null,
     seconds: 0,
@@ -448,6 +458,20 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     }
   }
   episodeTexts = [];
+  if (opts.renderer && failures.length === 0) {
+    try {
+      const env = await TaskEnv.create(family, instance);
+      try {
+        const v = await checkFirstView(env, opts.renderer);
+        result.viewRule = { passed: v.problems.length === 0, problems: v.problems };
+        for (const p of v.problems) fail(`view rule: ${p.replace(`${instance.id} `, '')}`);
+      } finally {
+        env.free();
+      }
+    } catch (err) {
+      fail(`view rule: ${message(err)}`);
+    }
+  }
   result.verified = failures.length === 0;
   if (failures.length) {
     result.failure = failures[0];
