@@ -11,6 +11,9 @@ import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
+import { PURITY_GENERATIONS, PURITY_SEEDS } from '../verify/determinism.ts';
+import { claimProblems, purityCheck, replayMismatch, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
+import { CHECK_SUITE_TEXT_SEEDS } from '../verify/text-leak.ts';
 
 const SEED = 100;
 /** Seeds whose instances must not all be the same task. */
@@ -60,10 +63,14 @@ describe('check-suite (every registered family × tier)', function () {
       for (const tier of tiersOf(family) as Tier[]) {
         describe(tier, () => {
           const instance = family.generate(SEED, tier);
+          // Seeds 0 … 29 of the tier, generated once for the text-leak and purity checks.
+          const tierInstances = new TierInstances(family, tier);
           let first: (ReferenceRun & { png: Buffer }) | null = null;
           const playReference = async (): Promise<ReferenceRun & { png: Buffer }> => {
             let png: Buffer | null = null;
             const run = await runReference(family, instance, {
+              probe: true,
+              trace: true,
               onStart: async (env) => {
                 png = await firstImage(renderer, env);
               },
@@ -74,6 +81,11 @@ describe('check-suite (every registered family × tier)', function () {
           it('generate is pure: the same seed and tier give a deep-equal instance of plain JSON', () => {
             expect(family.generate(SEED, tier)).to.deep.equal(instance);
             expect(jsonProblems(instance, '')).to.deep.equal([]);
+          });
+
+          it(`generate is pure over ${PURITY_SEEDS} seeds, each generated ${PURITY_GENERATIONS} times (finds one-bit randomness)`, () => {
+            const problems = purityCheck(tierInstances);
+            expect(problems, problems.join('\n')).to.deep.equal([]);
           });
 
           it('different seeds give different tasks', () => {
@@ -98,6 +110,18 @@ describe('check-suite (every registered family × tier)', function () {
             expect(first.outcome.actions).to.equal(first.referenceActions);
           });
 
+          it('the reference claims only what the family search and the minimality probe confirm', async () => {
+            first ??= await playReference();
+            const problems = claimProblems(family, instance, first);
+            expect(problems, problems.join('\n')).to.deep.equal([]);
+          });
+
+          it(`no text leak: instance text alike over ${CHECK_SUITE_TEXT_SEEDS} seeds but for textVaries; no percentage, distance, angle or seed-varying number in what an episode says`, async () => {
+            first ??= await playReference();
+            const problems = await textLeakProblems(tierInstances, instance, first);
+            expect(problems, problems.join('\n')).to.deep.equal([]);
+          });
+
           it('the first view shows every part the rules mention, rulers readable, nothing cut (view rule)', async () => {
             const env = await TaskEnv.create(family, instance);
             try {
@@ -116,8 +140,8 @@ describe('check-suite (every registered family × tier)', function () {
           it('the same calls replayed give the same state hash every turn and the same first image bytes', async () => {
             first ??= await playReference();
             const second = await playReference();
-            expect(second.stateHashes).to.deep.equal(first.stateHashes);
-            expect(second.outcome.finalStateHash).to.equal(first.outcome.finalStateHash);
+            const mismatch = replayMismatch(first, second);
+            expect(mismatch, mismatch ?? '').to.equal(null);
             expect(second.png.length).to.be.greaterThan(1000);
             expect(second.png.equals(first.png), 'first-observation PNG bytes differ between replays').to.equal(true);
           });

@@ -1,0 +1,85 @@
+/**
+ * The check-suite's checks of one family × tier that issue 36 added, as functions, so that the
+ * check-suite (`test/check-suite.test.ts`) runs them over every registered family and the tests
+ * can show each one failing a hand-built family: the text-leak check, the claims check, purity
+ * over several seeds, and replays compared call by call.
+ */
+import { AGENTS } from '../agents/agent-registry.ts';
+import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { checkClaims } from './claims.ts';
+import { firstPoseDifference, purityProblems, PURITY_SEEDS } from './determinism.ts';
+import { CHECK_SUITE_TEXT_SEEDS, episodeTextLeaks, episodeTexts, seedVaryingNumbers, staticTextLeaks } from './text-leak.ts';
+import { VARYING_NUMBER_SEEDS, type ReferenceRun } from './verify.ts';
+
+/** Turns of the seeded random agent whose results the text-leak check reads. */
+export const TEXT_RANDOM_TURNS = 3;
+
+/** Instances of one tier generated once and shared by the checks (seed → instance). */
+export class TierInstances {
+  private readonly made = new Map<number, Instance>();
+  constructor(
+    readonly family: TaskFamily,
+    readonly tier: Tier,
+  ) {}
+
+  /** The instance of `seed`, generated on first use. */
+  get(seed: number): Instance {
+    let i = this.made.get(seed);
+    if (!i) this.made.set(seed, (i = this.family.generate(seed, this.tier)));
+    return i;
+  }
+
+  /** Seeds 0 … n−1, generated. */
+  first(n: number): Map<number, Instance> {
+    return new Map(Array.from({ length: n }, (_, s) => [s, this.get(s)] as const));
+  }
+}
+
+/**
+ * The text-leak check on one family × tier: instance text alike over `seeds` seeds (0 …), and
+ * the text of the given reference episode and of a seeded random agent's first turns free of
+ * percentages, lengths, angles and seed-varying numbers. One line per leak.
+ */
+export async function textLeakProblems(
+  instances: TierInstances,
+  instance: Instance,
+  reference: ReferenceRun | null,
+  opts: { seeds?: number; randomTurns?: number } = {},
+): Promise<string[]> {
+  const { family, tier } = instances;
+  const seeds = opts.seeds ?? CHECK_SUITE_TEXT_SEEDS;
+  const problems = [...staticTextLeaks(family, tier, [...instances.first(seeds).keys()], instances.first(seeds)).problems];
+  const others = [...instances.first(VARYING_NUMBER_SEEDS + 1).values()].filter((o) => o.seed !== instance.seed).slice(0, VARYING_NUMBER_SEEDS);
+  const varying = seedVaryingNumbers(instance, others, reference?.solution ?? null);
+  if (reference) problems.push(...episodeTextLeaks(family, instance, reference.texts, varying, 'reference episode'));
+  const random = Object.hasOwn(AGENTS, 'random') ? AGENTS.random({ seed: 0 }) : null;
+  if (random) {
+    const texts = await episodeTexts(family, instance, random, opts.randomTurns ?? TEXT_RANDOM_TURNS);
+    problems.push(...episodeTextLeaks(family, instance, texts, varying, 'random agent (seed 0)'));
+  }
+  return problems;
+}
+
+/** The reference's claims checked against the family's search and the minimality probe (`run` played with `probe`). */
+export function claimProblems(family: TaskFamily, instance: Instance, run: ReferenceRun): string[] {
+  if (run.problem) return [`${instance.id}: ${run.problem}`];
+  if (!run.minimality) return [`${instance.id}: the reference episode ran no minimality probe (play it with probe: true)`];
+  return checkClaims(family, instance, run.solution, run.referenceActions, run.minimality).problems.map((p) => `${instance.id}: ${p}`);
+}
+
+/** Purity: seeds 0 … `seeds`−1 of the tier generated three times (the first from `instances`). */
+export function purityCheck(instances: TierInstances, seeds = PURITY_SEEDS): string[] {
+  return purityProblems(instances.family, instances.tier, [...instances.first(seeds).keys()], { first: instances.first(seeds) });
+}
+
+/**
+ * Two replays of the same calls: null when they agree on every state hash, else where they
+ * part — the first call and body whose pose differs (both runs played with `trace`).
+ */
+export function replayMismatch(a: ReferenceRun, b: ReferenceRun): string | null {
+  const same = a.stateHashes.length === b.stateHashes.length && a.stateHashes.every((h, i) => h === b.stateHashes[i]) && a.outcome.finalStateHash === b.outcome.finalStateHash;
+  if (same) return null;
+  const turn = a.stateHashes.findIndex((h, i) => h !== b.stateHashes[i]) + 1;
+  const where = a.poses && b.poses ? firstPoseDifference(a.poses, b.poses) : null;
+  return `the replays part at turn ${turn || a.stateHashes.length}: ${where ?? 'every body pose agrees after every call, so the difference is in velocities, time or family state'}`;
+}
