@@ -22,6 +22,11 @@ export class TierInstances {
     readonly tier: Tier,
   ) {}
 
+  /** Records an instance generated elsewhere (it counts as its seed's first generation). */
+  set(instance: Instance): void {
+    this.made.set(instance.seed, instance);
+  }
+
   /** The instance of `seed`, generated on first use. */
   get(seed: number): Instance {
     let i = this.made.get(seed);
@@ -29,14 +34,20 @@ export class TierInstances {
     return i;
   }
 
-  /** Seeds 0 … n−1, generated. */
-  first(n: number): Map<number, Instance> {
-    return new Map(Array.from({ length: n }, (_, s) => [s, this.get(s)] as const));
+  /** The instances of `seeds`, generated on first use, by seed. */
+  of(seeds: readonly number[]): Map<number, Instance> {
+    return new Map(seeds.map((s) => [s, this.get(s)] as const));
   }
 }
 
+/** Seeds `from`, `from`+1, … (`count` of them). */
+export function seedRange(from: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => from + i);
+}
+
 /**
- * The text-leak check on one family × tier: instance text alike over `seeds` seeds (0 …), and
+ * The text-leak check on one family × tier: instance text alike over `seeds` (default 0 …
+ * {@link CHECK_SUITE_TEXT_SEEDS}−1), and
  * the text of the given reference episode and of a seeded random agent's first turns free of
  * percentages, lengths, angles and seed-varying numbers. One line per leak.
  */
@@ -44,12 +55,13 @@ export async function textLeakProblems(
   instances: TierInstances,
   instance: Instance,
   reference: ReferenceRun | null,
-  opts: { seeds?: number; randomTurns?: number } = {},
+  opts: { seeds?: readonly number[]; randomTurns?: number } = {},
 ): Promise<string[]> {
   const { family, tier } = instances;
-  const seeds = opts.seeds ?? CHECK_SUITE_TEXT_SEEDS;
-  const problems = [...staticTextLeaks(family, tier, [...instances.first(seeds).keys()], instances.first(seeds)).problems];
-  const others = [...instances.first(VARYING_NUMBER_SEEDS + 1).values()].filter((o) => o.seed !== instance.seed).slice(0, VARYING_NUMBER_SEEDS);
+  const seeds = opts.seeds ?? seedRange(0, CHECK_SUITE_TEXT_SEEDS);
+  const problems = [...staticTextLeaks(family, tier, seeds, instances.of(seeds)).problems];
+  // The seed-varying numbers are told apart on the seeds already generated.
+  const others = [...instances.of(seeds.length > 1 ? seeds : seedRange(0, VARYING_NUMBER_SEEDS + 1)).values()].filter((o) => o.seed !== instance.seed).slice(0, VARYING_NUMBER_SEEDS);
   const varying = seedVaryingNumbers(instance, others, reference?.solution ?? null);
   if (reference) problems.push(...episodeTextLeaks(family, instance, reference.texts, varying, 'reference episode'));
   const random = Object.hasOwn(AGENTS, 'random') ? AGENTS.random({ seed: 0 }) : null;
@@ -67,9 +79,9 @@ export function claimProblems(family: TaskFamily, instance: Instance, run: Refer
   return checkClaims(family, instance, run.solution, run.referenceActions, run.minimality).problems.map((p) => `${instance.id}: ${p}`);
 }
 
-/** Purity: seeds 0 … `seeds`−1 of the tier generated three times (the first from `instances`). */
-export function purityCheck(instances: TierInstances, seeds = PURITY_SEEDS): string[] {
-  return purityProblems(instances.family, instances.tier, [...instances.first(seeds).keys()], { first: instances.first(seeds) });
+/** Purity: `seeds` of the tier (default 0 … {@link PURITY_SEEDS}−1) generated three times, the first from `instances`. */
+export function purityCheck(instances: TierInstances, seeds: readonly number[] = seedRange(0, PURITY_SEEDS)): string[] {
+  return purityProblems(instances.family, instances.tier, seeds, { first: instances.of(seeds) });
 }
 
 /**

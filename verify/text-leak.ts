@@ -22,7 +22,11 @@ import { CAMERA_TOOL_NAMES } from '../tasks/camera-tools.ts';
 import type { CallResult, TaskEnv } from '../tasks/env.ts';
 import type { Instance, JsonSchema, ReferenceSolution, TaskFamily } from '../tasks/types.ts';
 
-/** Seeds per tier the check-suite compares (verify uses {@link VERIFY_TEXT_SEEDS}). */
+/**
+ * Seeds per tier whose instance text the check-suite compares by default (verify uses
+ * {@link VERIFY_TEXT_SEEDS}); the check-suite compares the eight seeds it generates anyway unless
+ * `SPACEACT_TEXT_SEEDS` asks for more, since some generators take seconds per instance.
+ */
 export const CHECK_SUITE_TEXT_SEEDS = 30;
 /** Seeds per tier `spaceact verify` compares. */
 export const VERIFY_TEXT_SEEDS = 100;
@@ -258,8 +262,9 @@ function countLikeText(x: number): boolean {
 
 /** The text an agent reads about one call's outcome: its message, its structured data and, for a rolled-back call, the rollback image's caption. */
 export function callTexts(where: string, r: CallResult): AgentText[] {
-  // Calls the loop dropped unrun carry the loop's own fixed sentences.
-  if (r.status === 'not-run') return [];
+  // Calls the loop dropped unrun carry the loop's own fixed sentences; a final call's result
+  // comes after the episode's last decision ("committed the count 21" echoes the answer given).
+  if (r.status === 'not-run' || r.kind === 'final') return [];
   const ownCamera = CAMERA_TOOL_NAMES.has(r.call.tool);
   const out: AgentText[] = [{ where: `${where} message`, text: r.message, ...(ownCamera ? { ownCamera } : {}) }];
   if (r.data !== undefined) {
