@@ -44,6 +44,8 @@ export interface AgentText {
    * numbers of the instance are looked for in it.
    */
   ownCamera?: boolean;
+  /** The numbers of the call's own arguments: a bare number equal to one echoes what the agent asked for. */
+  echo?: number[];
 }
 
 /** Every piece of text an instance shows before any call: title, rules, tools and their parameter descriptions. */
@@ -231,7 +233,7 @@ function near(a: number, b: number): boolean {
 }
 
 /** What is wrong with one piece of episode text (masked), one sentence per finding. */
-export function textFindings(text: string, varying: { numbers: VaryingNumber[]; answerWords: string[] }, opts: { units?: boolean } = {}): string[] {
+export function textFindings(text: string, varying: { numbers: VaryingNumber[]; answerWords: string[] }, opts: { units?: boolean; echo?: readonly number[] } = {}): string[] {
   const units = opts.units ?? true;
   const found: string[] = [];
   for (const m of text.matchAll(NUMBER)) {
@@ -247,6 +249,7 @@ export function textFindings(text: string, varying: { numbers: VaryingNumber[]; 
     }
     // A number with a unit in SI; a bare one as written, and as millimetres, centimetres or degrees.
     const readings = unit && UNIT_TO_SI[unit] ? [x * UNIT_TO_SI[unit].factor] : [x, x / 1000, x / 100, (x * Math.PI) / 180];
+    if (!unit && (opts.echo ?? []).some((e) => near(x, e))) continue;
     const hit = varying.numbers.find((v) => (v.answer ? near(x, v.value) : !countLikeText(x) && readings.some((r) => near(r, v.value))) && v.value !== 0);
     if (hit) found.push(`"${m[0]}", which equals ${hit.source} = ${hit.value}`);
   }
@@ -266,7 +269,10 @@ export function callTexts(where: string, r: CallResult): AgentText[] {
   // comes after the episode's last decision ("committed the count 21" echoes the answer given).
   if (r.status === 'not-run' || r.kind === 'final') return [];
   const ownCamera = CAMERA_TOOL_NAMES.has(r.call.tool);
-  const out: AgentText[] = [{ where: `${where} message`, text: r.message, ...(ownCamera ? { ownCamera } : {}) }];
+  const args = new Map<string, number>();
+  numericLeaves(r.call.args, '', args);
+  const echo = [...args.values()];
+  const out: AgentText[] = [{ where: `${where} message`, text: r.message, echo, ...(ownCamera ? { ownCamera } : {}) }];
   if (r.data !== undefined) {
     const leaves = new Map<string, number>();
     numericLeaves(r.data, 'data', leaves);
@@ -289,7 +295,7 @@ export function episodeTextLeaks(family: TaskFamily, instance: Instance, texts: 
   const mask = allowedValues(family, instance);
   const problems: string[] = [];
   for (const t of texts) {
-    const findings = t.finding ? [t.finding] : textFindings(maskText(t.text, mask), varying, { units: !t.ownCamera });
+    const findings = t.finding ? [t.finding] : textFindings(maskText(t.text, mask), varying, { units: !t.ownCamera, ...(t.echo ? { echo: t.echo } : {}) });
     if (findings.length) problems.push(`${instance.id} ${label}, ${t.where}: ${findings.join('; ')} — in "${t.text.length > 160 ? `${t.text.slice(0, 157)}...` : t.text}"`);
   }
   return problems;
