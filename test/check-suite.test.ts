@@ -12,7 +12,7 @@ import { checkFirstView } from '../tasks/view-rule.ts';
 import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
 import { PURITY_GENERATIONS, PURITY_SEEDS } from '../verify/determinism.ts';
-import { claimProblems, purityCheck, replayMismatch, seedRange, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
+import { claimProblems, probeInCheckSuite, purityCheck, replayMismatch, seedRange, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
 
 const SEED = 100;
 /** Seeds whose instances must not all be the same task. */
@@ -75,7 +75,7 @@ describe('check-suite (every registered family × tier)', function () {
           const playReference = async (): Promise<ReferenceRun & { png: Buffer }> => {
             let png: Buffer | null = null;
             const run = await runReference(family, instance, {
-              probe: true,
+              probe: probeInCheckSuite(family),
               trace: true,
               onStart: async (env) => {
                 png = await firstImage(renderer, env);

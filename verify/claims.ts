@@ -42,7 +42,8 @@ export interface ClaimsReport {
   unique: CheckedClaim;
   /** The family's search: shortest length and number of shortest solutions (null: no search). */
   search: ShortestSolutions | null;
-  minimality: MinimalityReport;
+  /** Null when the probe was not run (the check-suite leaves it to the search where there is one). */
+  minimality: MinimalityReport | null;
   /** One sentence per claim the checks refute. */
   problems: string[];
 }
@@ -132,21 +133,22 @@ export async function minimalityProbe(family: TaskFamily, instance: Instance, ca
  * probe everywhere (its `minimality` report). `referenceActions` is the script's non-perception
  * call count.
  */
-export function checkClaims(family: TaskFamily, instance: Instance, solution: ReferenceSolution, referenceActions: number, minimality: MinimalityReport): ClaimsReport {
+export function checkClaims(family: TaskFamily, instance: Instance, solution: ReferenceSolution, referenceActions: number, minimality: MinimalityReport | null): ClaimsReport {
   const search = family.shortestSolutions ? family.shortestSolutions(instance) : null;
+  const minimal = minimality?.minimal ?? true;
   const problems: string[] = [];
   let optimal: CheckedClaim;
   if (search) {
     optimal = {
       claimed: solution.optimal ?? null,
-      checked: minimality.minimal && search.length === referenceActions,
-      how: `the family's search: shortest ${search.length} actions, the reference ${referenceActions}${minimality.minimal ? '' : `; minimality probe: ${minimality.shorter}`}`,
+      checked: minimal && search.length === referenceActions,
+      how: `the family's search: shortest ${search.length} actions, the reference ${referenceActions}${minimal ? '' : `; minimality probe: ${minimality!.shorter}`}`,
     };
   } else {
     optimal = {
       claimed: solution.optimal ?? null,
-      checked: minimality.minimal ? null : false,
-      how: minimality.minimal ? 'no search; the minimality probe found no shorter script (minimal, not proven shortest)' : `minimality probe: ${minimality.shorter}`,
+      checked: minimal ? null : false,
+      how: !minimality ? 'no search, and the minimality probe was not run' : minimal ? 'no search; the minimality probe found no shorter script (minimal, not proven shortest)' : `minimality probe: ${minimality.shorter}`,
     };
   }
   const unique: CheckedClaim = search

@@ -72,11 +72,25 @@ export async function textLeakProblems(
   return problems;
 }
 
-/** The reference's claims checked against the family's search and the minimality probe (`run` played with `probe`). */
+/**
+ * The reference's claims checked against the family's search and the minimality probe (`run`
+ * played with `probe`; a family with a search of its own may be played without, see
+ * {@link probeInCheckSuite}).
+ */
 export function claimProblems(family: TaskFamily, instance: Instance, run: ReferenceRun): string[] {
   if (run.problem) return [`${instance.id}: ${run.problem}`];
-  if (!run.minimality) return [`${instance.id}: the reference episode ran no minimality probe (play it with probe: true)`];
+  if (!run.minimality && !family.shortestSolutions) return [`${instance.id}: the reference episode ran no minimality probe (play it with probe: true)`];
   return checkClaims(family, instance, run.solution, run.referenceActions, run.minimality).problems.map((p) => `${instance.id}: ${p}`);
+}
+
+/**
+ * Whether the check-suite runs the minimality probe for a family: only where it has no search
+ * of its own. The search settles optimality exactly, and the probe's replays cost as much as
+ * the reference episode on a long physical script (P6-L7: 123 replays, 329 calls, 100 s on a
+ * loaded machine); `spaceact verify` runs both everywhere.
+ */
+export function probeInCheckSuite(family: TaskFamily): boolean {
+  return !family.shortestSolutions;
 }
 
 /** Purity: `seeds` of the tier (default 0 … {@link PURITY_SEEDS}−1) generated three times, the first from `instances`. */

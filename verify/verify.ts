@@ -403,7 +403,7 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
         if (need.unique && !result.unique) fail(`${family.id} requires a unique solution, but uniqueness is not certified (${result.method})`);
         if (run.minimality) {
           const claims = checkClaims(family, instance, run.solution, run.referenceActions, run.minimality);
-          result.claims = { optimal: claims.optimal, unique: claims.unique, minimal: claims.minimality.minimal, shorter: claims.minimality.shorter };
+          result.claims = { optimal: claims.optimal, unique: claims.unique, minimal: run.minimality.minimal, shorter: run.minimality.shorter };
           result.shortestSolutions = claims.search?.count ?? null;
           result.shortestLength = claims.search?.length ?? null;
           for (const p of claims.problems) fail(p);
