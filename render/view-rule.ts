@@ -44,6 +44,13 @@ export interface ViewRequirements {
   hiddenRulers?: number[];
   /** Default minimum for `bodies`, pixels at 768×768. */
   minPixels?: number;
+  /**
+   * Backdrop the rules need not mention (a table top, the room's walls, a stand): drawn bodies
+   * exempt from the size and frame checks, but declared, like every other drawn body. The rule
+   * is not opt-in: a drawn body that is neither in `bodies`, nor `hidden`, nor `scenery` fails
+   * it (`body-undeclared`), so a goal the family forgot to declare cannot sit outside the frame.
+   */
+  scenery?: string[];
 }
 
 /** Kinds of failure of the view rule. */
@@ -52,6 +59,7 @@ export type ViewFailureKind =
   | 'body-not-drawn'
   | 'body-too-small'
   | 'body-cut'
+  | 'body-undeclared'
   | 'ruler-unknown'
   | 'label-occluded'
   | 'label-cut'
@@ -99,7 +107,8 @@ const labelName = (l: LabelMeasure): string => `ruler ${l.ruler} label ${JSON.st
  * is not cut by the frame; no shown ruler label is cut by the frame or overlaps another shown
  * label; no label of a required ruler is hidden behind a body, cut by the frame or pushed out
  * by another ruler's label, and each required ruler shows at least two labels (a scale needs
- * two); no label of a ruler the tier hides on purpose is shown. Pure: the same measurement and requirements give the same failures, in a fixed order.
+ * two); no label of a ruler the tier hides on purpose is shown; and every drawn body is
+ * declared (required, hidden or scenery). Pure: the same measurement and requirements give the same failures, in a fixed order.
  */
 export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerdict {
   const failures: ViewFailure[] = [];
@@ -136,6 +145,18 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
       const sides = crossed.filter((side) => !allowed.includes(side));
       fail('body-cut', r.name, `'${r.name}' is cut by the frame${sides.length < 4 ? ` (${sides.join(', ')})` : ''}`, { bounds, sides, width: m.width, height: m.height });
     }
+  }
+  // Every drawn body is declared: required, hidden on purpose, or scenery.
+  const declared = new Set([...hidden, ...(req.scenery ?? [])]);
+  for (const entry of req.bodies ?? []) {
+    const r: BodyRequirement = typeof entry === 'string' ? { name: entry } : entry;
+    declared.add(r.name);
+    for (const n of r.group ?? []) declared.add(n);
+  }
+  for (const b of m.bodies) {
+    if (!b.drawn || declared.has(b.name)) continue;
+    const where = b.pixels === 0 ? (b.cut ? 'outside the frame' : 'not seen (behind other bodies)') : `${b.pixels} pixels${b.cut ? ', cut by the frame' : ''}`;
+    fail('body-undeclared', b.name, `'${b.name}' is drawn (${where}) but not declared: name it in bodies (what the rules mention), hidden (what the tier hides on purpose) or scenery (backdrop)`, { pixels: b.pixels, cut: b.cut });
   }
   const shown = m.labels.filter((l) => l.state === 'shown');
   for (const l of shown) {

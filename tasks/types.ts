@@ -335,6 +335,15 @@ export interface TaskFamily<Scene = unknown> {
    * else that varies — a length, a position, a count, the answer — fails it.
    */
   textVaries?: TextVariation<Scene>[];
+  /**
+   * The family's own exhaustive search, asked independently of the reference's claims: the
+   * length of a shortest solution of `instance` (in actions, in the family's own metric — the
+   * one its reference is optimal in) and how many distinct shortest solutions there are; null
+   * when the search cannot tell (e.g. over its state limit). `spaceact verify` checks the
+   * reference's `optimal` (its action count equals `length`) and `unique` (`count` is 1)
+   * against it instead of copying them, and reports `count` as `shortestSolutions`.
+   */
+  shortestSolutions?(instance: Instance<Scene>): ShortestSolutions | null;
   /** Figures this family offers over a run's episodes (`spaceact stats DIR`). */
   runStats?: RunStatistics<Scene, unknown>;
 }
@@ -349,3 +358,11 @@ export interface TextVariation<Scene = unknown> {
   values(instance: Instance<Scene>): string[];
 }
 
+
+/** What a family's exhaustive search says about an instance (see `TaskFamily.shortestSolutions`). */
+export interface ShortestSolutions {
+  /** Actions in a shortest solution. */
+  length: number;
+  /** How many distinct shortest solutions (action sequences) there are. */
+  count: number;
+}

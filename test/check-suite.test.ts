@@ -11,10 +11,18 @@ import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import { QUICK_BATTERY, quickBatteryProblems } from '../verify/battery.ts';
 import { runNullPolicy, runReference, type ReferenceRun } from '../verify/verify.ts';
+import { PURITY_GENERATIONS, PURITY_SEEDS } from '../verify/determinism.ts';
+import { claimProblems, probeInCheckSuite, purityCheck, replayMismatch, seedRange, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
 
 const SEED = 100;
 /** Seeds whose instances must not all be the same task. */
 const OTHER_SEEDS = [101, 102, 103, 104, 105, 106, 107];
+/**
+ * Seeds whose instance text must read alike: the eight generated anyway (some generators take
+ * seconds per instance), or SPACEACT_TEXT_SEEDS of them (e.g. 30) from seed 100; `spaceact
+ * verify` compares 100.
+ */
+const TEXT_SEEDS = process.env.SPACEACT_TEXT_SEEDS ? seedRange(SEED, Number(process.env.SPACEACT_TEXT_SEEDS)) : [SEED, ...OTHER_SEEDS];
 
 /** The first observation as the agent would see it: one view, or the strobe strip of a moving world. */
 async function firstImage(renderer: Renderer, env: TaskEnv): Promise<Buffer> {
@@ -60,10 +68,15 @@ describe('check-suite (every registered family × tier)', function () {
       for (const tier of tiersOf(family) as Tier[]) {
         describe(tier, () => {
           const instance = family.generate(SEED, tier);
+          // Seeds 0 … 29 of the tier, generated once for the text-leak and purity checks.
+          const tierInstances = new TierInstances(family, tier);
+          tierInstances.set(instance);
           let first: (ReferenceRun & { png: Buffer }) | null = null;
           const playReference = async (): Promise<ReferenceRun & { png: Buffer }> => {
             let png: Buffer | null = null;
             const run = await runReference(family, instance, {
+              probe: probeInCheckSuite(family),
+              trace: true,
               onStart: async (env) => {
                 png = await firstImage(renderer, env);
               },
@@ -76,8 +89,18 @@ describe('check-suite (every registered family × tier)', function () {
             expect(jsonProblems(instance, '')).to.deep.equal([]);
           });
 
+          // At the family's first tier only: some generators take seconds per instance (V1, V3 ~3 s),
+          // and eight more generations per tier would cost the suite minutes. Each extra generation
+          // halves the chance a one-bit Math.random goes unseen: eight miss it 1 time in 256.
+          if (tier === tiersOf(family)[0]) {
+            it(`generate is pure over ${PURITY_SEEDS} seeds, each generated ${PURITY_GENERATIONS} times (finds one-bit randomness)`, () => {
+              const problems = purityCheck(tierInstances, [SEED, ...OTHER_SEEDS].slice(0, PURITY_SEEDS));
+              expect(problems, problems.join('\n')).to.deep.equal([]);
+            });
+          }
+
           it('different seeds give different tasks', () => {
-            const others = OTHER_SEEDS.map((s) => family.generate(s, tier));
+            const others = OTHER_SEEDS.map((s) => tierInstances.get(s));
             others.forEach((o, i) => expect(o.id).to.equal(`${family.id}-${tier}-s${OTHER_SEEDS[i]}`));
             const distinct = new Set([instance, ...others].map((x) => JSON.stringify(task(x))));
             expect(distinct.size, `seeds ${SEED}, ${OTHER_SEEDS.join(', ')} all give the same task`).to.be.greaterThan(1);
@@ -98,6 +121,18 @@ describe('check-suite (every registered family × tier)', function () {
             expect(first.outcome.actions).to.equal(first.referenceActions);
           });
 
+          it('the reference claims only what the family search and the minimality probe confirm', async () => {
+            first ??= await playReference();
+            const problems = claimProblems(family, instance, first);
+            expect(problems, problems.join('\n')).to.deep.equal([]);
+          });
+
+          it(`no text leak: instance text alike over ${TEXT_SEEDS.length} seeds but for textVaries; no percentage, distance, angle or seed-varying number in what an episode says`, async () => {
+            first ??= await playReference();
+            const problems = await textLeakProblems(tierInstances, instance, first, { seeds: TEXT_SEEDS });
+            expect(problems, problems.join('\n')).to.deep.equal([]);
+          });
+
           it('the first view shows every part the rules mention, rulers readable, nothing cut (view rule)', async () => {
             const env = await TaskEnv.create(family, instance);
             try {
@@ -116,8 +151,8 @@ describe('check-suite (every registered family × tier)', function () {
           it('the same calls replayed give the same state hash every turn and the same first image bytes', async () => {
             first ??= await playReference();
             const second = await playReference();
-            expect(second.stateHashes).to.deep.equal(first.stateHashes);
-            expect(second.outcome.finalStateHash).to.equal(first.outcome.finalStateHash);
+            const mismatch = replayMismatch(first, second);
+            expect(mismatch, mismatch ?? '').to.equal(null);
             expect(second.png.length).to.be.greaterThan(1000);
             expect(second.png.equals(first.png), 'first-observation PNG bytes differ between replays').to.equal(true);
           });

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { importGraph, repositoryTypeScript, runtimeCycles, type ImportEdge } from './support/import-graph.ts';
 
 /**
@@ -8,6 +11,7 @@ import { importGraph, repositoryTypeScript, runtimeCycles, type ImportEdge } fro
  * anything.
  */
 const LAYERS: ReadonlyArray<readonly string[]> = [['core'], ['sim'], ['render'], ['solvers'], ['tasks'], ['agents'], ['verify'], ['report', 'play'], ['cli'], ['(root)']];
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FREE = new Set(['test', 'bench']);
 const ORDER_TEXT = 'core → sim → render → solvers → tasks → agents → verify → report / play → cli';
 
@@ -69,6 +73,24 @@ describe('layering (every import against the layer order)', () => {
     const inProgram = new Set(graph.files);
     const bad = graph.edges.filter((e) => e.to !== null && !inProgram.has(e.to)).map((e) => `${e.from}:${e.line} '${e.specifier}'`);
     expect(bad).to.deep.equal([]);
+  });
+
+  it('generation is pure: no Math.random, Date.now or performance.now in tasks/ (tools run by hand excepted)', () => {
+    // Generators, solvers and episodes under tasks/ must be functions of (family, tier, seed) and
+    // the calls made: a clock or an unseeded random number there makes one instance two tasks.
+    // A build script run by hand (its name starts with build-) may time itself.
+    const banned = /\b(Math\.random|Date\.now|performance\.now)\s*\(/;
+    const bad: string[] = [];
+    for (const file of graph.files.filter((f) => f.startsWith('tasks/') && !/\/build-[^/]*\.ts$/.test(f))) {
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const code = line.replace(/\/\/.*$/, '');
+          const m = banned.exec(code);
+          if (m && !/^\s*\*/.test(line)) bad.push(`${file}:${i + 1} calls ${m[1]}`);
+        });
+    }
+    expect(bad, `impure calls under tasks/:\n  ${bad.join('\n  ')}`).to.deep.equal([]);
   });
 
   it('finds the imports it checks (a file known to import across layers is seen)', () => {

@@ -138,13 +138,24 @@ describe('the view rule through the family hook (headless Chromium)', function (
   });
 
   it('what the tier hides on purpose is exempt, but a hidden ruler must not show its labels', async () => {
-    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], rulers: [] }] });
+    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], scenery: ['wall'], rulers: [] }] });
     expect(exempt.problems).to.deep.equal([]);
     // The wall hides only part of the ruler: the labels left in sight give the hidden scale away.
-    const hiddenRuler = await verdictOf({ partBx: 0.2, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], hiddenRulers: [0] }] });
+    const hiddenRuler = await verdictOf({ partBx: 0.2, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], scenery: ['wall', 'part-b'], hiddenRulers: [0] }] });
     const kinds = hiddenRuler.views[0].verdict.failures.map((f) => f.kind);
     expect(kinds).to.include('hidden-label-shown');
     expect(kinds.filter((k) => k !== 'hidden-label-shown')).to.deep.equal([]);
+  });
+
+  it('the rule is not opt-in: a drawn body left undeclared fails, named, even outside the frame', async () => {
+    // part-b stands right of the frame and the family forgets it: the rule finds it anyway.
+    const v = await verdictOf({ partBx: 0.9, wall: false, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }] }] });
+    const undeclared = v.views[0].verdict.failures.filter((f) => f.kind === 'body-undeclared');
+    expect(undeclared.map((f) => f.subject)).to.deep.equal(['part-b']);
+    expect(v.problems.join('\n')).to.match(/'part-b' is drawn \((outside the frame|\d+ pixels, cut by the frame)\) but not declared/);
+    // Declared as scenery, it passes.
+    const declared = await verdictOf({ partBx: 0.9, wall: false, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], scenery: ['part-b'] }] });
+    expect(declared.problems).to.deep.equal([]);
   });
 
   it('a body seen through a translucent one counts as seen (a ghost outline over a mark)', async () => {

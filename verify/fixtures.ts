@@ -5,7 +5,13 @@ import { parseInstanceId, type Tier } from '../core/catalog.ts';
 import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
 import { defaultReleasedInstances, FIXTURE_INSTANCES_DIR, fixtureInstanceIds } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution } from '../tasks/types.ts';
+import { firstDifference } from './json-difference.ts';
 import { runReference } from './verify.ts';
+import { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
+
+export { firstDifference } from './json-difference.ts';
 
 /** Version of the fixture file layout; bumped when a field changes meaning. */
 export const FIXTURE_FORMAT = 1;
@@ -62,44 +68,6 @@ export async function buildFixture(id: string): Promise<FixtureRecord> {
   };
 }
 
-function describe(v: unknown): string {
-  const text = JSON.stringify(v);
-  if (text === undefined) return 'missing';
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/**
- * The first place two JSON values differ, as `path: fixture X, regenerated Y`, or null when
- * they are equal. Objects are walked in key order, arrays by index.
- */
-export function firstDifference(fixture: unknown, regenerated: unknown, path = ''): string | null {
-  const here = path || '(root)';
-  if (Array.isArray(fixture) && Array.isArray(regenerated)) {
-    const n = Math.max(fixture.length, regenerated.length);
-    for (let i = 0; i < n; i++) {
-      if (i >= fixture.length || i >= regenerated.length) {
-        return `${path}[${i}]: fixture ${describe(fixture[i])}, regenerated ${describe(regenerated[i])} (lengths ${fixture.length} and ${regenerated.length})`;
-      }
-      const d = firstDifference(fixture[i], regenerated[i], `${path}[${i}]`);
-      if (d) return d;
-    }
-    return null;
-  }
-  const isObj = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
-  if (isObj(fixture) && isObj(regenerated)) {
-    const keys = [...new Set([...Object.keys(fixture), ...Object.keys(regenerated)])].sort();
-    for (const k of keys) {
-      const p = path ? `${path}.${k}` : k;
-      if (!(k in fixture) || !(k in regenerated)) return `${p}: fixture ${describe(fixture[k])}, regenerated ${describe(regenerated[k])}`;
-      const d = firstDifference(fixture[k], regenerated[k], p);
-      if (d) return d;
-    }
-    return null;
-  }
-  if (Object.is(fixture, regenerated) || (fixture === 0 && regenerated === 0)) return null;
-  return `${here}: fixture ${describe(fixture)}, regenerated ${describe(regenerated)}`;
-}
-
 /** Outcome of writing or checking one fixture. */
 export interface FixtureReport {
   id: string;
@@ -117,7 +85,9 @@ export function fixtureIdsToWrite(familyId: string, root: string = FIXTURE_INSTA
 
 /**
  * Writes the fixture files of the given families' released instances (default: every
- * registered family). An instance whose reference does not verify is not written.
+ * registered family). An instance whose reference does not verify, or whose first view breaks
+ * the view rule (`tasks/view-rule.ts`, measured in a headless browser this call starts and
+ * closes), is not written.
  */
 export async function writeFixtures(
   opts: { families?: string[]; root?: string; onReport?(r: FixtureReport): void } = {},
@@ -125,25 +95,44 @@ export async function writeFixtures(
   const root = opts.root ?? FIXTURE_INSTANCES_DIR;
   const fams = (opts.families ?? families().map((f) => f.id)).map((id) => getFamily(id).id);
   const reports: FixtureReport[] = [];
-  for (const fid of fams) {
-    for (const id of fixtureIdsToWrite(fid, root)) {
-      const file = fixtureFile(id, root);
-      let report: FixtureReport;
-      try {
-        const record = await buildFixture(id);
-        mkdirSync(join(root, fid), { recursive: true });
-        writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
-        renameSync(`${file}.tmp`, file);
-        report = { id, ok: true, file };
-      } catch (err) {
-        if (!(err instanceof SpaceActError)) throw err;
-        report = { id, ok: false, problem: err.message, file };
+  let renderer: Renderer | null = null;
+  try {
+    for (const fid of fams) {
+      for (const id of fixtureIdsToWrite(fid, root)) {
+        const file = fixtureFile(id, root);
+        let report: FixtureReport;
+        try {
+          const record = await buildFixture(id);
+          renderer ??= new Renderer({ frameCache: 0 });
+          const view = await firstViewProblems(id, renderer);
+          if (view.length) throw new SpaceActError('invalid-state', `${id}: the first view breaks the view rule: ${view.join('; ')}`, { instance: id });
+          mkdirSync(join(root, fid), { recursive: true });
+          writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
+          renameSync(`${file}.tmp`, file);
+          report = { id, ok: true, file };
+        } catch (err) {
+          if (!(err instanceof SpaceActError)) throw err;
+          report = { id, ok: false, problem: err.message, file };
+        }
+        reports.push(report);
+        opts.onReport?.(report);
       }
-      reports.push(report);
-      opts.onReport?.(report);
     }
+  } finally {
+    await renderer?.close();
   }
   return reports;
+}
+
+/** The view rule's problems with an instance's first view (empty when it holds). */
+async function firstViewProblems(id: string, renderer: Renderer): Promise<string[]> {
+  const { family, instance } = instanceFromId(id);
+  const env = await TaskEnv.create(family, instance);
+  try {
+    return (await checkFirstView(env, renderer)).problems;
+  } finally {
+    env.free();
+  }
 }
 
 /**

@@ -12,8 +12,10 @@ import { FULL_MACHINE_WORKER_V8_FLAGS } from '../core/v8-flags.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
 import { checkInstanceId, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
+import { Renderer } from '../render/renderer.ts';
 import { runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
+import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstance, type VerifyResult } from './verify.ts';
 
 /** What every piece of a verification shares (plain data, sent to each worker once). */
@@ -26,6 +28,13 @@ export interface VerifySettings {
   batterySeeds?: number;
   /** Shortcut battery: training seeds per tier. */
   batteryTraining?: number;
+  /**
+   * Text-leak check: seeds per tier whose instance text is compared, for every family × tier
+   * holding a selected instance (default {@link VERIFY_TEXT_SEEDS}; 0 skips it).
+   */
+  textSeeds?: number;
+  /** Run the view rule on every instance's first view (default true: it starts a headless browser per process). */
+  viewRule?: boolean;
 }
 
 /** Options of {@link verifyAll}. */
@@ -38,6 +47,8 @@ export interface VerifyAllOptions extends VerifySettings {
   concurrency?: number;
   /** Each instance's verdict, in the order of `instances`. */
   onResult?(r: VerifyResult, done: number, total: number): void;
+  /** Each family × tier's text-leak record, after every instance, before the battery. */
+  onTextReport?(r: TextLeakReport): void;
   /** Each family × tier's battery report, in family then tier order, after every instance. */
   onBatteryReport?(r: BatteryReport): void;
   /**
@@ -55,6 +66,8 @@ export interface VerifyAllOptions extends VerifySettings {
 /** The whole verdict: per instance, and per family × tier of the battery. */
 export interface VerifyAllResult {
   instances: VerifyResult[];
+  /** The text-leak check's record per family × tier of the selection (part of the verdict). */
+  textLeaks: TextLeakReport[];
   battery: BatteryReport[];
 }
 
@@ -63,12 +76,13 @@ export interface VerifyAllResult {
  * (usually a whole family's, so its generator, solver tables and compiled code are built in
  * one process only), or one family × tier of the battery.
  */
-export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'; family: string; tier: Tier };
+export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'; family: string; tier: Tier } | { kind: 'text'; family: string; tier: Tier };
 
 /** What a verify worker sends back for a job. */
 export type VerifyJobResult =
   | { kind: 'instances'; results: VerifyResult[]; cpuSeconds: number[] }
-  | { kind: 'battery'; report: BatteryReport; cpuSeconds: number[] };
+  | { kind: 'battery'; report: BatteryReport; cpuSeconds: number[] }
+  | { kind: 'text'; report: TextLeakReport; cpuSeconds: number[] };
 
 /** CPU seconds (user + system, every thread of this process) since `since`. */
 function cpuSince(since: NodeJS.CpuUsage): number {
@@ -86,10 +100,15 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     for (const id of job.ids) {
       const since = process.cpuUsage();
       const { family, instance } = instanceFromId(id);
-      results.push(await verifyInstance(family, instance, settings));
+      results.push(await verifyInstance(family, instance, withRenderer(settings)));
       cpuSeconds.push(cpuSince(since));
     }
     return { kind: 'instances', results, cpuSeconds };
+  }
+  if (job.kind === 'text') {
+    const since = process.cpuUsage();
+    const report = textLeakRecord(job.family, job.tier, settings);
+    return { kind: 'text', report, cpuSeconds: [cpuSince(since)] };
   }
   const since = process.cpuUsage();
   const [report] = await runBattery(getFamily(job.family), {
@@ -100,8 +119,30 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
   return { kind: 'battery', report, cpuSeconds: [cpuSince(since)] };
 }
 
-/** One record of the serial output: an instance's verdict or a battery tier's report. */
-export type VerifyUnitWork = { kind: 'instance'; id: string; family: string } | { kind: 'battery'; family: string; tier: Tier };
+let viewRenderer: Renderer | null = null;
+
+/** The settings of an instance's verification, with this process's renderer for the view rule unless it is switched off. */
+function withRenderer(settings: VerifySettings): VerifySettings & { renderer?: Renderer } {
+  if (settings.viewRule === false) return settings;
+  viewRenderer ??= new Renderer({ frameCache: 0 });
+  return { ...settings, renderer: viewRenderer };
+}
+
+/** Closes the browser this process started for the view rule, if any. */
+export async function closeViewRenderer(): Promise<void> {
+  const r = viewRenderer;
+  viewRenderer = null;
+  await r?.close();
+}
+
+/** The text-leak record of one family × tier: its instance text over `textSeeds` seeds 0, 1, … */
+export function textLeakRecord(familyId: string, tier: Tier, settings: VerifySettings): TextLeakReport {
+  const n = settings.textSeeds ?? VERIFY_TEXT_SEEDS;
+  return staticTextLeaks(getFamily(familyId), tier, Array.from({ length: n }, (_, i) => i));
+}
+
+/** One record of the serial output: an instance's verdict, a text-leak record or a battery tier's report. */
+export type VerifyUnitWork = { kind: 'instance'; id: string; family: string } | { kind: 'text'; family: string; tier: Tier } | { kind: 'battery'; family: string; tier: Tier };
 /** A unit with the key its time is recorded under. */
 export type VerifyUnit = VerifyUnitWork & { timeKey: string };
 
@@ -109,6 +150,7 @@ export type VerifyUnit = VerifyUnitWork & { timeKey: string };
 function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
   const version = getFamily(unit.family).version;
   if (unit.kind === 'instance') return jobTimeKey(unit.id, version, `random ${settings.randomSeeds ?? DEFAULT_RANDOM_SEEDS}x${settings.randomTurns ?? DEFAULT_RANDOM_TURNS}`);
+  if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${unit.tier}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}`);
   return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}`);
 }
 
@@ -131,8 +173,8 @@ export function planJobs(units: readonly VerifyUnit[], workers: number, times: J
   const planned: Array<{ job: VerifyJob; units: number[]; seconds: number; battery: boolean }> = [];
   const byFamily = new Map<string, number[]>();
   units.forEach((u, i) => {
-    if (u.kind === 'battery') {
-      planned.push({ job: { kind: 'battery', family: u.family, tier: u.tier }, units: [i], seconds: estimate(i), battery: !times.has(u.timeKey) });
+    if (u.kind === 'battery' || u.kind === 'text') {
+      planned.push({ job: { kind: u.kind, family: u.family, tier: u.tier }, units: [i], seconds: estimate(i), battery: !times.has(u.timeKey) });
     } else {
       byFamily.set(u.family, [...(byFamily.get(u.family) ?? []), i]);
     }
@@ -166,14 +208,19 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.randomTurns !== undefined ? { randomTurns: opts.randomTurns } : {}),
     ...(opts.batterySeeds !== undefined ? { batterySeeds: opts.batterySeeds } : {}),
     ...(opts.batteryTraining !== undefined ? { batteryTraining: opts.batteryTraining } : {}),
+    ...(opts.textSeeds !== undefined ? { textSeeds: opts.textSeeds } : {}),
+    ...(opts.viewRule !== undefined ? { viewRule: opts.viewRule } : {}),
   };
   // Check every id and family first, so a typo fails before minutes of episodes. Only the id
   // is checked here (family and tier known, seed well formed): generating the instances too
   // would cost this process seconds of CPU that a parallel run's workers spend again.
   const instanceFamilies = opts.instances.map((id) => getFamily(checkInstanceId(id).family).id);
   const families = (opts.batterySeeds ?? 0) > 0 ? (opts.batteryFamilies ?? []).map((f) => getFamily(f)) : [];
+  // The text-leak check covers every family × tier that holds a selected instance.
+  const textTiers = (opts.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier}`; }))] : [];
   const work: VerifyUnitWork[] = [
     ...opts.instances.map((id, i): VerifyUnitWork => ({ kind: 'instance', id, family: instanceFamilies[i] })),
+    ...textTiers.map((k): VerifyUnitWork => ({ kind: 'text', family: k.split(' ')[0], tier: k.split(' ')[1] as Tier })),
     ...families.flatMap((f) => tiersOf(f).map((tier): VerifyUnitWork => ({ kind: 'battery', family: f.id, tier }))),
   ];
   const units: VerifyUnit[] = work.map((u) => ({ ...u, timeKey: unitTimeKey(u, settings) }));
@@ -190,14 +237,28 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     // One instance at a time, generated just before it is verified (the ids are checked
     // above), so each one's CPU time is its own.
     const instances: VerifyResult[] = [];
-    for (const [i, id] of opts.instances.entries()) {
-      const since = process.cpuUsage();
-      const { family, instance } = instanceFromId(id);
-      const r = await verifyInstance(family, instance, settings);
-      tookCpu(i, cpuSince(since));
-      instances.push(r);
-      opts.onResult?.(r, instances.length, opts.instances.length);
+    try {
+      for (const [i, id] of opts.instances.entries()) {
+        const since = process.cpuUsage();
+        const { family, instance } = instanceFromId(id);
+        const r = await verifyInstance(family, instance, withRenderer(settings));
+        tookCpu(i, cpuSince(since));
+        instances.push(r);
+        opts.onResult?.(r, instances.length, opts.instances.length);
+      }
+    } finally {
+      await closeViewRenderer();
     }
+    const textLeaks: TextLeakReport[] = [];
+    for (const [k, u] of units.entries()) {
+      if (u.kind !== 'text') continue;
+      const since = process.cpuUsage();
+      const r = textLeakRecord(u.family, u.tier, settings);
+      tookCpu(k, cpuSince(since));
+      textLeaks.push(r);
+      opts.onTextReport?.(r);
+    }
+    const textUnits = textLeaks.length;
     let since = process.cpuUsage();
     const battery: BatteryReport[] = [];
     for (const family of families) {
@@ -205,7 +266,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
         seeds: opts.batterySeeds!,
         ...(opts.batteryTraining !== undefined ? { training: opts.batteryTraining } : {}),
         onReport: (r) => {
-          tookCpu(opts.instances.length + battery.length, cpuSince(since));
+          tookCpu(opts.instances.length + textUnits + battery.length, cpuSince(since));
           since = process.cpuUsage();
           battery.push(r);
           opts.onBatteryReport?.(r);
@@ -214,15 +275,16 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     }
     recordJobTimes(took);
     opts.onUnitCpu?.(unitCpu);
-    return { instances, battery };
+    return { instances, textLeaks, battery };
   }
 
   // Results arrive in completion order; they are reported in serial order as soon as every
   // earlier record is in, so the output reads as a serial run's.
   const plan = planJobs(units, concurrency, readJobTimes());
-  const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
+  const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'text'; report: TextLeakReport } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
   let reported = 0;
   const instances: VerifyResult[] = [];
+  const textLeaks: TextLeakReport[] = [];
   const battery: BatteryReport[] = [];
   const flush = (): void => {
     while (reported < units.length && records[reported]) {
@@ -230,6 +292,9 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       if (r.kind === 'instance') {
         instances.push(r.result);
         opts.onResult?.(r.result, instances.length, opts.instances.length);
+      } else if (r.kind === 'text') {
+        textLeaks.push(r.report);
+        opts.onTextReport?.(r.report);
       } else {
         battery.push(r.report);
         opts.onBatteryReport?.(r.report);
@@ -254,13 +319,16 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
             records[at[j]] = { kind: 'instance', result: r };
             tookCpu(at[j], result.cpuSeconds[j]);
           });
+        } else if (result.kind === 'text') {
+          records[at[0]] = { kind: 'text', report: result.report };
+          tookCpu(at[0], result.cpuSeconds[0]);
         } else {
           records[at[0]] = { kind: 'battery', report: result.report };
           tookCpu(at[0], result.cpuSeconds[0]);
         }
         flush();
       },
-      describe: (_, job) => (job.kind === 'instances' ? job.ids.join(', ') : `the ${job.family}-${job.tier} battery`),
+      describe: (_, job) => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${job.tier} text-leak check` : `the ${job.family}-${job.tier} battery`),
     });
     opts.onWorkerCpu?.(
       stats.workerCpuMs.map((ms) => ms / 1000),
@@ -270,5 +338,5 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
   } finally {
     recordJobTimes(took);
   }
-  return { instances, battery };
+  return { instances, textLeaks, battery };
 }

@@ -5,7 +5,12 @@ import { NullAgent } from '../agents/null.ts';
 import { ReferenceAgent } from '../agents/reference.ts';
 import type { Agent, EpisodeOutcome, TurnRecord } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
-import type { TaskEnv } from '../tasks/env.ts';
+import type { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
+import { recordPoses, type CallPoses, type PoseTrace } from './determinism.ts';
+import { callTexts, episodeTextLeaks, observationTexts, seedVaryingNumbers, type AgentText } from './text-leak.ts';
+import { checkClaims, probeMinimality, recordCallStates, type CallStates, type CheckedClaim, type MinimalityReport } from './claims.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import { selectInstances, suiteInstances, type InstanceSelection } from '../tasks/suites.ts';
@@ -44,6 +49,15 @@ export interface ReferenceRun {
   firstViolation: FirstViolation | null;
   /** Why the run does not verify (without the instance id), or null when it does. */
   problem: string | null;
+  /**
+   * The minimality probe, run on the episode's own world after the script solved it (with
+   * `probe`); null when not asked for or when the script did not verify.
+   */
+  minimality: MinimalityReport | null;
+  /** Every text the episode showed after the start (observation text, call results), for the text-leak check. */
+  texts: AgentText[];
+  /** Every body's pose after every call (with `trace`), to name where two replays part. */
+  poses: CallPoses[] | null;
 }
 
 /** Options of {@link runReference}. */
@@ -57,6 +71,13 @@ export interface ReferenceRunOptions {
    * same instance (default false; an `onStart` hook also forces a fresh episode).
    */
   fresh?: boolean;
+  /**
+   * Also run the minimality probe (`verify/claims.ts`) once the script has solved the task: the
+   * world's state is recorded before every call, and each shortened script replays from there.
+   */
+  probe?: boolean;
+  /** Record every body's pose after every call (`ReferenceRun.poses`). */
+  trace?: boolean;
 }
 
 /**
@@ -80,7 +101,7 @@ function nonPerceptionCount(instance: Instance, solution: ReferenceSolution): nu
  * process returns the earlier run (see `fresh`).
  */
 export async function runReference(family: TaskFamily, instance: Instance, opts: ReferenceRunOptions = {}): Promise<ReferenceRun> {
-  const key = JSON.stringify([instance, opts.solution ?? 'family-reference']);
+  const key = JSON.stringify([instance, opts.solution ?? 'family-reference', opts.probe === true, opts.trace === true]);
   let played = playedReferences.get(family);
   if (!played) playedReferences.set(family, (played = new Map()));
   const earlier = played.get(key);
@@ -97,6 +118,12 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   const stateHashes: string[] = [];
   let firstViolation: FirstViolation | null = null;
   let executed = 0;
+  let probed: { env: TaskEnv; states: CallStates } | null = null;
+  let minimality: MinimalityReport | null = null;
+  let live: TaskEnv | null = null;
+  let trace: PoseTrace | null = null;
+  let traced: CallPoses[] | null = null;
+  const texts: AgentText[] = [];
   const outcome = await runEpisode({
     family,
     instance,
@@ -104,9 +131,30 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
     mode: DEFAULT_MODE,
     renderer: null,
     render: 'never',
-    ...(opts.onStart ? { onStart: opts.onStart } : {}),
-    onTurn(record: TurnRecord) {
+    async onStart(env) {
+      live = env;
+      texts.push(...(await observationTexts(env, 'start')));
+      if (opts.probe) probed = { env, states: recordCallStates(env) };
+      if (opts.trace) trace = recordPoses(env);
+      await opts.onStart?.(env);
+    },
+    // Called with the world still alive once the episode ended solved (or failed): the probe
+    // restores the recorded states, so it costs only the shortened tails.
+    ...(opts.probe
+      ? {
+          onEnd: () => {
+            // The probe's replays run through the same environment: the trace ends here.
+            traced = (trace as PoseTrace | null)?.calls.slice() ?? null;
+            const p = probed as { env: TaskEnv; states: CallStates } | null;
+            if (p && firstViolation === null && agent.reference && p.env.solved()) minimality = probeMinimality(p.env, p.states, agent.reference.calls);
+          },
+        }
+      : {}),
+    async onTurn(record: TurnRecord) {
       stateHashes.push(record.stateHash);
+      (trace as PoseTrace | null)?.endTurn();
+      record.results.forEach((r, i) => texts.push(...callTexts(`turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
+      if (live) texts.push(...(await observationTexts(live, `after turn ${record.turn}`)));
       record.results.forEach((r, i) => {
         if (!firstViolation && (r.status === 'violation' || r.status === 'invalid')) {
           firstViolation = {
@@ -141,7 +189,7 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
   } else if (outcome.actions !== referenceActions) {
     problem = `reference episode: solved after ${outcome.actions} of the script's ${referenceActions} actions; the script has calls it does not need`;
   }
-  return { solution, referenceActions, outcome, stateHashes, firstViolation: fv, problem };
+  return { solution, referenceActions, outcome, stateHashes, firstViolation: fv, problem, minimality: problem ? null : minimality, texts, poses: traced ?? (trace as PoseTrace | null)?.calls ?? null };
 }
 
 /** The null policy's episode: it must not solve. */
@@ -171,7 +219,7 @@ export interface RandomBaselineReport {
 export async function runRandomBaseline(
   family: TaskFamily,
   instance: Instance,
-  opts: { seeds?: number; turns?: number } = {},
+  opts: { seeds?: number; turns?: number; texts?: AgentText[] } = {},
 ): Promise<RandomBaselineReport> {
   const seeds = opts.seeds ?? DEFAULT_RANDOM_SEEDS;
   const turns = Math.min(opts.turns ?? DEFAULT_RANDOM_TURNS, instance.budgets.turns);
@@ -191,8 +239,9 @@ export async function runRandomBaseline(
       mode: DEFAULT_MODE,
       renderer: null,
       render: 'never',
-      onTurn: () => {
+      onTurn: (record) => {
         played++;
+        if (opts.texts) record.results.forEach((r, i) => opts.texts!.push(...callTexts(`random seed ${seed} turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
       },
       shouldStop: () => played >= turns,
     });
@@ -218,8 +267,19 @@ export interface VerifyResult {
   verified: boolean;
   /** Non-perception actions of the reference solution (null when it could not be found). */
   referenceActions: number | null;
+  /** What the reference claims: proven shortest (null: no claim). Checked in `claims`. */
   optimal: boolean | null;
+  /** What the reference claims: the only shortest solution (null: no claim). Checked in `claims`. */
   unique: boolean | null;
+  /**
+   * Each claim as claimed and as checked (by the family's search where it has one, by the
+   * minimality probe everywhere): a claim the checks refute fails the instance.
+   */
+  claims: { optimal: CheckedClaim; unique: CheckedClaim; minimal: boolean | null; shorter: string | null } | null;
+  /** The number of shortest solutions by the family's own search (null: it has none). */
+  shortestSolutions: number | null;
+  /** Length of a shortest solution by the family's own search, in actions (null: it has none). */
+  shortestLength: number | null;
   /** How the family found its solution. */
   method: string | null;
   shortcuts: ShortcutReport | null;
@@ -230,6 +290,17 @@ export interface VerifyResult {
   failures?: string[];
   /** The reference episode's first refused or rolled-back call. */
   firstViolation?: FirstViolation;
+  /**
+   * What the text-leak check found in the text the reference and random-baseline episodes
+   * showed (call results, their data, rollback captions, observation text): one line per
+   * leaking text, each also a failure. Empty when none leaks.
+   */
+  textLeaks: string[];
+  /**
+   * The view rule on the first observation (`tasks/view-rule.ts`): every body the family names
+   * seen whole, rulers readable, every drawn body declared. Null when no renderer was given.
+   */
+  viewRule: { passed: boolean; problems: string[] } | null;
 }
 
 /** Options of {@link verifyInstance}. */
@@ -240,6 +311,25 @@ export interface VerifyOptions {
   randomTurns?: number;
   /** Use this solution instead of the family's solver (for tests: a tampered script must fail). */
   reference?(instance: Instance): ReferenceSolution | Promise<ReferenceSolution>;
+  /** Measures the first view for the view rule (`verify/verify-all.ts` hands every instance one); without it the rule is not run. */
+  renderer?: Renderer;
+}
+
+/** Other seeds of an instance's tier, generated once per process: what tells the seed-varying numbers of its scene apart. */
+const otherSeeds = new WeakMap<TaskFamily, Map<string, Instance[]>>();
+/** How many other seeds of the tier the seed-varying numbers are told from. */
+export const VARYING_NUMBER_SEEDS = 6;
+
+/** {@link VARYING_NUMBER_SEEDS} instances of `instance`'s tier with other seeds (0, 1, … skipping its own). */
+export function otherSeedsOf(family: TaskFamily, instance: Instance): Instance[] {
+  let byTier = otherSeeds.get(family);
+  if (!byTier) otherSeeds.set(family, (byTier = new Map()));
+  let list = byTier.get(instance.tier);
+  if (!list) {
+    list = Array.from({ length: VARYING_NUMBER_SEEDS + 1 }, (_, s) => family.generate(s, instance.tier));
+    byTier.set(instance.tier, list);
+  }
+  return list.filter((o) => o.seed !== instance.seed).slice(0, VARYING_NUMBER_SEEDS);
 }
 
 /** What a family requires of its reference solution (see `TaskFamily.certify`). */
@@ -270,6 +360,11 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     referenceActions: null,
     optimal: null,
     unique: null,
+    claims: null,
+    shortestSolutions: null,
+    shortestLength: null,
+    textLeaks: [],
+    viewRule: null,
     method: null,
     shortcuts: null,
     seconds: 0,
@@ -282,6 +377,8 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
   } catch (err) {
     fail(message(err));
   }
+  let episodeTexts: Array<{ label: string; texts: AgentText[] }> = [];
+  let referenceUsed: ReferenceSolution | null = null;
   if (failures.length === 0) {
     let solution: ReferenceSolution | undefined;
     try {
@@ -291,24 +388,37 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
     }
     if (!opts.reference || solution) {
       try {
-        const run = await runReference(family, instance, solution ? { solution } : {});
+        const run = await runReference(family, instance, { ...(solution ? { solution } : {}), probe: true });
         result.referenceActions = run.referenceActions;
         // null: the solver makes no claim either way (e.g. a replayed script of a continuous task).
         result.optimal = run.solution.optimal ?? null;
         result.unique = run.solution.unique ?? null;
         result.method = run.solution.method;
+        referenceUsed = run.solution;
+        episodeTexts.push({ label: 'reference episode', texts: run.texts });
         if (run.firstViolation) result.firstViolation = run.firstViolation;
         if (run.problem) fail(run.problem);
         const need = certifyRequirements(family);
         if (need.optimal && !result.optimal) fail(`${family.id} requires a proven-optimal reference, but it is not (${result.method})`);
         if (need.unique && !result.unique) fail(`${family.id} requires a unique solution, but uniqueness is not certified (${result.method})`);
+        if (run.minimality) {
+          const claims = checkClaims(family, instance, run.solution, run.referenceActions, run.minimality);
+          result.claims = { optimal: claims.optimal, unique: claims.unique, minimal: run.minimality.minimal, shorter: run.minimality.shorter };
+          result.shortestSolutions = claims.search?.count ?? null;
+          result.shortestLength = claims.search?.length ?? null;
+          for (const p of claims.problems) fail(p);
+          if (need.optimal && claims.search && claims.optimal.checked !== true) fail(`${family.id} requires an optimal reference; its own search does not confirm it (${claims.optimal.how})`);
+        }
       } catch (err) {
         fail(`reference: ${message(err)}`);
       }
     }
     try {
       const nullOutcome = await runNullPolicy(family, instance);
+      const randomTexts: AgentText[] = [];
+      episodeTexts.push({ label: 'random baseline', texts: randomTexts });
       const random = await runRandomBaseline(family, instance, {
+        texts: randomTexts,
         ...(opts.randomSeeds !== undefined ? { seeds: opts.randomSeeds } : {}),
         ...(opts.randomTurns !== undefined ? { turns: opts.randomTurns } : {}),
       });
@@ -334,6 +444,32 @@ export async function verifyInstance(family: TaskFamily, instance: Instance, opt
       }
     } catch (err) {
       fail(`shortcut filters: ${message(err)}`);
+    }
+  }
+  if (episodeTexts.length) {
+    try {
+      const varying = seedVaryingNumbers(instance, otherSeedsOf(family, instance), referenceUsed);
+      for (const e of episodeTexts) result.textLeaks.push(...episodeTextLeaks(family, instance, e.texts, varying, e.label).map((p) => p.replace(`${instance.id} `, '')));
+      // One failure per leaking place is enough to act on; the record keeps every line.
+      for (const p of result.textLeaks.slice(0, 5)) fail(`text leak: ${p}`);
+      if (result.textLeaks.length > 5) fail(`text leak: ${result.textLeaks.length - 5} more leaking texts (see textLeaks)`);
+    } catch (err) {
+      fail(`text-leak check: ${message(err)}`);
+    }
+  }
+  episodeTexts = [];
+  if (opts.renderer && failures.length === 0) {
+    try {
+      const env = await TaskEnv.create(family, instance);
+      try {
+        const v = await checkFirstView(env, opts.renderer);
+        result.viewRule = { passed: v.problems.length === 0, problems: v.problems };
+        for (const p of v.problems) fail(`view rule: ${p.replace(`${instance.id} `, '')}`);
+      } finally {
+        env.free();
+      }
+    } catch (err) {
+      fail(`view rule: ${message(err)}`);
     }
   }
   result.verified = failures.length === 0;

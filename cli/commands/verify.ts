@@ -4,6 +4,7 @@ import { numberOption } from '../../core/options.ts';
 import { getFamily } from '../../tasks/registry.ts';
 import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, type BatteryReport } from '../../verify/battery.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, type VerifyResult } from '../../verify/verify.ts';
+import { VERIFY_TEXT_SEEDS } from '../../verify/text-leak.ts';
 import { verifyAll } from '../../verify/verify-all.ts';
 
 function yesNo(x: boolean | null): string {
@@ -66,7 +67,7 @@ export function register(program: Command): void {
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--instance <ids>', 'instance id(s), comma-separated')
     .option('--suite <name>', 'a suite: main, all, or one a family offers (e.g. rota, rotation, polycomp)')
-    .option('--json', 'print one JSON object: {instances: [per-instance results], battery: [per family × tier reports]}')
+    .option('--json', 'print one JSON object: {instances: [per-instance results], textLeaks: [per family × tier text-leak records], battery: [per family × tier reports]}')
     .option('--random-seeds <n>', 'random-baseline episodes per instance (0 skips it)', String(DEFAULT_RANDOM_SEEDS))
     .option('--random-turns <n>', 'turn budget of each random-baseline episode', String(DEFAULT_RANDOM_TURNS))
     .option(
@@ -74,8 +75,9 @@ export function register(program: Command): void {
       `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
+    .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; concurrency: string }) => {
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; textSeeds: string; concurrency: string }) => {
       const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: 1000, integer: true })!;
       const turns = numberOption(opts, 'randomTurns', { min: 1, max: 1000, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
@@ -90,7 +92,10 @@ export function register(program: Command): void {
         out.write(`${'instance'.padEnd(14)} ${'result'.padEnd(9)} ${'ref act'.padStart(7)} ${'optimal'.padEnd(8)} ${'unique'.padEnd(7)} ${'null'.padEnd(7)} ${'random'.padEnd(8)} ${'time'.padStart(7)}\n`);
       }
       let batteryHeader = false;
-      const { instances: results, battery } = await verifyAll({
+      let textHeader = false;
+      const textSeeds = numberOption(opts, 'textSeeds', { min: 0, max: 100000, integer: true })!;
+      const { instances: results, textLeaks, battery } = await verifyAll({
+        textSeeds,
         instances: ids,
         randomSeeds: seeds,
         randomTurns: turns,
@@ -103,6 +108,15 @@ export function register(program: Command): void {
           out.write(row(r) + '\n');
           for (const f of r.failures ?? []) out.write(`    ✗ ${f}\n`);
         },
+        onTextReport: (r) => {
+          if (opts.json) return;
+          if (!textHeader) {
+            textHeader = true;
+            out.write(`\nText-leak check: title, rules and tool text alike over ${textSeeds} seed(s) per tier but for allow-listed values.\n`);
+          }
+          out.write(`${`${r.family} ${r.tier}`.padEnd(10)} ${r.passed ? 'ok' : 'FAILED'}\n`);
+          for (const p of r.problems) out.write(`    ✗ ${p}\n`);
+        },
         onBatteryReport: (r) => {
           if (opts.json) return;
           if (!batteryHeader) {
@@ -114,18 +128,20 @@ export function register(program: Command): void {
       });
       const failed = results.filter((r) => !r.verified);
       const batteryFailed = battery.filter((r) => !r.passed);
+      const textFailed = textLeaks.filter((r) => !r.passed);
       if (opts.json) {
-        out.write(JSON.stringify({ instances: results, battery }, null, 2) + '\n');
+        out.write(JSON.stringify({ instances: results, textLeaks, battery }, null, 2) + '\n');
       } else {
         const total = results.reduce((t, r) => t + r.seconds, 0);
         const skipped = results.find((r) => r.shortcuts?.random.skipped)?.shortcuts?.random.skipped;
         if (skipped) out.write(`note: random baseline skipped: ${skipped}\n`);
         out.write(`${results.length - failed.length}/${results.length} verified, ${failed.length} failed (${total.toFixed(1)} s)\n`);
+        if (textLeaks.length) out.write(`text-leak check: ${textLeaks.length - textFailed.length}/${textLeaks.length} family tiers read alike over every seed\n`);
         if (battery.length) {
           const secs = battery.reduce((t, r) => t + r.seconds, 0);
           out.write(`shortcut battery: ${battery.length - batteryFailed.length}/${battery.length} family tiers under every bound (${secs.toFixed(1)} s)\n`);
         }
       }
-      if (failed.length || batteryFailed.length) process.exitCode = 1;
+      if (failed.length || batteryFailed.length || textFailed.length) process.exitCode = 1;
     });
 }

@@ -9,7 +9,7 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P2Scene } from './scene.ts';
-import { reference } from './solver.ts';
+import { reference, shortestSolutions } from './solver.ts';
 
 /** What P2 is: id, version, category, title, summary and tiers. */
 export const P2_DESCRIPTOR: FamilyDescriptor = {
@@ -33,6 +33,7 @@ export const p2TrafficJam: TaskFamily<P2Scene> = {
   generate: (seed, tier) => generate(P2_DESCRIPTOR, seed, tier),
   build,
   reference,
+  shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
 };

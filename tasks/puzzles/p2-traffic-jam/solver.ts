@@ -6,7 +6,7 @@
  */
 import { breadthFirst, type SearchResult } from '../../../solvers/discrete-search/index.ts';
 import { slidingProblem, type GridPiece, type SlideMove, type SlideState } from '../../kits/sliding-search.ts';
-import type { Instance, ReferenceSolution } from '../../types.ts';
+import type { Instance, ReferenceSolution, ShortestSolutions } from '../../types.ts';
 import type { P2Scene, P2Vehicle } from './scene.ts';
 
 /** A vehicle as a grid piece (held in place when `fixed`). */
@@ -39,4 +39,10 @@ export function reference(instance: Instance<P2Scene>): ReferenceSolution {
     optimal: true,
     method: `breadth-first search over ${r.statesSearched} states (a vehicle driven any distance is one move); shortest = ${r.length} moves, ${r.optimalCount} shortest solution${r.optimalCount === 1 ? '' : 's'}`,
   };
+}
+
+/** The search's own word on the instance, for `verify` to check the reference against (`TaskFamily.shortestSolutions`). */
+export function shortestSolutions(instance: Instance<P2Scene>): ShortestSolutions | null {
+  const r = solveTraffic(instance.scene);
+  return r.solvable ? { length: r.length, count: r.optimalCount } : null;
 }

@@ -10,7 +10,7 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P3Scene } from './scene.ts';
-import { reference } from './solver.ts';
+import { reference, shortestSolutions } from './solver.ts';
 
 /** What P3 is: id, version, category, title, summary and tiers. */
 export const P3_DESCRIPTOR: FamilyDescriptor = {
@@ -34,6 +34,7 @@ export const p3CratePushing: TaskFamily<P3Scene> = {
   generate: (seed, tier) => generate(P3_DESCRIPTOR, seed, tier),
   build,
   reference,
+  shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
 };

@@ -13,7 +13,7 @@
  *   that can still be finished. The generator picks starts from it; the episode reads progress.
  */
 import { cheapestFirst, lexicographicCost, lexicographicCounts, type WeightedSearchResult } from '../../../solvers/discrete-search/index.ts';
-import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
+import type { Instance, ReferenceSolution, ShortestSolutions, ToolCall } from '../../types.ts';
 import { crateDistances, DIRS, opposite, parseLevel, step, walks, walkTo, type Level } from './level.ts';
 import type { P3Scene } from './scene.ts';
 
@@ -185,4 +185,14 @@ export function reference(instance: Instance<P3Scene>): ReferenceSolution {
     optimal: true,
     method: `${r.method} over ${r.statesSearched} positions (pushes, then steps; dead squares pruned); optimum ${r.pushes} pushes, ${r.moves} steps; ${r.solutions} optimal step sequence${r.solutions === 1 ? '' : 's'}`,
   };
+}
+
+/**
+ * The search's own word on the instance (`TaskFamily.shortestSolutions`): in the family's
+ * metric (fewest pushes, then fewest steps) the steps of an optimal solution and the number
+ * of optimal step sequences; `verify` checks the reference against it.
+ */
+export function shortestSolutions(instance: Instance<P3Scene>): ShortestSolutions | null {
+  const r = solveScene(instance.scene);
+  return r.solvable ? { length: r.moves, count: r.solutions } : null;
 }

@@ -10,7 +10,7 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P4Scene } from './scene.ts';
-import { reference } from './solver.ts';
+import { reference, shortestSolutions } from './solver.ts';
 
 /** What P4 is: id, version, category, title, summary and tiers. */
 export const P4_DESCRIPTOR: FamilyDescriptor = {
@@ -34,6 +34,7 @@ export const p4GravityMaze: TaskFamily<P4Scene> = {
   generate: (seed, tier) => generate(P4_DESCRIPTOR, seed, tier),
   build,
   reference,
+  shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
 };

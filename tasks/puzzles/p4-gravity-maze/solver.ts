@@ -4,7 +4,7 @@
  * exit proves the fewest turns; the kit counts the shortest turn sequences.
  */
 import { breadthFirst, type SearchResult } from '../../../solvers/discrete-search/index.ts';
-import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
+import type { Instance, ReferenceSolution, ShortestSolutions, ToolCall } from '../../types.ts';
 import { applyMove, cellIndex, EXITED, MAZE_MOVES, mazeProblem, parseMaze, type Maze, type MazeMove, type MazeState } from './maze.ts';
 import type { P4Scene } from './scene.ts';
 
@@ -73,4 +73,10 @@ export function reference(instance: Instance<P4Scene>): ReferenceSolution {
     optimal: true,
     method: `breadth-first search over ${r.statesSearched} positions (orientation × ball cell); shortest = ${r.length} turns, ${r.optimalCount} shortest turn sequence${r.optimalCount === 1 ? '' : 's'}`,
   };
+}
+
+/** The search's own word on the instance, for `verify` to check the reference against (`TaskFamily.shortestSolutions`). */
+export function shortestSolutions(instance: Instance<P4Scene>): ShortestSolutions | null {
+  const r = solveMaze(instance.scene);
+  return r.solvable ? { length: r.length, count: r.optimalCount } : null;
 }

@@ -9,7 +9,7 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P5Scene } from './scene.ts';
-import { reference } from './solver.ts';
+import { reference, shortestSolutions } from './solver.ts';
 
 /** What P5 is: id, version, category, title, summary and tiers. */
 export const P5_DESCRIPTOR: FamilyDescriptor = {
@@ -33,6 +33,7 @@ export const p5PocketCube: TaskFamily<P5Scene> = {
   generate: (seed, tier) => generate(P5_DESCRIPTOR, seed, tier),
   build,
   reference,
+  shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
 };

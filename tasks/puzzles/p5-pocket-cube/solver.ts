@@ -5,7 +5,7 @@
  * distance in the half-turn and the quarter-turn metric.
  */
 import { applyTurn, solvedCube, solvePocketCube, type CubeFace, type CubeTurn, type PocketCubeState } from '../../../solvers/discrete-search/index.ts';
-import type { Instance, ReferenceSolution } from '../../types.ts';
+import type { Instance, ReferenceSolution, ShortestSolutions } from '../../types.ts';
 import type { P5Scene } from './scene.ts';
 
 /** A turn in the usual notation: `R`, `R2`, `R'`. */
@@ -40,4 +40,10 @@ export function reference(instance: Instance<P5Scene>): ReferenceSolution {
     optimal: true,
     method: `exact distance table of all 3,674,160 positions (breadth-first, one corner fixed): ${htm.length} turns in the half-turn metric (${htm.optimalCount} shortest solutions), ${qtm.length} in the quarter-turn metric (${qtm.optimalCount})`,
   };
+}
+
+/** The exact table's word on the instance in the half-turn metric the reference is optimal in (`TaskFamily.shortestSolutions`). */
+export function shortestSolutions(instance: Instance<P5Scene>): ShortestSolutions | null {
+  const htm = solvePocketCube(startState(instance.scene), 'htm');
+  return { length: htm.length, count: htm.optimalCount };
 }

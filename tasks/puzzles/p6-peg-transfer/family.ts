@@ -8,7 +8,7 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P6Scene } from './scene.ts';
-import { reference } from './solver.ts';
+import { reference, shortestSolutions } from './solver.ts';
 
 /** What P6 is: id, version, category, title, summary and tiers. */
 export const P6_DESCRIPTOR: FamilyDescriptor = {
@@ -32,6 +32,7 @@ export const p6PegTransfer: TaskFamily<P6Scene> = {
   generate: (seed, tier) => generate(P6_DESCRIPTOR, seed, tier),
   build,
   reference,
+  shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
 };

@@ -4,7 +4,7 @@
  * largest at the bottom, so the state alone fixes the stacks.
  */
 
-import type { Instance, ReferenceSolution } from '../../types.ts';
+import type { Instance, ReferenceSolution, ShortestSolutions } from '../../types.ts';
 import { pegLetter, type P6Scene, type PegState } from './scene.ts';
 
 /** A move of the top disk of peg `from` onto peg `to`. */
@@ -160,4 +160,11 @@ export function reference(instance: Instance<P6Scene>): ReferenceSolution {
     unique: sol.shortestPlans === 1,
     method: `breadth-first search over all ${sol.statesSearched} reachable states; shortest = ${sol.optimalLength} moves (${sol.shortestPlans} shortest plan${sol.shortestPlans === 1 ? '' : 's'})`,
   };
+}
+
+/** The exhaustive search's own word on the instance, for `verify` to check the reference against (`TaskFamily.shortestSolutions`). */
+export function shortestSolutions(instance: Instance<P6Scene>): ShortestSolutions | null {
+  const s = instance.scene;
+  const sol = solvePegTransfer(s.start, s.target, { pegs: 3, adjacentOnly: s.adjacentOnly });
+  return { length: sol.optimalLength, count: sol.shortestPlans };
 }
