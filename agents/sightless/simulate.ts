@@ -1,0 +1,140 @@
+import { TaskEnv } from '../../tasks/env.ts';
+import { referenceSolution } from '../../tasks/reference-cache.ts';
+import type { AdaptiveTools, SimulatedOutcome, SimulatedWorld } from '../../tasks/sightless.ts';
+import type { Instance, TaskFamily, Tier, ToolCall } from '../../tasks/types.ts';
+
+/** A live candidate world: the real engine ({@link TaskEnv}) with the family's own code, no rendering. */
+class EnvWorld implements SimulatedWorld {
+  private freed = false;
+  constructor(
+    readonly instance: Instance,
+    private readonly env: TaskEnv,
+  ) {}
+
+  execute(call: ToolCall): SimulatedOutcome & { solved: boolean; ended: boolean } {
+    const r = this.env.execute(call);
+    return { status: r.status, message: r.message, solved: this.env.solved(), ended: this.env.terminated };
+  }
+
+  preview(call: ToolCall): SimulatedOutcome & { solved: boolean } {
+    const p = this.env.preview(call);
+    return { status: p.result.status, message: p.result.message, solved: p.solved };
+  }
+
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    this.env.free();
+  }
+}
+
+/** Opens a simulated world of `instance` (rendering off). */
+export async function openWorld(family: TaskFamily, instance: Instance): Promise<SimulatedWorld> {
+  return new EnvWorld(instance, await TaskEnv.create(family, instance));
+}
+
+/** CPU seconds of this process so far (user + system). */
+export function processCpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** What {@link adaptiveTools} needs from the battery. */
+export interface AdaptiveToolsOptions {
+  family: TaskFamily;
+  tier: Tier;
+  /** Seeds the battery judges, trains on or has released: never handed out for sampling. */
+  reserved: ReadonlySet<number>;
+  /** Shared by one strategy over the tier's episodes. */
+  tierMemo: Map<string, unknown>;
+  /** Per-episode CPU cap, seconds. */
+  cpuCap: number;
+}
+
+/** First seed of the range adaptive strategies sample the generator from (far past every judged, training and released seed). */
+export const SAMPLE_SEED_BASE = 1_000_000;
+
+/**
+ * The public code lent to adaptive sightless strategies for one episode (see
+ * {@link AdaptiveTools}). Every world it opens is freed by {@link EpisodeTools.close}.
+ */
+export class EpisodeTools implements AdaptiveTools {
+  readonly family: TaskFamily;
+  readonly tier: Tier;
+  readonly tierMemo: Map<string, unknown>;
+  readonly episodeMemo = new Map<string, unknown>();
+  readonly cpuCap: number;
+  private readonly reserved: ReadonlySet<number>;
+  private readonly opened = new Set<SimulatedWorld>();
+  private readonly cpuStart = processCpuSeconds();
+  /** CPU spent on tier-shared work during this episode (not held against its cap). */
+  private sharedCpu = 0;
+  private sharedDepth = 0;
+
+  constructor(o: AdaptiveToolsOptions) {
+    this.family = o.family;
+    this.tier = o.tier;
+    this.tierMemo = o.tierMemo;
+    this.cpuCap = o.cpuCap;
+    this.reserved = o.reserved;
+  }
+
+  sampleSeeds(count: number): number[] {
+    const out: number[] = [];
+    for (let s = SAMPLE_SEED_BASE; out.length < count; s++) if (!this.reserved.has(s)) out.push(s);
+    return out;
+  }
+
+  async open(instance: Instance): Promise<SimulatedWorld> {
+    const w = await openWorld(this.family, instance);
+    const free = w.free.bind(w);
+    w.free = () => {
+      this.opened.delete(w);
+      free();
+    };
+    this.opened.add(w);
+    return w;
+  }
+
+  async simulate(instance: Instance, calls: ToolCall[]): Promise<Array<SimulatedOutcome & { solved: boolean }>> {
+    const w = await openWorld(this.family, instance);
+    try {
+      const out: Array<SimulatedOutcome & { solved: boolean }> = [];
+      for (const c of calls) {
+        const r = w.execute(c);
+        out.push({ status: r.status, message: r.message, solved: r.solved });
+        if (r.ended) break;
+      }
+      return out;
+    } finally {
+      w.free();
+    }
+  }
+
+  reference(instance: Instance) {
+    return referenceSolution(this.family, instance);
+  }
+
+  async shared<T>(key: string, compute: () => T | Promise<T>): Promise<T> {
+    if (this.tierMemo.has(key)) return this.tierMemo.get(key) as T;
+    const before = processCpuSeconds();
+    this.sharedDepth++;
+    try {
+      const value = await compute();
+      this.tierMemo.set(key, value);
+      return value;
+    } finally {
+      // Nested shared work is counted once, by the outermost call.
+      if (--this.sharedDepth === 0) this.sharedCpu += processCpuSeconds() - before;
+    }
+  }
+
+  cpuSeconds(): number {
+    return processCpuSeconds() - this.cpuStart - this.sharedCpu;
+  }
+
+  /** Frees every world still open (the episode is over). */
+  close(): void {
+    for (const w of [...this.opened]) w.free();
+  }
+}
