@@ -82,10 +82,11 @@ export interface AdaptiveTools {
   tierMemo: Map<string, unknown>;
   /**
    * The value under `key` in `tierMemo`, computed once per tier: work every episode of the tier
-   * shares (a candidate pool, a node of the probing tree). Its CPU counts in the tier's average
-   * but not against the one episode's cap that happened to compute it.
+   * may share (a candidate pool, a node of the probing tree, a candidate's reference). Its CPU
+   * counts against the cap of the episode that computes it, unless `uncapped` (the tier's
+   * candidate pool, made once for all its episodes); it always counts in the tier's average.
    */
-  shared<T>(key: string, compute: () => T | Promise<T>): Promise<T>;
+  shared<T>(key: string, compute: () => T | Promise<T>, opts?: { uncapped?: boolean }): Promise<T>;
   /** Scratch of this episode only. */
   episodeMemo: Map<string, unknown>;
   /** CPU seconds this episode has cost so far (the strategy's own work and the simulations). */

@@ -35,7 +35,7 @@ export function defaultBatterySeeds(count: number, purpose: 'judged' | 'training
  * agent gives up; the record counts such episodes (`gaveUp`). A tier's average is meant to
  * stay near half a second: the battery plays 100 seeds × every tier × every family.
  */
-export const DEFAULT_EPISODE_CPU_CAP = 8;
+export const DEFAULT_EPISODE_CPU_CAP = 5;
 /** The seed every family releases (its fixtures); never judged, trained on or sampled by a strategy. */
 const RELEASED_SEED = 100;
 /** Success the random baseline may reach unless the family sets its own bound. */

@@ -205,7 +205,7 @@ async function poolOf(tools: AdaptiveTools, view: SightlessView): Promise<Candid
   const text = textKey(view);
   const family = tools.family;
   if (family.candidates) {
-    return tools.shared(`candidates:${digest(text)}`, () => dedupe([...family.candidates!(view, tools.tier)]));
+    return tools.shared(`candidates:${digest(text)}`, () => dedupe([...family.candidates!(view, tools.tier)]), { uncapped: true });
   }
   const pool = await tools.shared<Pool>('pool', () => {
     const groups: Pool = new Map();
@@ -226,7 +226,7 @@ async function poolOf(tools: AdaptiveTools, view: SightlessView): Promise<Candid
       g.push({ instance, key });
     }
     return groups;
-  });
+  }, { uncapped: true });
   return pool.get(digest(text)) ?? [];
 }
 
@@ -247,21 +247,33 @@ function historyKey(view: SightlessView, ran: SightlessResult[]): string {
   return digest(textKey(view) + canonicalJson(ran.map((r) => [r.call, r.status, r.message])));
 }
 
-/** The candidates whose simulated outcomes match every call that ran (one node of the tier's probing tree). */
+/**
+ * The candidates whose simulated outcomes match every call that ran (one node of the tier's
+ * probing tree). A node's children are made together: every candidate of the parent is
+ * simulated once with the new call and filed under its outcome, so episodes that meet another
+ * outcome of the same probe find their node made.
+ */
 async function survivors(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[]): Promise<Candidate[]> {
   if (ran.length === 0) return poolOf(tools, view);
-  return tools.shared(`node:${historyKey(view, ran)}`, async () => {
-    const parent = await survivors(tools, view, ran.slice(0, -1));
+  const before = ran.slice(0, -1);
+  const last = ran[ran.length - 1];
+  const split = await tools.shared(`split:${historyKey(view, before)}:${canonicalJson(last.call)}`, async () => {
+    const parent = await survivors(tools, view, before);
+    if (process.env.ADBG) console.error(`[adbg] split ${parent.length} on ${canonicalJson(last.call)} cpu ${tools.cpuSeconds().toFixed(1)}`);
     const calls = ran.map((r) => r.call);
-    const last = ran[ran.length - 1];
-    const kept: Candidate[] = [];
+    const byOutcome = new Map<string, Candidate[]>();
     for (const c of parent) {
       const out = await tools.simulate(c.instance, calls);
       const r = out[calls.length - 1];
-      if (r && outcomeKey(r) === outcomeKey(last)) kept.push(c);
+      if (!r) continue;
+      const k = outcomeKey(r);
+      let g = byOutcome.get(k);
+      if (!g) byOutcome.set(k, (g = []));
+      g.push(c);
     }
-    return kept;
+    return byOutcome;
   });
+  return split.get(outcomeKey(last)) ?? [];
 }
 
 /** Up to `n` members spread evenly over `xs`. */
@@ -276,6 +288,7 @@ async function bestProbe(tools: AdaptiveTools, view: SightlessView, ran: Sightle
     const probes = acting(view).flatMap(probesOf);
     if (probes.length === 0) return null;
     const sample = spread(alive, PROBE_SAMPLE);
+    if (process.env.ADBG) console.error(`[adbg] probe scoring ${probes.length} probes on ${sample.length} of ${alive.length}`);
     const outcomes: string[][] = probes.map(() => []);
     for (const c of sample) {
       const w = await tools.open(c.instance);
@@ -390,6 +403,7 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
           return null;
         }
       });
+      if (process.env.ADBG) console.error(`[adbg] ref of a survivor (${alive.length} alive): ${ref ? ref.length : 'none'}`);
       if (!ref) continue;
       const perception = new Set(view.tools.filter((t) => t.kind === 'perception').map((t) => t.name));
       const calls = ref.filter((x) => !perception.has(x.tool));

@@ -1,5 +1,6 @@
 import type { AdaptiveTools, SightlessResult, SightlessStrategy, SightlessView } from '../../tasks/sightless.ts';
 import type { ToolCall } from '../../tasks/types.ts';
+import { CpuCapSpent } from './simulate.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation } from '../types.ts';
 
 /**
@@ -43,10 +44,15 @@ export class SightlessAgent implements Agent {
       this.gaveUp = `gave up after ${this.tools.cpuSeconds().toFixed(1)} s of CPU (cap ${this.tools.cpuCap} s)`;
     }
     if (!this.done && !this.gaveUp) {
-      calls = await this.strategy.next(
-        { view: this.view!, seed: this.seed, turn: obs.turn, turnsLeft: obs.turnsLeft, actionCap: obs.actionCap, history, ...(this.tools ? { tools: this.tools } : {}) },
-        this.fitted,
-      );
+      try {
+        calls = await this.strategy.next(
+          { view: this.view!, seed: this.seed, turn: obs.turn, turnsLeft: obs.turnsLeft, actionCap: obs.actionCap, history, ...(this.tools ? { tools: this.tools } : {}) },
+          this.fitted,
+        );
+      } catch (err) {
+        if (!(err instanceof CpuCapSpent)) throw err;
+        this.gaveUp = err.message;
+      }
     }
     if (calls === null) {
       this.done = true;

@@ -28,6 +28,13 @@ class EnvWorld implements SimulatedWorld {
   }
 }
 
+/** Thrown inside an adaptive strategy's work once its episode's CPU cap is spent; the agent gives up. */
+export class CpuCapSpent extends Error {
+  constructor(readonly seconds: number, readonly cap: number) {
+    super(`gave up after ${seconds.toFixed(1)} s of CPU (cap ${cap} s)`);
+  }
+}
+
 /** Opens a simulated world of `instance` (rendering off). */
 export async function openWorld(family: TaskFamily, instance: Instance): Promise<SimulatedWorld> {
   return new EnvWorld(instance, await TaskEnv.create(family, instance));
@@ -67,9 +74,9 @@ export class EpisodeTools implements AdaptiveTools {
   private readonly reserved: ReadonlySet<number>;
   private readonly opened = new Set<SimulatedWorld>();
   private readonly cpuStart = processCpuSeconds();
-  /** CPU spent on tier-shared work during this episode (not held against its cap). */
-  private sharedCpu = 0;
-  private sharedDepth = 0;
+  /** CPU spent on uncapped tier-shared work during this episode (not held against its cap). */
+  private uncappedCpu = 0;
+  private uncappedDepth = 0;
 
   constructor(o: AdaptiveToolsOptions) {
     this.family = o.family;
@@ -86,6 +93,7 @@ export class EpisodeTools implements AdaptiveTools {
   }
 
   async open(instance: Instance): Promise<SimulatedWorld> {
+    this.checkCap();
     const w = await openWorld(this.family, instance);
     const free = w.free.bind(w);
     w.free = () => {
@@ -97,6 +105,7 @@ export class EpisodeTools implements AdaptiveTools {
   }
 
   async simulate(instance: Instance, calls: ToolCall[]): Promise<Array<SimulatedOutcome & { solved: boolean }>> {
+    this.checkCap();
     const w = await openWorld(this.family, instance);
     try {
       const out: Array<SimulatedOutcome & { solved: boolean }> = [];
@@ -112,25 +121,43 @@ export class EpisodeTools implements AdaptiveTools {
   }
 
   reference(instance: Instance) {
+    this.checkCap();
     return referenceSolution(this.family, instance);
   }
 
-  async shared<T>(key: string, compute: () => T | Promise<T>): Promise<T> {
+  /** Throws {@link CpuCapSpent} once the episode's capped CPU is over its cap. */
+  checkCap(): void {
+    if (this.uncappedDepth > 0) return;
+    const s = this.cpuSeconds();
+    if (s > this.cpuCap) throw new CpuCapSpent(s, this.cpuCap);
+  }
+
+  async shared<T>(key: string, compute: () => T | Promise<T>, opts: { uncapped?: boolean } = {}): Promise<T> {
     if (this.tierMemo.has(key)) return this.tierMemo.get(key) as T;
+    // Work an earlier episode of the tier gave up on is not tried again by every later one
+    // (the tier would cost its cap per episode): they give up at once.
+    const abandoned = this.tierMemo.get(`abandoned:${key}`) as number | undefined;
+    if (abandoned !== undefined) throw new CpuCapSpent(abandoned, this.cpuCap);
+    const counted = opts.uncapped && this.uncappedDepth === 0;
     const before = processCpuSeconds();
-    this.sharedDepth++;
+    if (opts.uncapped) this.uncappedDepth++;
     try {
       const value = await compute();
       this.tierMemo.set(key, value);
       return value;
+    } catch (err) {
+      if (err instanceof CpuCapSpent) this.tierMemo.set(`abandoned:${key}`, err.seconds);
+      throw err;
     } finally {
-      // Nested shared work is counted once, by the outermost call.
-      if (--this.sharedDepth === 0) this.sharedCpu += processCpuSeconds() - before;
+      if (opts.uncapped) this.uncappedDepth--;
+      // Work nested in uncapped work is counted once, by the outermost call.
+      if (counted) this.uncappedCpu += processCpuSeconds() - before;
     }
   }
 
+
   cpuSeconds(): number {
-    return processCpuSeconds() - this.cpuStart - this.sharedCpu;
+    return processCpuSeconds() - this.cpuStart - this.uncappedCpu;
   }
 
   /** Frees every world still open (the episode is over). */
