@@ -193,7 +193,9 @@ function randomBound(family: TaskFamily, instance: Instance): number {
  * memorised plan or fixed timing, blind probing, straight-line motion), the family's own
  * strategies and its tells — each played through the real episode loop on `seeds` seeds of
  * every tier, each held to its bound. Fitted strategies learn from `training` other seeds.
- * The result is deterministic: the same options give the same report (but `seconds`).
+ * The result is deterministic: the same options give the same report (but the measured times
+ * `seconds`, `referenceSeconds` and each agent's `cpuSeconds`; and an adaptive agent that hits
+ * its CPU cap gives up where the machine's speed says, which its record counts in `gaveUp`).
  */
 export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}): Promise<BatteryReport[]> {
   const seeds = opts.seeds ?? DEFAULT_BATTERY_SEEDS;
