@@ -35,7 +35,12 @@ export function defaultBatterySeeds(count: number, purpose: 'judged' | 'training
  * agent gives up; the record counts such episodes (`gaveUp`). A tier's average is meant to
  * stay near half a second: the battery plays 100 seeds × every tier × every family.
  */
-export const DEFAULT_EPISODE_CPU_CAP = 5;
+export const DEFAULT_EPISODE_CPU_CAP = 10;
+/**
+ * CPU seconds an adaptive strategy's work shared by a tier's episodes (its candidate pool, its
+ * probing tree) may cost in all: a minute per tier, 0.6 s per episode over 100 seeds.
+ */
+export const DEFAULT_TIER_CPU_CAP = 60;
 /** The seed every family releases (its fixtures); never judged, trained on or sampled by a strategy. */
 const RELEASED_SEED = 100;
 /** Success the random baseline may reach unless the family sets its own bound. */
@@ -375,7 +380,7 @@ async function judgeTier(
       s.description,
       (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound),
       async (instance, seed) => {
-        const tools = new EpisodeTools({ family, tier, reserved, tierMemo: tierMemo(s), cpuCap: o.cpuCap });
+        const tools = new EpisodeTools({ family, tier, reserved, tierMemo: tierMemo(s), cpuCap: o.cpuCap, tierCpuCap: DEFAULT_TIER_CPU_CAP });
         const agent = new SightlessAgent(s, fitted, seed, tools);
         try {
           const out = await play(family, instance, agent, Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap);

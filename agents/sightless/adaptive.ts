@@ -272,7 +272,7 @@ async function survivors(tools: AdaptiveTools, view: SightlessView, ran: Sightle
       g.push(c);
     }
     return byOutcome;
-  });
+  }, { uncapped: true });
   return split.get(outcomeKey(last)) ?? [];
 }
 
@@ -309,7 +309,7 @@ async function bestProbe(tools: AdaptiveTools, view: SightlessView, ran: Sightle
     });
     const b = best as { probe: ToolCall; score: number } | null;
     return b && b.score < 1 - 1e-12 ? b.probe : null;
-  });
+  }, { uncapped: true });
 }
 
 /** A script the agent is playing: a probe with its undo, a survivor's reference, or the undo of a failed plan. */

@@ -30,10 +30,17 @@ class EnvWorld implements SimulatedWorld {
 
 /** Thrown inside an adaptive strategy's work once its episode's CPU cap is spent; the agent gives up. */
 export class CpuCapSpent extends Error {
-  constructor(readonly seconds: number, readonly cap: number) {
-    super(`gave up after ${seconds.toFixed(1)} s of CPU (cap ${cap} s)`);
+  constructor(
+    readonly seconds: number,
+    readonly cap: number,
+    what = 'the episode',
+  ) {
+    super(`gave up: ${what} had cost ${seconds.toFixed(1)} s of CPU (cap ${cap} s)`);
   }
 }
+
+/** Key of the tier's shared CPU seconds in a tier memo. */
+const TIER_CPU = 'cpu:shared';
 
 /** Opens a simulated world of `instance` (rendering off). */
 export async function openWorld(family: TaskFamily, instance: Instance): Promise<SimulatedWorld> {
@@ -56,6 +63,11 @@ export interface AdaptiveToolsOptions {
   tierMemo: Map<string, unknown>;
   /** Per-episode CPU cap, seconds. */
   cpuCap: number;
+  /**
+   * CPU seconds the tier's shared work (the candidate pool, the probing tree) may cost in all,
+   * beside the episodes' own caps; past it, work not yet done is given up.
+   */
+  tierCpuCap: number;
 }
 
 /** First seed of the range adaptive strategies sample the generator from (far past every judged, training and released seed). */
@@ -71,6 +83,9 @@ export class EpisodeTools implements AdaptiveTools {
   readonly tierMemo: Map<string, unknown>;
   readonly episodeMemo = new Map<string, unknown>();
   readonly cpuCap: number;
+  private readonly tierCpuCap: number;
+  /** When the outermost shared work of this episode started (CPU seconds), while it runs. */
+  private uncappedStart = 0;
   private readonly reserved: ReadonlySet<number>;
   private readonly opened = new Set<SimulatedWorld>();
   private readonly cpuStart = processCpuSeconds();
@@ -83,6 +98,7 @@ export class EpisodeTools implements AdaptiveTools {
     this.tier = o.tier;
     this.tierMemo = o.tierMemo;
     this.cpuCap = o.cpuCap;
+    this.tierCpuCap = o.tierCpuCap;
     this.reserved = o.reserved;
   }
 
@@ -127,7 +143,11 @@ export class EpisodeTools implements AdaptiveTools {
 
   /** Throws {@link CpuCapSpent} once the episode's capped CPU is over its cap. */
   checkCap(): void {
-    if (this.uncappedDepth > 0) return;
+    if (this.uncappedDepth > 0) {
+      const spent = ((this.tierMemo.get(TIER_CPU) as number | undefined) ?? 0) + processCpuSeconds() - this.uncappedStart;
+      if (spent > this.tierCpuCap) throw new CpuCapSpent(spent, this.tierCpuCap, 'the tier\'s shared work');
+      return;
+    }
     const s = this.cpuSeconds();
     if (s > this.cpuCap) throw new CpuCapSpent(s, this.cpuCap);
   }
@@ -140,6 +160,7 @@ export class EpisodeTools implements AdaptiveTools {
     if (abandoned !== undefined) throw new CpuCapSpent(abandoned, this.cpuCap);
     const counted = opts.uncapped && this.uncappedDepth === 0;
     const before = processCpuSeconds();
+    if (counted) this.uncappedStart = before;
     if (opts.uncapped) this.uncappedDepth++;
     try {
       const value = await compute();
@@ -151,7 +172,11 @@ export class EpisodeTools implements AdaptiveTools {
     } finally {
       if (opts.uncapped) this.uncappedDepth--;
       // Work nested in uncapped work is counted once, by the outermost call.
-      if (counted) this.uncappedCpu += processCpuSeconds() - before;
+      if (counted) {
+        const spent = processCpuSeconds() - before;
+        this.uncappedCpu += spent;
+        this.tierMemo.set(TIER_CPU, ((this.tierMemo.get(TIER_CPU) as number | undefined) ?? 0) + spent);
+      }
     }
   }
 
