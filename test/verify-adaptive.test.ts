@@ -79,6 +79,64 @@ function lockFamily(id: string, opts: { leak: boolean; brokenSeed?: number }): T
   return family;
 }
 
+const SWITCHES = Array.from({ length: 20 }, (_, i) => `s${i}`);
+
+interface SwitchScene {
+  live: number;
+}
+
+/**
+ * Twenty switches, one live; `test(switch)` reports on the lamp and changes nothing, `throw` commits.
+ * With `tell` the test's message differs for the live switch (feedback a prober maps the world
+ * with); without it every test reads alike.
+ */
+function switchFamily(id: string, tell: boolean): TaskFamily<SwitchScene> {
+  const family: TaskFamily<SwitchScene> = {
+    id,
+    version: 1,
+    category: 'P',
+    title: 'Switches',
+    summary: 'A hand-built switchboard for the adaptive battery tests.',
+    tiers: { L1: { levers: [], description: 'one board' } },
+    generate(seed, tier) {
+      return makeInstance(family, tier, seed, {
+        title: 'Switches',
+        rules: 'One of the switches is live: throw it.',
+        tools: [
+          { name: 'test', kind: 'discrete', description: 'Test a switch.', parameters: { type: 'object', properties: { switch: { enum: SWITCHES } }, required: ['switch'], additionalProperties: false } },
+          { name: 'throw', kind: 'final', description: 'Throw a switch (ends the episode).', parameters: { type: 'object', properties: { switch: { enum: SWITCHES } }, required: ['switch'], additionalProperties: false } },
+        ],
+        noCameraTools: true,
+        budgets: { turns: 40, actionsPerTurn: 5 },
+        camera: { initial: { azimuth: 0, elevation: 30, distance: 1, target: [0, 0, 0] } },
+        rulers: [],
+        dynamic: false,
+        scoring: 'graded',
+        scene: { live: (seed * 2654435761) % 4294967296 % SWITCHES.length },
+        reveal: { plan: 'throw the live switch' },
+      });
+    },
+    build(instance, world): FamilyEnv {
+      const live = SWITCHES[instance.scene.live];
+      return {
+        tools: {
+          test: (args) => (tell && args.switch === live ? 'The lamp glows.' : 'The lamp stays dark.'),
+          throw(args) {
+            world.meta.thrown = String(args.switch);
+            return 'Thrown.';
+          },
+        },
+        solved: () => world.meta.thrown === live,
+        progress: () => 0,
+        stateText: () => '',
+        staticsAfter: () => false,
+      };
+    },
+    reference: (instance) => ({ calls: [{ tool: 'throw', args: { switch: SWITCHES[instance.scene.live] } }], method: 'the generator knows' }),
+  };
+  return family;
+}
+
 describe('battery: adaptive sightless agents', function () {
   this.timeout(600_000);
 
@@ -104,6 +162,16 @@ describe('battery: adaptive sightless agents', function () {
     }
     expect(r.referenceFailures).to.deep.equal([]);
     expect(r.passed).to.equal(true);
+  });
+
+  it('probe-and-map maps a world by the messages of its probes, and not when every message reads alike', async () => {
+    const [told] = await runBattery(switchFamily('X5', true), { seeds: 12, training: 0, strategies: [probeAndMap], skip: ['null', 'random'] });
+    const a = told.agents.find((x) => x.name === 'probe-and-map')!;
+    // Twenty probes, one message differs: the one surviving world's reference throws the live switch.
+    expect(a.successes).to.equal(12);
+    const [silent] = await runBattery(switchFamily('X4', false), { seeds: 12, training: 0, strategies: [probeAndMap], skip: ['null', 'random'] });
+    const b = silent.agents.find((x) => x.name === 'probe-and-map')!;
+    expect(b.successes).to.be.at.most(2);
   });
 
   it('a reference that fails on one unreleased seed fails the battery, naming it', async () => {

@@ -128,7 +128,10 @@ export function probesOf(tool: ToolSpec): ToolCall[] {
   const required = new Set(p.required ?? []);
   const discrete: Array<[string, unknown[]]> = [];
   const numeric: string[] = [];
-  for (const [k, n] of Object.entries(props)) {
+  // Integer arguments (a number of cells) vary slowest, so every piece and direction is probed
+  // at the smallest step before any at a longer one.
+  const entries = Object.entries(props).sort((a, b) => Number(b[1].type === 'integer') - Number(a[1].type === 'integer'));
+  for (const [k, n] of entries) {
     const d = discreteValues(n);
     if (d) discrete.push([k, d]);
     else if (isNumber(n)) numeric.push(k);
@@ -325,17 +328,69 @@ interface Script {
 interface EpisodeState {
   script: Script | null;
   tried: Set<string>;
-  /** Probe-and-map: the systematic probes still to play. */
-  schedule: ToolCall[] | null;
+  /** Probe-and-map: the systematic probes still to play, each a probe and its undo (or the undo alone, still owed). */
+  schedule: ToolCall[][] | null;
+  /** Which schedule entries the last turn sent, call by call (entry, position in it). */
+  sent: Array<[number, number]>;
 }
 
 function stateOf(tools: AdaptiveTools, systematic: boolean, view: SightlessView): EpisodeState {
   let s = tools.episodeMemo.get('state') as EpisodeState | undefined;
   if (!s) {
-    s = { script: null, tried: new Set(), schedule: systematic ? acting(view).flatMap(probesOf).slice(0, MAX_PROBES) : null };
+    // Probing may take at most half the turns: refused probes end their turn.
+    const most = Math.min(MAX_PROBES, Math.floor(view.budgets.turns / 2));
+    const schedule = systematic
+      ? acting(view)
+          .flatMap(probesOf)
+          .slice(0, most)
+          .map((p) => {
+            const inv = inverseOf(p, view.tools);
+            return inv ? [p, inv] : [p];
+          })
+      : null;
+    s = { script: null, tried: new Set(), schedule, sent: [] };
     tools.episodeMemo.set('state', s);
   }
   return s;
+}
+
+/**
+ * The next turn of probe-and-map's schedule, packed up to the action cap: first settles what
+ * the last turn's probes did (a refused probe is done; an accepted one still owes its undo if
+ * that did not run; a probe that did not run goes back in the queue), then sends the next.
+ */
+function scheduleTurn(st: EpisodeState, lastTurn: SightlessResult[], cap: number): ToolCall[] {
+  const schedule = st.schedule!;
+  const owed: ToolCall[][] = [];
+  const byEntry = new Map<number, SightlessResult[]>();
+  st.sent.forEach(([entry], i) => {
+    const r = lastTurn[i];
+    if (!byEntry.has(entry)) byEntry.set(entry, []);
+    if (r) byEntry.get(entry)!.push(r);
+  });
+  for (const [entry, results] of byEntry) {
+    const calls = schedule[entry];
+    const firstUnrun = results.findIndex((r) => r.status === 'not-run');
+    const refused = results.some((r) => r.status === 'violation' || r.status === 'invalid');
+    if (firstUnrun === -1 && results.length === calls.length) continue;
+    if (firstUnrun === 0 || results.length === 0) owed.push(calls);
+    else if (!refused) owed.push(calls.slice(firstUnrun === -1 ? results.length : firstUnrun));
+  }
+  // Drop the entries just sent; owed ones go first.
+  const sentEntries = new Set(st.sent.map(([e]) => e));
+  const rest = schedule.filter((_, i) => !sentEntries.has(i));
+  st.schedule = [...owed, ...rest];
+  st.sent = [];
+  const out: ToolCall[] = [];
+  for (let e = 0; e < st.schedule.length; e++) {
+    const calls = st.schedule[e];
+    if (out.length + calls.length > cap) break;
+    calls.forEach((c, i) => {
+      out.push(c);
+      st.sent.push([e, i]);
+    });
+  }
+  return out;
 }
 
 /** The undo of the calls of a script that were accepted, last first; null when one cannot be undone. */
@@ -377,11 +432,9 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
         }
       }
     }
-    if (st.schedule && st.schedule.length) {
-      const probe = st.schedule.shift()!;
-      const inv = inverseOf(probe, view.tools);
-      st.script = { kind: 'probe', calls: inv ? [probe, inv] : [probe], start: ran.length };
-      continue;
+    if (st.schedule && (st.schedule.length || st.sent.length)) {
+      const calls = scheduleTurn(st, ctx.history[ctx.history.length - 1] ?? [], ctx.actionCap);
+      if (calls.length) return calls;
     }
     const alive = await survivors(tools, view, ran);
     if (alive.length === 0) return null;
