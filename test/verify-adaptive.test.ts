@@ -6,7 +6,8 @@
  * reference fails on one unreleased seed fails the battery, naming that seed.
  */
 import { expect } from 'chai';
-import { inverseOf, probeAndMap, probesOf, reconstructThenPlan } from '../agents/sightless/adaptive.ts';
+import { feelYourWay, inverseOf, probeAndMap, probesOf, reconstructThenPlan } from '../agents/sightless/adaptive.ts';
+import type { AdaptiveTools, SightlessContext, SightlessResult } from '../tasks/sightless.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { makeInstance } from '../tasks/instance.ts';
 import type { FamilyEnv, TaskFamily, ToolSpec } from '../tasks/types.ts';
@@ -187,6 +188,28 @@ describe('battery: adaptive sightless agents', function () {
     const [t] = await runBattery(onTraining, { seeds: 6, training: 2, strategies: [], skip: ['null', 'random'] });
     expect(t.training).to.include(302);
     expect(t.referenceFailures.map((f) => `${f.purpose} ${f.instance}`)).to.deep.equal(['training X6-L1-s302']);
+  });
+
+  it('feel-your-way goes down into a hole first, keeps a step while it is accepted and halves it on a refusal', async () => {
+    const translate: ToolSpec = {
+      name: 'translate',
+      kind: 'physical',
+      description: 'Move the peg.',
+      parameters: { type: 'object', properties: { dx_m: { type: 'number', minimum: -0.2, maximum: 0.2 }, dy_m: { type: 'number', minimum: -0.2, maximum: 0.2 }, dz_m: { type: 'number', minimum: -0.2, maximum: 0.2 } } },
+    };
+    const view = { id: 'X-L1-s0', family: 'X', tier: 'L1', title: 'Peg', rules: 'Push the peg into the hole.', tools: [translate], budgets: { turns: 20, actionsPerTurn: 3 }, camera: {}, levers: [], scoring: 'graded', dynamic: false } as unknown as SightlessContext['view'];
+    const tools = { episodeMemo: new Map() } as unknown as AdaptiveTools;
+    const history: SightlessResult[][] = [];
+    const ctx = (): SightlessContext => ({ view, seed: 1, turn: history.length + 1, turnsLeft: 20 - history.length, actionCap: 3, history, tools });
+    const first = (await feelYourWay.next(ctx(), undefined))!;
+    expect(first).to.have.length(3);
+    expect(first[0].args).to.deep.equal({ dx_m: 0, dy_m: -0.1, dz_m: 0 });
+    history.push(first.map((call) => ({ call, status: 'ok' as const, message: 'moved' })));
+    const second = (await feelYourWay.next(ctx(), undefined))!;
+    expect(second[0].args).to.deep.equal({ dx_m: 0, dy_m: -0.1, dz_m: 0 });
+    history.push([{ call: second[0], status: 'violation', message: "'peg' would touch 'plate'" }]);
+    const third = (await feelYourWay.next(ctx(), undefined))!;
+    expect(third[0].args).to.deep.equal({ dx_m: 0, dy_m: -0.05, dz_m: 0 });
   });
 
   it('probes list every piece in every direction, and undo names the inverse', () => {
