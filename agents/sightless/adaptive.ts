@@ -31,8 +31,8 @@ import { DEFAULT_SIGHTLESS_BOUND, answerOptions, answerTool, CHOICE_MARGIN } fro
 export const CANDIDATE_POOL = 2000;
 /** Most survivors whose references are computed and tried in turn. */
 const PLAN_LIMIT = 3;
-/** Survivors sampled to score a probe (its outcome split). */
-const PROBE_SAMPLE = 24;
+/** Survivors sampled to score a probe (its outcome split); few, since scoring previews every probe on each. */
+const PROBE_SAMPLE = 16;
 /** Probes scored per decision. */
 const MAX_PROBES = 160;
 
@@ -150,7 +150,7 @@ export function probesOf(tool: ToolSpec): ToolCall[] {
     for (const k of numeric) {
       const n = props[k];
       const hi = Math.min(Math.abs(n.maximum ?? 1), Math.abs(n.minimum ?? -1));
-      for (const f of [1 / 4, 1 / 16, 1 / 64]) {
+      for (const f of [1 / 8, 1 / 32]) {
         for (const sign of [1, -1]) {
           const args: Record<string, unknown> = { ...b };
           for (const other of numeric) if (required.has(other)) args[other] = 0;
