@@ -279,6 +279,37 @@ async function survivors(tools: AdaptiveTools, view: SightlessView, ran: Sightle
   return split.get(outcomeKey(last)) ?? [];
 }
 
+/**
+ * The candidates whose simulated outcomes match every call that ran, filtered in one pass
+ * (probe-and-map, after its whole schedule): each candidate is played call by call and dropped
+ * at its first mismatch, so a wrong world costs a few calls, not the whole history.
+ */
+async function survivorsAtOnce(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[]): Promise<Candidate[]> {
+  return tools.shared(
+    `all:${historyKey(view, ran)}`,
+    async () => {
+      const kept: Candidate[] = [];
+      for (const c of await poolOf(tools, view)) {
+        const w = await tools.open(c.instance);
+        try {
+          let ok = true;
+          for (const r of ran) {
+            if (outcomeKey(w.execute(r.call)) !== outcomeKey(r)) {
+              ok = false;
+              break;
+            }
+          }
+          if (ok) kept.push(c);
+        } finally {
+          w.free();
+        }
+      }
+      return kept;
+    },
+    { uncapped: true },
+  );
+}
+
 /** Up to `n` members spread evenly over `xs`. */
 function spread<T>(xs: T[], n: number): T[] {
   if (xs.length <= n) return xs;
@@ -436,7 +467,7 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
       const calls = scheduleTurn(st, ctx.history[ctx.history.length - 1] ?? [], ctx.actionCap);
       if (calls.length) return calls;
     }
-    const alive = await survivors(tools, view, ran);
+    const alive = systematic ? await survivorsAtOnce(tools, view, ran) : await survivors(tools, view, ran);
     if (alive.length === 0) return null;
     const plans = new Map<string, { calls: ToolCall[]; n: number }>();
     if (alive.length > PLAN_LIMIT && !systematic) {
