@@ -262,7 +262,6 @@ async function survivors(tools: AdaptiveTools, view: SightlessView, ran: Sightle
   const last = ran[ran.length - 1];
   const split = await tools.shared(`split:${historyKey(view, before)}:${canonicalJson(last.call)}`, async () => {
     const parent = await survivors(tools, view, before);
-    if (process.env.ADBG) console.error(`[adbg] split ${parent.length} on ${canonicalJson(last.call)} cpu ${tools.cpuSeconds().toFixed(1)}`);
     const calls = ran.map((r) => r.call);
     const byOutcome = new Map<string, Candidate[]>();
     for (const c of parent) {
@@ -322,7 +321,6 @@ async function bestProbe(tools: AdaptiveTools, view: SightlessView, ran: Sightle
     const probes = acting(view).flatMap(probesOf);
     if (probes.length === 0) return null;
     const sample = spread(alive, PROBE_SAMPLE);
-    if (process.env.ADBG) console.error(`[adbg] probe scoring ${probes.length} probes on ${sample.length} of ${alive.length}`);
     const outcomes: string[][] = probes.map(() => []);
     for (const c of sample) {
       const w = await tools.open(c.instance);
@@ -487,7 +485,6 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
           return null;
         }
       });
-      if (process.env.ADBG) console.error(`[adbg] ref of a survivor (${alive.length} alive): ${ref ? ref.length : 'none'}`);
       if (!ref) continue;
       const perception = new Set(view.tools.filter((t) => t.kind === 'perception').map((t) => t.name));
       const calls = ref.filter((x) => !perception.has(x.tool));
