@@ -1,5 +1,5 @@
 import { instanceView, type InstanceView } from './instance-view.ts';
-import type { Instance, ReferenceSolution, ToolCall } from './types.ts';
+import type { Instance, ReferenceSolution, TaskFamily, Tier, ToolCall } from './types.ts';
 
 /**
  * What a sightless strategy is told about an instance: exactly what every agent is told (the
@@ -33,6 +33,66 @@ export interface SightlessContext {
   actionCap: number;
   /** The results of every earlier turn's calls, oldest turn first. */
   history: SightlessResult[][];
+  /**
+   * What an adversary who knows the benchmark's public code could run beside the episode: the
+   * family's generator, engine and solver on instances it makes up (never the judged one). The
+   * battery lends it to every strategy; adaptive strategies reconstruct the world with it.
+   */
+  tools?: AdaptiveTools;
+}
+
+/** What one call did in a simulated world, as a model would read it. */
+export interface SimulatedOutcome {
+  status: SightlessResult['status'];
+  message: string;
+}
+
+/** A candidate world kept live for simulation: the real engine with the family's own code. */
+export interface SimulatedWorld {
+  readonly instance: Instance;
+  /** Runs a call; the world moves on as the real one would. `ended` once the episode would end. */
+  execute(call: ToolCall): SimulatedOutcome & { solved: boolean; ended: boolean };
+  /** The outcome of a call without moving on (the world is put back exactly). */
+  preview(call: ToolCall): SimulatedOutcome & { solved: boolean };
+  /** Releases the world. */
+  free(): void;
+}
+
+/**
+ * The public code an adaptive sightless strategy may run (see {@link SightlessContext.tools}):
+ * the family's generator over seeds no battery episode is judged or trained on, the real
+ * engine on candidate instances, and the family's solver. Work shared by the episodes of one
+ * tier (a candidate pool, the candidates' references) goes in `tierMemo`.
+ */
+export interface AdaptiveTools {
+  family: TaskFamily;
+  tier: Tier;
+  /**
+   * `count` seeds the strategy may generate candidates from: disjoint from every seed the
+   * battery judges or trains on (and from the released seed), the same list every time.
+   */
+  sampleSeeds(count: number): number[];
+  /** A live simulated world of `instance` (rendering off); freed with the episode if not before. */
+  open(instance: Instance): Promise<SimulatedWorld>;
+  /** Plays `calls` on a fresh world of `instance` and returns each call's outcome (stops when it ends). */
+  simulate(instance: Instance, calls: ToolCall[]): Promise<Array<SimulatedOutcome & { solved: boolean }>>;
+  /** The family's reference solution of a candidate instance (computed once per process). */
+  reference(instance: Instance): Promise<ReferenceSolution>;
+  /** Shared by this strategy over every episode of the tier. */
+  tierMemo: Map<string, unknown>;
+  /**
+   * The value under `key` in `tierMemo`, computed once per tier: work every episode of the tier
+   * may share (a candidate pool, a node of the probing tree, a candidate's reference). Its CPU
+   * counts against the cap of the episode that computes it, unless `uncapped` (the tier's
+   * candidate pool, made once for all its episodes); it always counts in the tier's average.
+   */
+  shared<T>(key: string, compute: () => T | Promise<T>, opts?: { uncapped?: boolean }): Promise<T>;
+  /** Scratch of this episode only. */
+  episodeMemo: Map<string, unknown>;
+  /** CPU seconds this episode has cost so far (the strategy's own work and the simulations). */
+  cpuSeconds(): number;
+  /** The episode's CPU cap, seconds: past it the agent gives up and the record says so. */
+  cpuCap: number;
 }
 
 /** One training example: an instance of another seed and its reference solution. */
@@ -86,8 +146,11 @@ export interface SightlessStrategy<Fit = unknown> {
   training?: number;
   /** Learns from other seeds' instances and references; the result is passed to `next`. */
   fit?(training: TrainingExample[], tools: FitTools): Fit | Promise<Fit>;
-  /** The next turn's calls (1 to the action cap), or null to stop playing. */
-  next(ctx: SightlessContext, fitted: Fit | undefined): ToolCall[] | null;
+  /**
+   * The next turn's calls (1 to the action cap), or null to stop playing. May be async (an
+   * adaptive strategy simulates candidate worlds first).
+   */
+  next(ctx: SightlessContext, fitted: Fit | undefined): ToolCall[] | null | Promise<ToolCall[] | null>;
 }
 
 /**

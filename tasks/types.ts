@@ -6,6 +6,7 @@ import type { RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
 import type { DrawFilter } from '../solvers/redraw.ts';
 import type { ShortcutTell, SightlessStrategy } from './sightless.ts';
+import type { InstanceView } from './instance-view.ts';
 
 // The catalog vocabulary (categories, tiers, id format) is defined once in `core/catalog.ts`;
 // the two types are part of every family's contract, so they are re-exported here.
@@ -291,6 +292,17 @@ export interface TaskFamily<Scene = unknown> {
    * run beside the shared ones (null, random, constant answer, memorised plan, blind probing).
    */
   sightless?: SightlessStrategy[];
+  /**
+   * The instances the generator could have drawn for this tier given what an agent reads (the
+   * public view: rules, title, tools), for the battery's adaptive agent *reconstruct-then-plan*
+   * (`agents/sightless/adaptive.ts`): it keeps the candidates whose simulated outcomes match
+   * the calls so far and plays a survivor's reference. Optional: without it the agent samples
+   * the generator over seeds the battery never judges and keeps those whose text reads alike.
+   * A family whose space is enumerable (a few thousand worlds) should offer it, so that the
+   * battery measures the strongest such adversary; one whose space is continuous or far too
+   * large to enumerate may say so by leaving it out.
+   */
+  candidates?(view: InstanceView, tier: Tier): Iterable<Instance<Scene>>;
   /**
    * Superficial cues a model could read off the pictures without reasoning (see
    * `ShortcutTell`), measured by the battery over many seeds like the strategies.

@@ -416,7 +416,7 @@ describe('B1 bridge', function () {
       try {
         const history: SightlessResult[][] = [];
         for (let turn = 1; turn <= 10 && !env.terminated; turn++) {
-          const calls = probeThenBuild.next({ view: sightlessView(inst), seed: 0, turn, turnsLeft: 30 - turn + 1, actionCap: 5, history }, fitted as never);
+          const calls = await probeThenBuild.next({ view: sightlessView(inst), seed: 0, turn, turnsLeft: 30 - turn + 1, actionCap: 5, history }, fitted as never);
           if (!calls) break;
           const results: SightlessResult[] = [];
           for (const c of calls) {

@@ -4,8 +4,10 @@ import { DEFAULT_MODE } from '../agents/modes.ts';
 import { NullAgent } from '../agents/null.ts';
 import { RandomAgent } from '../agents/random-agent.ts';
 import { scoreEpisode } from '../agents/scoring.ts';
+import { ADAPTIVE_STRATEGIES } from '../agents/sightless/adaptive.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
 import { SHARED_STRATEGIES } from '../agents/sightless/shared.ts';
+import { EpisodeTools, processCpuSeconds } from '../agents/sightless/simulate.ts';
 import type { Agent, EpisodeOutcome } from '../agents/types.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
 import { tiersOf } from '../tasks/registry.ts';
@@ -28,6 +30,19 @@ export function defaultBatterySeeds(count: number, purpose: 'judged' | 'training
   const base = purpose === 'judged' ? 0 : Math.max(judged, 101) + 200;
   return Array.from({ length: count }, (_, i) => base + i);
 }
+/**
+ * CPU seconds one adaptive episode may spend (its own reasoning and simulations) before the
+ * agent gives up; the record counts such episodes (`gaveUp`). A tier's average is meant to
+ * stay near half a second: the battery plays 100 seeds × every tier × every family.
+ */
+export const DEFAULT_EPISODE_CPU_CAP = 10;
+/**
+ * CPU seconds an adaptive strategy's work shared by a tier's episodes (its candidate pool, its
+ * probing tree) may cost in all: a minute per tier, 0.6 s per episode over 100 seeds.
+ */
+export const DEFAULT_TIER_CPU_CAP = 60;
+/** The seed every family releases (its fixtures); never judged, trained on or sampled by a strategy. */
+const RELEASED_SEED = 100;
 /** Success the random baseline may reach unless the family sets its own bound. */
 const DEFAULT_RANDOM_BOUND = 0.1;
 
@@ -51,6 +66,19 @@ export interface BatteryAgentResult {
   passed: boolean;
   /** Up to five judged seeds it solved, to reproduce a failure. */
   solvedSeeds: number[];
+  /** Mean CPU seconds per episode (the agent's own work, its simulations and the episode). */
+  cpuSeconds: number;
+  /** Episodes the agent gave up because its per-episode CPU cap was spent (adaptive agents). */
+  gaveUp?: number;
+}
+
+/** The reference replayed on one seed the battery plays that it does not solve (issue 36 item 6). */
+export interface ReferenceFailure {
+  /** The instance id, e.g. `P1-L7-s42`. */
+  instance: string;
+  purpose: 'judged' | 'training';
+  /** Why: the replay ended unsolved (and how), or the solver threw. */
+  reason: string;
 }
 
 /** The battery's record for one family and tier. */
@@ -66,6 +94,14 @@ export interface BatteryReport {
    */
   training: number[];
   agents: BatteryAgentResult[];
+  /**
+   * Seeds whose reference, replayed through the real loop, does not solve: the reference is
+   * certified on every judged and training seed the battery plays, not only the released ones.
+   * Any entry fails the tier.
+   */
+  referenceFailures: ReferenceFailure[];
+  /** CPU seconds spent certifying the references (solving and replaying), for cost reports. */
+  referenceSeconds: number;
   passed: boolean;
   /** Strategies that had nothing to try on this family, by name. */
   notApplicable: string[];
@@ -97,8 +133,12 @@ export interface BatteryOptions {
   episodeTurns?: number;
   /** Most trial episodes a fitted strategy may play while learning (default: as many as it asks). */
   fitTrials?: number;
-  /** Replaces the shared strategies (tests). */
+  /** Replaces the shared and adaptive strategies (tests). */
   strategies?: readonly SightlessStrategy[];
+  /** Per-episode CPU cap of adaptive strategies, seconds (default {@link DEFAULT_EPISODE_CPU_CAP}). */
+  episodeCpuCap?: number;
+  /** Replay the reference on every judged and training seed (default true). */
+  certifyReferences?: boolean;
   /** Leave out the baselines (null, random) and these strategies by name (the quick battery). */
   skip?: readonly string[];
   /** Called after each family × tier. */
@@ -158,13 +198,15 @@ function randomBound(family: TaskFamily, instance: Instance): number {
  * memorised plan or fixed timing, blind probing, straight-line motion), the family's own
  * strategies and its tells — each played through the real episode loop on `seeds` seeds of
  * every tier, each held to its bound. Fitted strategies learn from `training` other seeds.
- * The result is deterministic: the same options give the same report (but `seconds`).
+ * The result is deterministic: the same options give the same report (but the measured times
+ * `seconds`, `referenceSeconds` and each agent's `cpuSeconds`; and an adaptive agent that hits
+ * its CPU cap gives up where the machine's speed says, which its record counts in `gaveUp`).
  */
 export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}): Promise<BatteryReport[]> {
   const seeds = opts.seeds ?? DEFAULT_BATTERY_SEEDS;
   const trainingCount = opts.training ?? DEFAULT_BATTERY_TRAINING;
   const randomTurns = opts.randomTurns ?? DEFAULT_BATTERY_RANDOM_TURNS;
-  const strategies = [...(opts.strategies ?? SHARED_STRATEGIES)];
+  const strategies = [...(opts.strategies ?? [...SHARED_STRATEGIES, ...ADAPTIVE_STRATEGIES])];
   // One list of training seeds per tier, as long as the most any strategy asks for (when
   // strategies may ask); each strategy fits on a prefix of it.
   const mostTraining = (opts.strategyTraining ?? true)
@@ -179,6 +221,8 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
       seeds: seedsOf(family, seeds, 'judged', seeds),
       training: seedsOf(family, mostTraining, 'training', seeds),
       agents: [],
+      referenceFailures: [],
+      referenceSeconds: 0,
       passed: false,
       notApplicable: [],
       seconds: 0,
@@ -187,8 +231,18 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
       const judgedSet = new Set(report.seeds);
       const overlap = report.training.filter((x) => judgedSet.has(x));
       if (overlap.length) throw new SpaceActError('invalid-state', `${family.id}: training seeds ${overlap.slice(0, 5).join(', ')} are also judged`);
-      await judgeTier(family, tier, report, { seeds, trainingCount, randomTurns, strategies, skip: new Set(opts.skip ?? []), cap: opts.episodeTurns ?? Infinity, fitTrials: opts.fitTrials });
-      report.passed = report.agents.every((a) => a.passed);
+      await judgeTier(family, tier, report, {
+        seeds,
+        trainingCount,
+        randomTurns,
+        strategies,
+        skip: new Set(opts.skip ?? []),
+        cap: opts.episodeTurns ?? Infinity,
+        fitTrials: opts.fitTrials,
+        cpuCap: opts.episodeCpuCap ?? DEFAULT_EPISODE_CPU_CAP,
+        certify: opts.certifyReferences ?? true,
+      });
+      report.passed = report.agents.every((a) => a.passed) && report.referenceFailures.length === 0;
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err);
       report.passed = false;
@@ -204,10 +258,21 @@ async function judgeTier(
   family: TaskFamily,
   tier: Tier,
   report: BatteryReport,
-  o: { seeds: number; trainingCount: number; randomTurns: number; strategies: SightlessStrategy[]; skip: ReadonlySet<string>; cap: number; fitTrials?: number },
+  o: {
+    seeds: number;
+    trainingCount: number;
+    randomTurns: number;
+    strategies: SightlessStrategy[];
+    skip: ReadonlySet<string>;
+    cap: number;
+    fitTrials?: number;
+    cpuCap: number;
+    certify: boolean;
+  },
 ): Promise<void> {
   const judged: Instance[] = [];
   for (const s of report.seeds) judged.push(family.generate(s, tier));
+  if (o.certify) await certifyReferences(family, tier, report, judged);
   // Training examples are made once and shared: a strategy that asks for more gets a longer
   // prefix of the same seeds.
   const training: TrainingExample[] = [];
@@ -240,11 +305,16 @@ async function judgeTier(
     let successes = 0;
     let scoreSum = 0;
     let boundSum = 0;
+    let cpu = 0;
+    let gaveUp = 0;
     const solvedSeeds: number[] = [];
     for (let k = 0; k < judged.length; k++) {
       const instance = judged[k];
       const seed = report.seeds[k];
+      const cpuBefore = processCpuSeconds();
       const out = await episode(instance, seed);
+      cpu += processCpuSeconds() - cpuBefore;
+      if ((out as EpisodeOutcome & { gaveUp?: string }).gaveUp) gaveUp++;
       boundSum += boundOf(instance);
       let referenceActions = 0;
       if (out.solved) {
@@ -274,6 +344,8 @@ async function judgeTier(
       bound,
       passed: rate <= bound + 1e-12,
       solvedSeeds,
+      cpuSeconds: n ? Math.round((cpu / n) * 1000) / 1000 : 0,
+      ...(gaveUp ? { gaveUp } : {}),
       ...(training !== undefined ? { training } : {}),
     });
   };
@@ -286,6 +358,14 @@ async function judgeTier(
   );
 
   const view0 = sightlessView(judged[0]);
+  // Seeds a strategy must never sample candidates from: every one this battery plays.
+  const reserved = new Set([...report.seeds, ...report.training, RELEASED_SEED]);
+  const memos = new Map<string, Map<string, unknown>>();
+  const tierMemo = (s: SightlessStrategy): Map<string, unknown> => {
+    let m = memos.get(s.name);
+    if (!m) memos.set(s.name, (m = new Map()));
+    return m;
+  };
   const runStrategy = async (s: SightlessStrategy, source: 'shared' | 'family'): Promise<void> => {
     if (o.skip.has(s.name)) return;
     if (s.applies && !s.applies(view0)) {
@@ -299,7 +379,16 @@ async function judgeTier(
       source,
       s.description,
       (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound),
-      (instance, seed) => play(family, instance, new SightlessAgent(s, fitted, seed), Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap),
+      async (instance, seed) => {
+        const tools = new EpisodeTools({ family, tier, reserved, tierMemo: tierMemo(s), cpuCap: o.cpuCap, tierCpuCap: DEFAULT_TIER_CPU_CAP });
+        const agent = new SightlessAgent(s, fitted, seed, tools);
+        try {
+          const out = await play(family, instance, agent, Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap);
+          return agent.gaveUp ? Object.assign(out, { gaveUp: agent.gaveUp }) : out;
+        } finally {
+          tools.close();
+        }
+      },
       s.fit ? count : undefined,
     );
   };
@@ -323,6 +412,34 @@ async function judgeTier(
       t.fit ? o.trainingCount : undefined,
     );
   }
+}
+
+/**
+ * Replays the family's reference on every seed the battery plays (judged and training), through
+ * the real loop without images: each must solve its instance. A seed whose reference fails (or
+ * whose solver throws) is listed with its instance id and fails the tier (issue 36 item 6).
+ */
+async function certifyReferences(family: TaskFamily, tier: Tier, report: BatteryReport, judged: Instance[]): Promise<void> {
+  const started = processCpuSeconds();
+  const instances: Array<{ instance: Instance; purpose: ReferenceFailure['purpose'] }> = [
+    ...judged.map((instance) => ({ instance, purpose: 'judged' as const })),
+    ...report.training.map((seed) => ({ instance: family.generate(seed, tier), purpose: 'training' as const })),
+  ];
+  for (const { instance, purpose } of instances) {
+    let reason: string | null = null;
+    try {
+      const ref = await referenceSolution(family, instance);
+      const agent = new SightlessAgent(scriptStrategy(ref.calls), undefined, 0);
+      const per = instance.budgets.actionsPerTurn;
+      // A refused call ends its turn, so a script needs up to one turn per call.
+      const out = await play(family, instance, agent, Math.max(Math.ceil(ref.calls.length / per), ref.calls.length) + 1);
+      if (!out.solved) reason = `its reference (${ref.calls.length} calls, ${ref.method}) does not solve it: the replay ended '${out.endReason}' after ${out.actions} action(s), ${out.violations} rolled back, ${out.invalidCalls} refused`;
+    } catch (err) {
+      reason = `its reference could not be computed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    if (reason) report.referenceFailures.push({ instance: instance.id, purpose, reason });
+  }
+  report.referenceSeconds = Math.round((processCpuSeconds() - started) * 100) / 100;
 }
 
 /**
@@ -360,7 +477,8 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
   seeds: 6,
   training: 4,
   // The null policy has its own check-suite test; random and probing episodes are long.
-  skip: Object.freeze(['null', 'random', 'blind-probe']),
+  // The adaptive agents simulate candidate worlds for seconds per tier: `verify` measures them.
+  skip: Object.freeze(['null', 'random', 'blind-probe', 'probe-and-map', 'feel-your-way', 'reconstruct-then-plan']),
   // A constant answer, a fixed schedule or a short memorised plan shows within four turns;
   // longer plans are the full battery's to measure.
   episodeTurns: 4,
@@ -383,6 +501,7 @@ export async function quickBatteryProblems(family: TaskFamily, opts: Pick<Batter
   const problems: string[] = [];
   for (const r of reports) {
     if (r.error) problems.push(`${r.family} ${r.tier}: the battery could not run: ${r.error}`);
+    for (const f of r.referenceFailures) problems.push(`${r.family} ${r.tier}: the reference fails on ${f.purpose} seed ${f.instance}: ${f.reason}`);
     for (const a of r.agents) {
       const p = binomialTail(a.successes, a.episodes, a.bound);
       if (p < QUICK_BATTERY_ALPHA) {

@@ -39,12 +39,15 @@ function batteryLines(r: BatteryReport): string[] {
   const lines = [head];
   for (const a of r.agents) {
     const fitted = a.training !== undefined ? `, fitted on ${a.training} seeds` : '';
-    const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted;
+    const cost = a.gaveUp ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode, gave up on ${a.gaveUp}` : a.cpuSeconds >= 0.1 ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode` : '';
+    const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted + cost;
     lines.push(
       `    ${a.passed ? ' ' : '✗'} ${a.name.padEnd(20)} ${`${a.successes}/${a.episodes}`.padStart(7)} = ${pct(a.rate).padStart(4)} (bound ${pct(a.bound)})${score}${a.passed ? '' : ` — solved seeds ${a.solvedSeeds.join(', ')}`}`,
     );
   }
   if (r.notApplicable.length) lines.push(`      not applicable: ${r.notApplicable.join(', ')}`);
+  for (const f of r.referenceFailures ?? []) lines.push(`    ✗ reference fails on ${f.purpose} seed ${f.instance}: ${f.reason}`);
+  if (r.referenceSeconds) lines.push(`      references certified on ${r.seeds.length + r.training.length} seeds (${r.referenceSeconds.toFixed(1)} s CPU)`);
   return lines;
 }
 

@@ -17,7 +17,7 @@ export async function playSightless(family: TaskFamily, instance: Instance, stra
     const history: SightlessResult[][] = [];
     const fitted = strategy.fit ? await strategy.fit([], { trial: () => Promise.reject(new Error('no trial episodes here')) }) : undefined;
     for (let turn = 1; turn <= turns && !env.terminated; turn++) {
-      const calls = strategy.next({ view, seed, turn, turnsLeft: turns - turn + 1, actionCap: instance.budgets.actionsPerTurn, history }, fitted);
+      const calls = await strategy.next({ view, seed, turn, turnsLeft: turns - turn + 1, actionCap: instance.budgets.actionsPerTurn, history }, fitted);
       if (!calls) break;
       const results: SightlessResult[] = [];
       for (const call of calls.slice(0, instance.budgets.actionsPerTurn)) {

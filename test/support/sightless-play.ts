@@ -22,7 +22,7 @@ export async function playSightless<F>(family: TaskFamily, instance: Instance, s
   try {
     const history: SightlessResult[][] = [];
     for (let turn = 1; turn <= Math.min(maxTurns, instance.budgets.turns) && !env.terminated; turn++) {
-      const calls = strategy.next({ view: sightlessView(instance), seed, turn, turnsLeft: instance.budgets.turns - turn, actionCap: instance.budgets.actionsPerTurn, history }, fitted);
+      const calls = await strategy.next({ view: sightlessView(instance), seed, turn, turnsLeft: instance.budgets.turns - turn, actionCap: instance.budgets.actionsPerTurn, history }, fitted);
       if (!calls) break;
       const results: SightlessResult[] = calls.slice(0, instance.budgets.actionsPerTurn).map((c) => {
         const r = env.execute(c);
