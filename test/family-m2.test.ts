@@ -163,7 +163,8 @@ describe('M2 corridor rod', function () {
         const s = inst.scene;
         expect(s.corridor.points.length - 2).to.equal(TIERS[tier].bends);
         const crit = Math.min(...bendCriticals(s.corridor, s.rod.radius));
-        expect(s.rod.axisLength / crit).to.be.closeTo(1 - TIERS[tier].slack, 1e-3);
+        expect(s.rod.axisLength / crit).to.be.closeTo(1 - s.slack, 1e-3);
+        expect(s.slack).to.be.within(TIERS[tier].slack[0], TIERS[tier].slack[1]);
         for (const f of SHORTCUT_FILTERS) expect(f.check(inst), `${inst.id} ${f.name}`).to.equal(null);
         if (TIERS[tier].verticalSecond) expect(s.corridor.points.at(-1)![1]).to.be.greaterThan(s.corridor.points.at(-2)![1]);
       }
