@@ -75,10 +75,10 @@ export const feelForHole: SightlessStrategy<LearnedSlots> = {
       const ws = WORKSPACE;
       // Line searches to the +x, then the -x side: their sum gives the peg's width, so its centre.
       lineSearch(p, (d) => T(d, 0, 0), 0.256, 0.0005);
-      const bx = lineSearch(p, (d) => T(-d, 0, 0), 0.512, 0.0005);
+      const bx = lineSearch(p, (d) => T(-d, 0, 0), 0.5, 0.0005);
       const hx = (ws.max[0] - ws.min[0] - bx) / 2;
       lineSearch(p, (d) => T(0, 0, d), 0.256, 0.0005);
-      const bz = lineSearch(p, (d) => T(0, 0, -d), 0.512, 0.0005);
+      const bz = lineSearch(p, (d) => T(0, 0, -d), 0.5, 0.0005);
       const hz = (ws.max[2] - ws.min[2] - bz) / 2;
       lineSearch(p, (d) => T(0, d, 0), 0.256, 0.0005);
       const hy = PEG_HEIGHT / 2;
@@ -93,6 +93,10 @@ export const feelForHole: SightlessStrategy<LearnedSlots> = {
       const offsets: Array<[number, number]> = [];
       for (let i = -2; i <= 2; i++) for (let j = -2; j <= 2; j++) offsets.push([i * GRID, j * GRID]);
       offsets.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
+      // Away from the workspace's sides before turning (a turn changes the peg's footprint).
+      p.probe(T(startSlot[0] - x, 0, startSlot[1] - z), true);
+      x = startSlot[0];
+      z = startSlot[1];
       let turnedBy = 0;
       for (const yawDeg of yaws) {
         const turn = yawDeg - turnedBy;
