@@ -11,7 +11,12 @@ import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
 import { sceneProblem } from '../tasks/manipulation/m1-chiral-peg/filters.ts';
 import { hiddenByPeg } from '../tasks/manipulation/m1-chiral-peg/sight.ts';
 import { rollbackHighlight } from '../render/rollback-text.ts';
-import { TIER_SETTINGS, drawScene } from '../tasks/manipulation/m1-chiral-peg/generate.ts';
+import { TIER_SETTINGS, actionBudget, drawScene } from '../tasks/manipulation/m1-chiral-peg/generate.ts';
+import { feelForHole } from '../tasks/manipulation/m1-chiral-peg/filters.ts';
+import { SightlessAgent } from '../agents/sightless/agent.ts';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE } from '../agents/modes.ts';
+import type { SightlessStrategy } from '../tasks/sightless.ts';
 import {
   CHIRAL_PENTOMINOES,
   cellCentres,
@@ -302,5 +307,63 @@ describe('M1 chiral peg-in-hole', function () {
         env.free();
       }
     });
+  });
+});
+
+describe('M1 validity contract (issue 36)', function () {
+  this.timeout(600000);
+
+  it('rules, title and tool descriptions read alike for every seed of a tier and carry no number but the action budget', () => {
+    for (const tier of TIERS) {
+      const texts = new Set<string>();
+      for (let seed = 0; seed < 12; seed++) {
+        const inst = m1ChiralPeg.generate(seed, tier);
+        const text = [inst.title, inst.rules, ...inst.tools.filter((t) => t.kind === 'physical').map((t) => t.description)].join('\n');
+        texts.add(text);
+        const numbers = text.match(/\d+(\.\d+)?/g) ?? [];
+        expect(numbers, `${inst.id}`).to.deep.equal([String(inst.budgets.actions)]);
+        expect(inst.budgets.actions).to.equal(actionBudget(tier));
+      }
+      expect(texts.size, tier).to.equal(1);
+    }
+  });
+
+  it('refused calls count: a peg pushed into the plate again and again ends the episode at the action budget, unsolved', async () => {
+    const instance = m1ChiralPeg.generate(100, 'L7');
+    const push: SightlessStrategy = { name: 'push', description: 'pushes the peg down into the plate', bound: 1, next: () => [{ tool: 'translate', args: { dy_m: -0.3 } }] };
+    const agent = new SightlessAgent(push, undefined, 0);
+    const out = await runEpisode({ family: m1ChiralPeg, instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never' });
+    expect(out.solved).to.equal(false);
+    expect(out.endReason).to.equal('action-budget');
+    expect(out.actions).to.equal(instance.budgets.actions);
+  });
+
+  it('the feel-for-hole prober fails on the continuous, budgeted instances (it must: the hole is found only by looking)', async () => {
+    const strategy = feelForHole;
+    const training = [100, 101, 102, 103].map((s) => ({ instance: m1ChiralPeg.generate(s + 5000, 'L1'), reference: { calls: [], method: 'unused' } }));
+    const fitted = await strategy.fit!(training as never, { trial: async () => false });
+    for (const seed of [100, 101, 102]) {
+      const instance = m1ChiralPeg.generate(seed, 'L1');
+      const agent = new SightlessAgent(strategy as SightlessStrategy, fitted, seed);
+      const out = await runEpisode({ family: m1ChiralPeg, instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never' });
+      expect(out.solved, instance.id).to.equal(false);
+      expect(out.endReason, instance.id).to.equal('action-budget');
+    }
+  });
+
+  it('no call result carries a number: moves, turns, refusals and the solving move alike', async () => {
+    const instance = m1ChiralPeg.generate(100, 'L5');
+    const env = await TaskEnv.create(m1ChiralPeg, instance);
+    try {
+      const ref = await m1ChiralPeg.reference(instance);
+      const calls = [{ tool: 'translate', args: { dy_m: -0.3 } }, { tool: 'translate', args: { dx_m: 0.5 } }, ...ref.calls];
+      for (const c of calls) {
+        const r = env.execute(c);
+        expect(r.message, JSON.stringify(c)).to.not.match(/\d/);
+      }
+      expect(env.solved()).to.equal(true);
+    } finally {
+      env.free();
+    }
   });
 });

@@ -12,7 +12,11 @@ import { TaskEnv } from '../tasks/env.ts';
 import { alongQuat, boxShapes, freeBoxes, goalPoses, rodShapes, shellBoxes } from '../tasks/manipulation/m2-corridor-rod/corridor.ts';
 import { m2CorridorRod } from '../tasks/manipulation/m2-corridor-rod/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/manipulation/m2-corridor-rod/filters.ts';
-import { bendCritical, bendCriticals, flatCritical, TIERS, WALL, type M2Scene } from '../tasks/manipulation/m2-corridor-rod/scene.ts';
+import { actionBudget, bendCritical, bendCriticals, flatCritical, TIERS, WALL, type M2Scene } from '../tasks/manipulation/m2-corridor-rod/scene.ts';
+import { SightlessAgent } from '../agents/sightless/agent.ts';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE } from '../agents/modes.ts';
+import type { SightlessStrategy } from '../tasks/sightless.ts';
 import { TIERS as ALL_TIERS } from '../core/catalog.ts';
 import type { Instance } from '../tasks/types.ts';
 
@@ -180,5 +184,49 @@ describe('M2 corridor rod', function () {
       expect(inst.scene.start.q).to.deep.equal(alongQuat([inst.scene.corridor.points[1][0] - inst.scene.corridor.points[0][0], 0, inst.scene.corridor.points[1][2] - inst.scene.corridor.points[0][2]].map((v) => Math.sign(v)) as Vec3));
       env.free();
     }
+  });
+});
+
+describe('M2 validity contract (issue 36)', function () {
+  this.timeout(600000);
+
+  it('rules, title and tool descriptions read alike for every seed of a tier and carry no number but the action budget', () => {
+    for (const tier of ALL_TIERS) {
+      const texts = new Set<string>();
+      for (let seed = 0; seed < 12; seed++) {
+        const inst = m2CorridorRod.generate(seed, tier);
+        const text = [inst.title, inst.rules, ...inst.tools.filter((t) => t.kind === 'physical').map((t) => t.description)].join('\n');
+        texts.add(text);
+        expect(text.match(/\d+(\.\d+)?/g) ?? [], inst.id).to.deep.equal([String(inst.budgets.actions)]);
+        expect(inst.budgets.actions).to.equal(actionBudget(tier));
+      }
+      expect(texts.size, tier).to.equal(1);
+    }
+  });
+
+  it('sizes are drawn continuously: no two of many seeds share a corridor width, rod radius or rod length', () => {
+    const seen = { width: new Set<number>(), radius: new Set<number>(), length: new Set<number>() };
+    for (let seed = 0; seed < 40; seed++) {
+      const s = m2CorridorRod.generate(seed, 'L3').scene;
+      seen.width.add(s.corridor.width);
+      seen.radius.add(s.rod.radius);
+      seen.length.add(s.rod.length);
+    }
+    expect(seen.width.size).to.be.at.least(38);
+    expect(seen.radius.size).to.be.at.least(30);
+    expect(seen.length.size).to.be.at.least(38);
+  });
+
+  it('refused calls count: a rod pushed into the floor again and again ends the episode at the action budget, unsolved, and no result carries a number', async () => {
+    const instance = m2CorridorRod.generate(100, 'L1');
+    const push: SightlessStrategy = { name: 'push', description: 'pushes the rod into the floor', bound: 1, next: () => [{ tool: 'translate', args: { dy_m: -0.3 } }] };
+    const agent = new SightlessAgent(push, undefined, 0);
+    const messages: string[] = [];
+    const out = await runEpisode({ family: m2CorridorRod, instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never', onTurn: (t) => { for (const r of t.results ?? []) messages.push(r.message); } });
+    expect(out.solved).to.equal(false);
+    expect(out.endReason).to.equal('action-budget');
+    expect(out.actions).to.equal(instance.budgets.actions);
+    expect(messages.length).to.be.greaterThan(0);
+    for (const m of messages) expect(m).to.not.match(/\d/);
   });
 });

@@ -224,7 +224,7 @@ function rulesText(s: M1Scene, tier: Tier): string {
       (s.frameYawDeg === 0
         ? ' In the first view +x points to the right along the plate and +z towards you.'
         : ' This frame is NOT lined up with the plate: it is turned about the vertical, and you must read how far from the arrows. translate and rotate both use the arrows\' frame.'),
-    'Measuring: every size, position and angle is read from the picture. Rulers run along the plate\'s front and left top edges from its front-left corner (0); a third ruler stands upright at the back-left corner and measures height above the plate\'s top surface. The centre of a hole is the middle of its outline\'s bounding box; the peg\'s centre is the middle of its own bounding box.',
+    'Measuring: every size, position and angle is read from the picture. Rulers run along the plate\'s front and left top edges from zero at its front-left corner; a third ruler stands upright at the back-left corner and measures height above the plate\'s top surface. The centre of a hole is the middle of its outline\'s bounding box; the peg\'s centre is the middle of its own bounding box.',
     'Tools: translate(dx_m, dy_m, dz_m) moves the peg in a straight line; rotate(axis, angle_deg) turns it about an axis through its own centre. Both are relative to where the peg is now.',
     'Every move is swept along its whole path. If the peg would touch the plate or a rail, or leave the workspace around the plate, the move is stopped, rolled back (the peg stays where it was), and the rest of that turn is not run.',
     `Budget: ${actionBudget(tier)} actions in all. Every translate and rotate counts, also one that is refused and rolled back; when they are used up the episode ends.`,
