@@ -32,7 +32,8 @@ class Finished {}
  * finished (returned or called `stop`).
  */
 export function nextProbeCalls(ctx: SightlessContext, procedure: (p: Prober) => void): ToolCall[] | null {
-  const done: SightlessResult[] = ctx.history.flat();
+  // Calls a refusal left unrun did not happen: the procedure, told of the refusal, asked for others.
+  const done: SightlessResult[] = ctx.history.flat().filter((r) => r.status !== 'not-run');
   let used = 0;
   let last = '';
   const pending: ToolCall[] = [];
