@@ -52,7 +52,7 @@ export function heldPartToolSpecs(t: HeldPartTools): ToolSpec[] {
     {
       name: names.translate,
       kind: 'physical',
-      description: `Move ${t.partWords} in a straight line by dx_m, dy_m and dz_m metres along the working frame's x, y and z axes (${t.axesWords}; omitted = 0; each within the limits of the schema). ${checked}`,
+      description: `Move ${t.partWords} in a straight line by dx_m, dy_m and dz_m metres along the working frame's x, y and z axes (${t.axesWords}; each at most ${maxT} m, omitted = 0). ${checked}`,
       parameters: { type: 'object', properties: { dx_m: { ...d }, dy_m: { ...d }, dz_m: { ...d } }, additionalProperties: false },
     },
     {

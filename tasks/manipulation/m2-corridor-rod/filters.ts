@@ -196,14 +196,17 @@ interface MeanSizes {
 }
 
 /** Sizes the old rules stated ("NNN mm long end to end, NN mm thick", "NNN mm wide"), if any. */
-function statedSizes(rules: string): Partial<MeanSizes> {
+function statedSizes(rules: string): Partial<MeanSizes> & { height?: number; stated?: boolean } {
   const len = /(\d+) mm long end to end, (\d+) mm thick/.exec(rules);
-  const wide = /(\d+) mm wide/.exec(rules);
+  const box = /(\d+) mm wide and (\d+) mm high/.exec(rules);
   return {
-    ...(len ? { length: Number(len[1]) / 1000, radius: Number(len[2]) / 2000 } : {}),
-    ...(wide ? { width: Number(wide[1]) / 1000 } : {}),
+    ...(len ? { length: Number(len[1]) / 1000, radius: Number(len[2]) / 2000, stated: true } : {}),
+    ...(box ? { width: Number(box[1]) / 1000, height: Number(box[2]) / 1000 } : {}),
   };
 }
+
+/** How far the rod's far end starts from the closed end, as in every published example (metres). */
+const START_GAP_SEEN = 0.02;
 
 /**
  * A feel-your-way prober (issue 36), as a text-only model could play: line searches along ±x,
@@ -234,41 +237,49 @@ export const feelTheCorridor: SightlessStrategy<Partial<Record<string, MeanSizes
   next(ctx, fitted) {
     const mean = fitted?.[ctx.view.tier];
     if (!mean) return null;
-    const sizes = { ...mean, ...statedSizes(ctx.view.rules) };
+    const sizes: MeanSizes & { height?: number; stated?: boolean } = { ...mean, ...statedSizes(ctx.view.rules) };
     return nextProbeCalls(ctx, (p) => {
       const T = (v: Vec3): ToolCall => ({ tool: 'translate', args: { dx_m: v[0], dy_m: v[1], dz_m: v[2] } });
       const axes: Vec3[] = [[1, 0, 0], [0, 0, 1], [0, 1, 0]];
-      // From the start (the origin of the prober's own coordinates): free distance each way.
-      const free: Array<[number, number]> = [];
-      let at: Vec3 = [0, 0, 0];
-      for (const a of axes) {
-        const plus = lineSearch(p, (d) => T([a[0] * d, a[1] * d, a[2] * d]), 0.256, 0.001);
-        const minus = lineSearch(p, (d) => T([-a[0] * d, -a[1] * d, -a[2] * d]), 0.5, 0.001);
-        // Back to the start along this axis.
-        const back = minus - plus;
-        if (Math.abs(back) > 1e-6) p.probe(T([a[0] * back, a[1] * back, a[2] * back]), true);
-        free.push([plus, minus - plus]);
+      const scaled = (a: Vec3, d: number): Vec3 => [a[0] * d, a[1] * d, a[2] * d];
+      // Which way the first stretch runs: a 10 cm move along it is done one way (toward the
+      // bend) and refused the other (the closed end is 2 cm behind, as in every example); across
+      // it both are refused (the rod starts at most 9.5 cm from either side). Each done probe is undone.
+      const tryMove = (v: Vec3): boolean => {
+        if (!p.probe(T(v))) return false;
+        p.probe(T(scaled(v, -1)), true);
+        return true;
+      };
+      let d0: Vec3 | null = null;
+      for (const a of axes.slice(0, 2)) {
+        if (tryMove(scaled(a, 0.1))) d0 = a;
+        else if (tryMove(scaled(a, -0.1))) d0 = scaled(a, -1);
+        if (d0) break;
       }
-      at = [0, 0, 0];
-      const along = free[0][0] + free[0][1] > free[1][0] + free[1][1] ? 0 : 1;
-      const ax = axes[along];
-      const sign = free[along][0] > free[along][1] ? 1 : -1;
-      const d0: Vec3 = [ax[0] * sign, 0, ax[2] * sign];
-      const fwd = sign > 0 ? free[along][0] : free[along][1];
-      const backFree = sign > 0 ? free[along][1] : free[along][0];
-      const lat = axes[1 - along];
-      const latFree = free[1 - along];
-      const width = latFree[0] + latFree[1] + 2 * sizes.radius;
-      const heightFree = free[2][0] + free[2][1];
-      const height = heightFree + 2 * sizes.radius;
-      const startY = sizes.radius + free[2][1];
+      if (!d0) stopProbing();
+      const dir0 = d0 as Vec3;
+      const lat: Vec3 = [dir0[2] === 0 ? 0 : 1, 0, dir0[0] === 0 ? 0 : 1];
+      // Line searches: forward to the bend's far wall and back; one side and, unless the rules
+      // state the width, the other; the floor and, unless stated, the ceiling.
+      const there = (a: Vec3, max: number): number => {
+        const went = lineSearch(p, (d) => T(scaled(a, d)), max, 0.001);
+        if (went > 0) p.probe(T(scaled(a, -went)), true);
+        return went;
+      };
+      const fwd = there(dir0, 0.256);
+      const backFree = START_GAP_SEEN;
+      const side1 = there(lat, 0.128);
+      const width = sizes.stated && sizes.width ? sizes.width : side1 + there(scaled(lat, -1), 0.128) + 2 * sizes.radius;
+      const down = there([0, -1, 0], 0.128);
+      const height = sizes.stated && sizes.height ? sizes.height : down + there([0, 1, 0], 0.256) + 2 * sizes.radius;
+      const startY = sizes.radius + down;
       // The centre line in the prober's coordinates (the rod's start midpoint at (0, startY, 0)).
-      const latCentre = (latFree[0] - latFree[1]) / 2;
+      const latCentre = side1 - (width - 2 * sizes.radius) / 2;
       const half = sizes.length / 2;
-      const p0: Vec3 = [-d0[0] * (half + backFree) + lat[0] * latCentre, height / 2, -d0[2] * (half + backFree) + lat[2] * latCentre];
+      const p0: Vec3 = [-dir0[0] * (half + backFree) + lat[0] * latCentre, height / 2, -dir0[2] * (half + backFree) + lat[2] * latCentre];
       const L0 = backFree + sizes.length + fwd - width / 2;
-      const p1: Vec3 = [p0[0] + d0[0] * L0, height / 2, p0[2] + d0[2] * L0];
-      const start: Pose = { p: [0, startY, 0], q: alongQuat(d0) };
+      const p1: Vec3 = [p0[0] + dir0[0] * L0, height / 2, p0[2] + dir0[2] * L0];
+      const start: Pose = { p: [0, startY, 0], q: alongQuat(dir0) };
       let pose = start;
       const goTo = (to: Pose): boolean => {
         for (const c of callsBetween(M2_TOOLS.motion, pose, to)) if (!p.probe(c as ToolCall, true)) return false;
@@ -300,8 +311,8 @@ export const feelTheCorridor: SightlessStrategy<Partial<Record<string, MeanSizes
       };
       const sides = (d: Vec3): Vec3[] => [turnSide(d, 1), turnSide(d, -1)];
       let d1: Vec3 | null = null;
-      for (const d of sides(d0)) {
-        if (swing(p0, p1, d0, d)) {
+      for (const d of sides(dir0)) {
+        if (swing(p0, p1, dir0, d)) {
           d1 = d;
           break;
         }
