@@ -90,7 +90,7 @@ function rulesText(tier: Tier): string {
     'Goal: carry the rod out of the corridor\'s open end, until the whole rod is outside it. The episode ends as soon as it is.',
     `The rod is only a little shorter than the longest rod that can get round the corridor's tightest bend, so it must be swung round each corner with care${t.tiltRoom[0] > 0.1 ? ', using the room between floor and ceiling to tilt it' : ''}.`,
     'Frame: the red, green and blue arrows at the corridor\'s closed end show the +x, +y and +z axes of the frame the tools use; +y is straight up.',
-    'Measuring: every size and position is read from the picture. A ruler runs along the top of the wall beside the first stretch of corridor, from its closed end; a second runs across the top of the closed end\'s wall, from the inside of one side wall to the inside of the other; a third stands upright at the closed end\'s outer corner and reads height above the corridor\'s floor.',
+    'Measuring: every size and position is read from the picture. A ruler runs along the top of the wall beside the first stretch of corridor, from its closed end; a second runs across the top of the closed end\'s wall, from the inside of one side wall to the inside of the other. The height inside is read from the open ends of the walls against the rulers (orbit and zoom help).',
     'Tools: translate(dx_m, dy_m, dz_m) moves the rod in a straight line; rotate(axis, angle_deg) turns it about its midpoint; move(dx_m, dy_m, dz_m, axis, angle_deg) does both at once at steady rates (a swing round a corner). All are relative to where the rod is now.',
     'Every motion is swept along its whole path. If the rod would touch a wall, the floor or the ceiling, or leave the workspace, the motion is stopped and rolled back (the rod stays where it was) and the rest of that turn is not run. Nothing falls: the rod stays where you leave it.',
     `Budget: ${actionBudget(tier)} actions in all. Every translate, rotate and move counts, also one that is refused and rolled back; when they are used up the episode ends.`,
@@ -141,15 +141,6 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     {
       from: [roundTo(p0[0] - outward[0] * (c.width / 2) - d0[0] * (WALL / 2), 6), top, roundTo(p0[2] - outward[2] * (c.width / 2) - d0[2] * (WALL / 2), 6)],
       to: [roundTo(p0[0] + outward[0] * (c.width / 2) - d0[0] * (WALL / 2), 6), top, roundTo(p0[2] + outward[2] * (c.width / 2) - d0[2] * (WALL / 2), 6)],
-      tickDir: [-d0[0], 0, -d0[2]],
-      minor: 0.005,
-      major: 0.05,
-    },
-    // Upright at the closed end's outer corner on the bend's side, from the floor: the
-    // corridor's height inside (the floor is at zero, the ceiling's underside at its height).
-    {
-      from: [roundTo(p0[0] - d0[0] * WALL - outward[0] * (c.width / 2 + WALL), 6), 0, roundTo(p0[2] - d0[2] * WALL - outward[2] * (c.width / 2 + WALL), 6)],
-      to: [roundTo(p0[0] - d0[0] * WALL - outward[0] * (c.width / 2 + WALL), 6), roundTo(c.height + WALL, 6), roundTo(p0[2] - d0[2] * WALL - outward[2] * (c.width / 2 + WALL), 6)],
       tickDir: [-d0[0], 0, -d0[2]],
       minor: 0.005,
       major: 0.05,
