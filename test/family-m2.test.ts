@@ -12,7 +12,11 @@ import { TaskEnv } from '../tasks/env.ts';
 import { alongQuat, boxShapes, freeBoxes, goalPoses, rodShapes, shellBoxes } from '../tasks/manipulation/m2-corridor-rod/corridor.ts';
 import { m2CorridorRod } from '../tasks/manipulation/m2-corridor-rod/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/manipulation/m2-corridor-rod/filters.ts';
-import { bendCritical, bendCriticals, flatCritical, TIERS, WALL, type M2Scene } from '../tasks/manipulation/m2-corridor-rod/scene.ts';
+import { actionBudget, bendCritical, bendCriticals, flatCritical, TIERS, WALL, type M2Scene } from '../tasks/manipulation/m2-corridor-rod/scene.ts';
+import { SightlessAgent } from '../agents/sightless/agent.ts';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE } from '../agents/modes.ts';
+import type { SightlessStrategy } from '../tasks/sightless.ts';
 import { TIERS as ALL_TIERS } from '../core/catalog.ts';
 import type { Instance } from '../tasks/types.ts';
 
@@ -163,7 +167,8 @@ describe('M2 corridor rod', function () {
         const s = inst.scene;
         expect(s.corridor.points.length - 2).to.equal(TIERS[tier].bends);
         const crit = Math.min(...bendCriticals(s.corridor, s.rod.radius));
-        expect(s.rod.axisLength / crit).to.be.closeTo(1 - TIERS[tier].slack, 1e-3);
+        expect(s.rod.axisLength / crit).to.be.closeTo(1 - s.slack, 1e-3);
+        expect(s.slack).to.be.within(TIERS[tier].slack[0], TIERS[tier].slack[1]);
         for (const f of SHORTCUT_FILTERS) expect(f.check(inst), `${inst.id} ${f.name}`).to.equal(null);
         if (TIERS[tier].verticalSecond) expect(s.corridor.points.at(-1)![1]).to.be.greaterThan(s.corridor.points.at(-2)![1]);
       }
@@ -179,5 +184,54 @@ describe('M2 corridor rod', function () {
       expect(inst.scene.start.q).to.deep.equal(alongQuat([inst.scene.corridor.points[1][0] - inst.scene.corridor.points[0][0], 0, inst.scene.corridor.points[1][2] - inst.scene.corridor.points[0][2]].map((v) => Math.sign(v)) as Vec3));
       env.free();
     }
+  });
+});
+
+describe('M2 validity contract (issue 36)', function () {
+  this.timeout(600000);
+
+  it('rules, title and tool descriptions read alike for every seed of a tier and carry no number but the action budget', () => {
+    for (const tier of ALL_TIERS) {
+      const texts = new Set<string>();
+      for (let seed = 0; seed < 12; seed++) {
+        const inst = m2CorridorRod.generate(seed, tier);
+        const text = [inst.title, inst.rules, ...inst.tools.filter((t) => t.kind === 'physical').map((t) => t.description)].join('\n');
+        texts.add(text);
+        // The budget, translate's per-call limit (the schema's, the same for every seed and shared
+        // with M3–M6's tool descriptions) and its "omitted = 0".
+        const numbers = new Set(text.match(/\d+(\.\d+)?/g) ?? []);
+        expect([...numbers].sort(), inst.id).to.deep.equal([String(inst.budgets.actions), '0.5', '0'].sort());
+        expect(inst.budgets.actions).to.equal(actionBudget(tier));
+      }
+      expect(texts.size, tier).to.equal(1);
+    }
+  });
+
+  it('sizes are drawn continuously: many seeds give nearly as many corridor widths, rod radii and rod lengths', () => {
+    const seen = { width: new Set<number>(), radius: new Set<number>(), length: new Set<number>() };
+    for (let seed = 0; seed < 40; seed++) {
+      const s = m2CorridorRod.generate(seed, 'L3').scene;
+      seen.width.add(s.corridor.width);
+      seen.radius.add(s.rod.radius);
+      seen.length.add(s.rod.length);
+    }
+    // Draws kept to 0.1 mm: 300 possible widths and 40 radii, so a few repeats among 40 seeds
+    // (the old grids had 7 and 5 values).
+    expect(seen.width.size).to.be.at.least(32);
+    expect(seen.radius.size).to.be.at.least(18);
+    expect(seen.length.size).to.be.at.least(36);
+  });
+
+  it('refused calls count: a rod pushed into the floor again and again ends the episode at the action budget, unsolved, and no result carries a number', async () => {
+    const instance = m2CorridorRod.generate(100, 'L1');
+    const push: SightlessStrategy = { name: 'push', description: 'pushes the rod into the floor', bound: 1, next: () => [{ tool: 'translate', args: { dy_m: -0.3 } }] };
+    const agent = new SightlessAgent(push, undefined, 0);
+    const messages: string[] = [];
+    const out = await runEpisode({ family: m2CorridorRod, instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never', onTurn: (t) => { for (const r of t.results ?? []) messages.push(r.message); } });
+    expect(out.solved).to.equal(false);
+    expect(out.endReason).to.equal('action-budget');
+    expect(out.actions).to.equal(instance.budgets.actions);
+    expect(messages.length).to.be.greaterThan(0);
+    for (const m of messages) expect(m).to.not.match(/\d/);
   });
 });

@@ -117,12 +117,14 @@ export function heldPartHandlers(
         follow();
       }
     }
+    // What was done, never how far: the text carries no distance or angle (issue 36), the
+    // picture shows where the part went.
     const to = world.getPose(t.body);
     const moved = vdist(from.p, to.p);
     const turned = Number(args.angle_deg ?? 0);
-    const parts = [moved > 0 ? `moved ${(moved * 1000).toFixed(1)} mm` : '', turned !== 0 ? `turned ${turned}°` : ''].filter(Boolean);
+    const parts = [moved > 0 ? 'moved' : '', turned !== 0 ? 'turned' : ''].filter(Boolean);
     const remark = after();
-    return { message: `${parts.length ? parts.join(' and ') : 'nothing to do (zero motion)'}${remark ? `; ${remark}` : ''}` };
+    return { message: `${parts.length ? `${t.partWords} ${parts.join(' and ')}` : 'nothing to do (zero motion)'}${remark ? `; ${remark}` : ''}` };
   };
   const handlers: Record<string, (args: Record<string, unknown>) => ToolOutput> = {
     [names.translate]: (args) => run(names.translate, args),

@@ -178,19 +178,19 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
       translate(args) {
         const d: Vec3 = [Number(args.dx_m ?? 0), Number(args.dy_m ?? 0), Number(args.dz_m ?? 0)];
         if (!d.every((v) => Number.isFinite(v) && Math.abs(v) <= MAX_STEP)) {
-          throw new SpaceActError('invalid-argument', `translate: each displacement must be a number within ±${MAX_STEP} m`, { args });
+          throw new SpaceActError('invalid-argument', 'translate: each displacement must be a number within the schema\'s limits', { args });
         }
         const dist = Math.hypot(...d);
         if (dist === 0) return 'nothing to do: the displacement is zero';
         const pose = world.getPose('peg');
         moveTo({ p: vadd(pose.p, frameToWorld(s.frameYawDeg, d)), q: pose.q });
-        return solved() ? `moved the peg ${mm(dist)}; it is in the matching hole` : `moved the peg ${mm(dist)}`;
+        return solved() ? 'moved the peg; it is in the matching hole' : 'moved the peg';
       },
       rotate(args) {
         const axis = String(args.axis);
         const angle = Number(args.angle_deg);
         if ((axis !== 'x' && axis !== 'y' && axis !== 'z') || !Number.isFinite(angle) || Math.abs(angle) > 180) {
-          throw new SpaceActError('invalid-argument', 'rotate: axis must be x, y or z and angle_deg within ±180', { args });
+          throw new SpaceActError('invalid-argument', 'rotate: axis must be x, y or z and angle_deg a number within the schema\'s limits', { args });
         }
         if (angle === 0) return 'nothing to do: the angle is zero';
         // Turns over 90° go in two halves, so the swept path never takes the short way round.
@@ -199,7 +199,7 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
           const pose = world.getPose('peg');
           moveTo({ p: pose.p, q: turned(pose.q, s.frameYawDeg, axis as 'x' | 'y' | 'z', angle / parts) });
         }
-        return solved() ? `turned the peg ${angle}° about ${axis}; it is in the matching hole` : `turned the peg ${angle}° about ${axis}`;
+        return solved() ? 'turned the peg; it is in the matching hole' : 'turned the peg';
       },
     },
     solved,

@@ -17,10 +17,12 @@
  * `INSERT_DEPTH` (scene.ts) deep.
  *
  * Tiers: L1 three holes turned by quarter turns, 4 mm clearance, peg upright; L3 four holes
- * turned by multiples of 15°, the variant's mirror image as a further decoy, 2 mm; L5 five
- * holes, 0.8 mm, and the peg starts tipped over (shaft sideways or up) so getting it upright
- * and the right way round needs turns about horizontal axes; L7 is L5 with `+rot`: the working
- * frame is turned about the vertical by ±30–60°, shown only by the in-scene axis arrows.
+ * turned by any angle, the variant's mirror image as a further decoy, 2 mm; L5 five holes,
+ * 0.8 mm, and the peg starts tipped over (shaft sideways or up) so getting it upright and the
+ * right way round needs turns about horizontal axes; L7 is L5 with `+rot`: the working frame is
+ * turned about the vertical by 30–60° either way, shown only by the in-scene axis arrows.
+ * Positions and angles are drawn continuously; no size is in the text (issue 36); the action
+ * budget counts refused calls.
  */
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
@@ -32,16 +34,16 @@ import { reference } from './solver.ts';
 /** What M1 is: id, version, category, title, summary and tiers. */
 export const M1_DESCRIPTOR: FamilyDescriptor = {
   id: 'M1',
-  version: 3,
+  version: 4,
   category: 'M',
   title: 'Chiral peg-in-hole',
   summary:
     'Insert a held peg with a chiral pentomino cross-section and an overhanging cap into the one hole of a plate that matches it, among its mirror image and one-square variants. Tests seeing handedness, mental rotation and precise metric control; every move is swept for collision and rolled back on contact.',
   tiers: {
     L1: { levers: [], description: 'Three holes (match, mirror image, one variant) turned by quarter turns; 4 mm clearance; the peg starts upright, a quarter or half turn off.' },
-    L3: { levers: [], description: 'Four holes turned by multiples of 15°, adding the variant\'s mirror image; 2 mm clearance; the peg starts upright, at least 30° off.' },
+    L3: { levers: [], description: 'Four holes turned by any angle, adding the variant\'s mirror image; 2 mm clearance; the peg starts upright, at least 30° off.' },
     L5: { levers: [], description: 'Five holes; 0.8 mm clearance; the peg starts tipped over (shaft sideways or up) and must be turned about horizontal axes.' },
-    L7: { levers: ['+rot'], description: 'L5 with the working frame turned about the vertical by ±30–60°, shown only by the axis arrows.' },
+    L7: { levers: ['+rot'], description: 'L5 with the working frame turned about the vertical by 30–60° either way, shown only by the axis arrows.' },
   },
 };
 

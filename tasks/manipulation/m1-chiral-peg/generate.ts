@@ -13,15 +13,15 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { turnsBetween } from './solver.ts';
 import { CHIRAL_PENTOMINOES, isChiral, mirror, normalise, oneCellMoves, oneSidedKey, rotate90, type Cell2 } from './polyomino.ts';
-import { CELL, cm, GRID, goalQuat, holeRadius, INSERT_DEPTH, MAX_STEP, mm, PLATE, RAIL_WIDTH, RULER_ZERO, rulerCoords, SHAFT_LENGTH, tidyQuat, WORKSPACE, yaw, type HoleKind, type M1Hole, type M1Scene } from './scene.ts';
+import { GRID, goalQuat, holeRadius, INSERT_DEPTH, MAX_STEP, mm, PLATE, RAIL_WIDTH, RULER_ZERO, rulerCoords, SHAFT_LENGTH, tidyQuat, yaw, type HoleKind, type M1Hole, type M1Scene } from './scene.ts';
 import { round9 } from '../../../core/determinism.ts';
 
 /** Per-tier settings. */
 export interface TierSettings {
   holes: number;
   clearance: number;
-  /** Hole and start turns are multiples of this (degrees). */
-  angleStep: number;
+  /** Holes and the peg's start are turned by whole quarter turns (L1) rather than by any angle. */
+  quarterTurns: boolean;
   /** The peg starts tipped over (its shaft not pointing down). */
   tipped: boolean;
   /** The working frame is turned about the vertical (`+rot`). */
@@ -30,23 +30,47 @@ export interface TierSettings {
 
 /** What each tier draws. */
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
-  L1: { holes: 3, clearance: 0.004, angleStep: 90, tipped: false, rotatedFrame: false },
-  L3: { holes: 4, clearance: 0.002, angleStep: 15, tipped: false, rotatedFrame: false },
-  L5: { holes: 5, clearance: 0.0008, angleStep: 15, tipped: true, rotatedFrame: false },
-  L7: { holes: 5, clearance: 0.0008, angleStep: 15, tipped: true, rotatedFrame: true },
+  L1: { holes: 3, clearance: 0.004, quarterTurns: true, tipped: false, rotatedFrame: false },
+  L3: { holes: 4, clearance: 0.002, quarterTurns: false, tipped: false, rotatedFrame: false },
+  L5: { holes: 5, clearance: 0.0008, quarterTurns: false, tipped: true, rotatedFrame: false },
+  L7: { holes: 5, clearance: 0.0008, quarterTurns: false, tipped: true, rotatedFrame: true },
 };
+
+/**
+ * Most calls the reference makes at a tier: one turn about the vertical for an upright start
+ * (L1, L3); for a tipped one a turn about the vertical, one tipping turn and a last turn about
+ * the vertical; then one level move and one lowering.
+ */
+export function referenceCallsAtMost(tier: Tier): number {
+  return TIER_SETTINGS[tier].tipped ? 5 : 3;
+}
+
+/**
+ * The action budget's factor over the reference's largest call count for the tier: room for a
+ * model that looks to correct each step a few times (see README.md), far too few calls to map
+ * the plate, the holes and the peg by feeling with refused moves.
+ */
+export const BUDGET_FACTOR = 4;
+
+/** The action budget of a tier (refused and rolled-back calls count): the same for every seed, so it tells nothing about one. */
+export function actionBudget(tier: Tier): number {
+  return BUDGET_FACTOR * referenceCallsAtMost(tier);
+}
 
 /** Slot centres on the plate (x, z), metres: three columns by two rows. */
 const SLOTS: ReadonlyArray<[number, number]> = [
   [-0.13, -0.065], [0, -0.065], [0.13, -0.065],
   [-0.13, 0.065], [0, 0.065], [0.13, 0.065],
 ];
-/** A hole centre may be moved this many grid steps from its slot centre, each way. */
-const JITTER_STEPS = 2;
+/** A hole centre (and the peg's start) may be moved up to this far from its slot centre along x and z, metres (drawn continuously). */
+const JITTER = 0.01;
 /** Least wall between two holes' bounding circles, and between a hole and the plate's edge (metres). */
 const MIN_WALL = 0.008;
 /** Largest bounding-box side of any hole shape, in cells (keeps holes inside their slots). */
 const MAX_EXTENT = 4;
+/** Positions are drawn to 0.1 mm and angles to 0.01°: continuous for any prober (no grid to enumerate), exact in JSON. */
+const POS_STEP = 1e-4;
+const DEG_STEP = 0.01;
 
 /** The 24 turns that map the coordinate axes onto themselves. */
 const GRID_TURNS: readonly Quat[] = (() => {
@@ -87,8 +111,14 @@ function decoyShapes(peg: Cell2[], count: number, withMirrors: boolean, rng: Rng
   return out;
 }
 
-function onGrid(x: number): number {
-  return round9(Math.round(x / GRID) * GRID);
+/** A continuous draw in [lo, hi], kept to `step`. */
+function drawIn(rng: Rng, lo: number, hi: number, step: number): number {
+  return round9(Math.round(rng.range(lo, hi) / step) * step);
+}
+
+/** A turn about the vertical drawn continuously in [0°, 360°). */
+function anyYaw(rng: Rng): number {
+  return drawIn(rng, 0, 360 - DEG_STEP, DEG_STEP);
 }
 
 /** Draws one scene for a tier from `rng`. */
@@ -109,46 +139,44 @@ export function drawScene(tier: Tier, rng: Rng): M1Scene {
     const s = shapes[si];
     // Decoys are shown in a random quarter turn of their own, so no outline repeats the peg's pose.
     const cells = s.kind === 'match' ? peg : turnK(s.cells, rng.int(0, 3));
-    const yawDeg = rng.int(0, 360 / cfg.angleStep - 1) * cfg.angleStep;
+    const yawDeg = cfg.quarterTurns ? rng.int(0, 3) * 90 : anyYaw(rng);
     const r = holeRadius(cells, cfg.clearance);
     const [sx, sz] = SLOTS[slots[n]];
-    const options: Array<[number, number]> = [];
-    for (let i = -JITTER_STEPS; i <= JITTER_STEPS; i++) {
-      for (let j = -JITTER_STEPS; j <= JITTER_STEPS; j++) {
-        const x = onGrid(sx + i * GRID);
-        const z = onGrid(sz + j * GRID);
-        const insideX = Math.abs(x) + r <= PLATE.width / 2 - RAIL_WIDTH - MIN_WALL;
-        const insideZ = Math.abs(z) + r <= PLATE.depth / 2 - MIN_WALL;
-        const apart = placed.every((p) => Math.hypot(p.x - x, p.z - z) >= p.r + r + MIN_WALL);
-        if (insideX && insideZ && apart) options.push([x, z]);
+    const fits = (x: number, z: number): boolean =>
+      Math.abs(x) + r <= PLATE.width / 2 - RAIL_WIDTH - MIN_WALL &&
+      Math.abs(z) + r <= PLATE.depth / 2 - MIN_WALL &&
+      placed.every((p) => Math.hypot(p.x - x, p.z - z) >= p.r + r + MIN_WALL);
+    // A continuous offset from the slot centre; the slot centre itself always fits (slots are
+    // sized for the largest hole), so it is the fallback after a few rejected draws.
+    let at: [number, number] = [sx, sz];
+    for (let k = 0; k < 20; k++) {
+      const x = drawIn(rng, sx - JITTER, sx + JITTER, POS_STEP);
+      const z = drawIn(rng, sz - JITTER, sz + JITTER, POS_STEP);
+      if (fits(x, z)) {
+        at = [x, z];
+        break;
       }
     }
-    // The slot centre always fits (slots are sized for the largest hole), so options is never empty.
-    const [x, z] = options.length ? rng.pick(options) : [sx, sz];
-    placed.push({ x, z, r });
+    placed.push({ x: at[0], z: at[1], r });
     if (s.kind === 'match') match = holes.length;
-    holes.push({ cells, x, z, yawDeg, kind: s.kind });
+    holes.push({ cells, x: at[0], z: at[1], yawDeg, kind: s.kind });
   });
 
   // The peg starts over the first free slot, high enough to turn freely.
   const [fx, fz] = SLOTS[slots[holes.length]];
-  const start: Vec3 = [
-    onGrid(fx + rng.int(-JITTER_STEPS, JITTER_STEPS) * GRID),
-    onGrid(PLATE.top + rng.int(22, 30) * GRID),
-    onGrid(fz + rng.int(-JITTER_STEPS, JITTER_STEPS) * GRID),
-  ];
+  const start: Vec3 = [drawIn(rng, fx - JITTER, fx + JITTER, POS_STEP), drawIn(rng, PLATE.top + 0.11, PLATE.top + 0.15, POS_STEP), drawIn(rng, fz - JITTER, fz + JITTER, POS_STEP)];
   const goalYaw = holes[match].yawDeg;
   let q: Quat;
   if (cfg.tipped) {
-    // Any axis-aligned turn that does not leave the shaft pointing down, then a turn about the vertical.
+    // Any axis-aligned turn that does not leave the shaft pointing down, then any turn about the vertical.
     const tipped = GRID_TURNS.filter((g) => qrotate(g, [0, -1, 0])[1] > -0.5);
-    q = qmul(yaw(rng.int(0, 23) * 15), rng.pick(tipped));
+    q = qmul(yaw(anyYaw(rng)), rng.pick(tipped));
+  } else if (cfg.quarterTurns) {
+    q = yaw(goalYaw + rng.int(1, 3) * 90);
   } else {
-    const steps = 360 / cfg.angleStep;
-    const lo = Math.max(1, Math.round(30 / cfg.angleStep));
-    q = yaw(goalYaw + rng.int(lo, steps - lo) * cfg.angleStep);
+    q = yaw(goalYaw + drawIn(rng, 30, 330, DEG_STEP));
   }
-  const frameYawDeg = cfg.rotatedFrame ? rng.pick([30, 45, 60]) * rng.pick([-1, 1]) : 0;
+  const frameYawDeg = cfg.rotatedFrame ? drawIn(rng, 30, 60, DEG_STEP) * rng.pick([-1, 1]) : 0;
   return { pegCells: peg, clearance: cfg.clearance, holes, match, start: { p: start, q: tidyQuat(q) }, frameYawDeg };
 }
 
@@ -158,7 +186,7 @@ function translateTool(): ToolSpec {
     name: 'translate',
     kind: 'physical',
     description:
-      `Move the held peg in a straight line by dx_m, dy_m and dz_m metres along the working frame's x, y and z axes (the red, green and blue arrows; each at most ${MAX_STEP} m, omitted = 0). ` +
+      `Move the held peg in a straight line by dx_m, dy_m and dz_m metres along the working frame's x, y and z axes (the red, green and blue arrows; omitted = 0). ` +
       'The whole path is checked: if the peg would touch the plate or its rails, or leave the workspace, the move is rolled back.',
     parameters: {
       type: 'object',
@@ -188,22 +216,18 @@ function rotateTool(): ToolSpec {
 }
 
 function rulesText(s: M1Scene, tier: Tier): string {
-  const cfg = TIER_SETTINGS[tier];
-  const n = s.holes.length;
   const lines = [
-    `A flat plate ${mm(PLATE.thickness)} thick rests on two rails; it has ${n} through-holes. You hold a peg above it (the orange part): a shaft ${mm(SHAFT_LENGTH)} long whose cross-section is five ${mm(CELL)} squares joined edge to edge, topped by a thin cap that overhangs the shaft by ${mm(6e-3)} all round. The cap shows the shaft's outline but is too wide for any hole, so the peg can only go in shaft first.`,
-    `Exactly one hole has the shaft's outline (with ${mm(s.clearance)} clearance on every side). The others are decoys: the mirror image of the outline, and outlines with one square in another place. The cross-section is not mirror-symmetric, so the peg fits its hole in only one orientation.`,
-    `Goal: push the shaft into the matching hole until its bottom end is at least ${mm(INSERT_DEPTH)} below the plate's top surface. The episode ends as soon as it is.`,
+    'A flat plate with several through-holes rests on two rails. You hold a peg above it (the orange part): a shaft whose cross-section is five equal squares joined edge to edge, topped by a thin cap that overhangs the shaft all round. The cap shows the shaft\'s outline but is too wide for any hole, so the peg can only go in shaft first.',
+    'Exactly one hole has the shaft\'s outline (with a small clearance on every side). The others are decoys: the mirror image of the outline, and outlines with one square in another place. The cross-section is not mirror-symmetric, so the peg fits its hole in only one orientation.',
+    'Goal: push the shaft into the matching hole until at least a third of its length is below the plate\'s top surface. The episode ends as soon as it is.',
     'Frame: the red, green and blue arrows beside the plate show the working frame\'s +x, +y and +z axes; +y is straight up.' +
       (s.frameYawDeg === 0
         ? ' In the first view +x points to the right along the plate and +z towards you.'
-        : ' This frame is NOT lined up with the plate: it is turned about the vertical by a whole multiple of 15° that you must read from the arrows. translate and rotate both use the arrows\' frame.'),
-    `Measuring: rulers run along the plate's front and left top edges from its front-left corner (0), with ticks every ${mm(GRID)}; a third ruler stands upright at the back-left corner and measures height above the plate's top surface. The centre of each hole (the middle of its outline's bounding box) and the peg's starting centre lie on the ${mm(GRID)} ticks. ` +
-      (cfg.angleStep === 90
-        ? 'Every hole is turned by whole quarter turns relative to the plate\'s edges, and so is the peg.'
-        : `Every hole is turned about the vertical by a whole multiple of ${cfg.angleStep}° relative to the plate's edges; the peg starts ${cfg.tipped ? 'in an orientation made of quarter turns about the plate\'s axes followed by a turn about the vertical by' : 'turned about the vertical by'} a whole multiple of ${cfg.angleStep}°.`),
-    'Tools: translate(dx_m, dy_m, dz_m) moves the peg in a straight line; rotate(axis, angle_deg) turns it about an axis through its own centre (the centre of its bounding box). Both are relative to where the peg is now.',
-    `Every move is swept along its whole path. If the peg would touch the plate or a rail, or leave the workspace, the move is stopped, rolled back (the peg stays where it was), and the rest of that turn is not run. The workspace is a box from just above the floor to ${cm(WORKSPACE.max[1] - PLATE.top)} above the plate's top, reaching ${cm(WORKSPACE.max[0] - PLATE.width / 2)} past the plate's left and right edges and ${cm(WORKSPACE.max[2] - PLATE.depth / 2)} past its front and back edges; the whole peg must stay inside it.`,
+        : ' This frame is NOT lined up with the plate: it is turned about the vertical, and you must read how far from the arrows. translate and rotate both use the arrows\' frame.'),
+    'Measuring: every size, position and angle is read from the picture. Rulers run along the plate\'s front and left top edges from zero at its front-left corner; a third ruler stands upright at the back-left corner and measures height above the plate\'s top surface. The centre of a hole is the middle of its outline\'s bounding box; the peg\'s centre is the middle of its own bounding box.',
+    'Tools: translate(dx_m, dy_m, dz_m) moves the peg in a straight line; rotate(axis, angle_deg) turns it about an axis through its own centre. Both are relative to where the peg is now.',
+    'Every move is swept along its whole path. If the peg would touch the plate or a rail, or leave the workspace around the plate, the move is stopped, rolled back (the peg stays where it was), and the rest of that turn is not run.',
+    `Budget: ${actionBudget(tier)} actions in all. Every translate and rotate counts, also one that is refused and rolled back; when they are used up the episode ends.`,
   ];
   return lines.join('\n');
 }
@@ -233,9 +257,10 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     { from: [-x1, top, -z1], to: [-x1, top + 0.25, -z1], tickDir: [1, 0, 0], minor: GRID, major: 0.05 },
   ];
   return makeInstance(family, tier, seed, {
-    title: `Chiral peg-in-hole, ${scene.holes.length} holes, ${mm(scene.clearance)} clearance${cfg.tipped ? ', peg tipped over' : ''}${cfg.rotatedFrame ? ', turned working frame' : ''}`,
+    title: `Chiral peg-in-hole${cfg.tipped ? ', peg tipped over' : ''}${cfg.rotatedFrame ? ', turned working frame' : ''}`,
     rules: rulesText(scene, tier),
     tools: [translateTool(), rotateTool()],
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     camera: {
       initial: { azimuth: 18, elevation: 48, distance: 0.95, target: [0, top + 0.03, 0] },
       elevationRange: [-10, 90],

@@ -30,7 +30,7 @@ export const RAIL_WIDTH = 0.015;
 export const INSERT_DEPTH = 0.015;
 /** How deep the reference inserts the shaft (metres). */
 export const REFERENCE_DEPTH = 0.025;
-/** Positions of the hole centres and of the peg's start lie on this grid (metres, from the rulers' zero). */
+/** Minor tick spacing of the plate's rulers (metres). Hole centres and the peg's start are drawn continuously, not on these ticks. */
 export const GRID = 0.005;
 /** The workspace the peg must stay in (its bounding box), world metres. */
 export const WORKSPACE = { min: [-0.4, 0.005, -0.32] as Vec3, max: [0.4, 0.5, 0.32] as Vec3 };
@@ -59,7 +59,7 @@ export interface M1Hole {
   /** Centre of the outline's bounding box, world metres. */
   x: number;
   z: number;
-  /** Turn about +y, degrees (a multiple of 15). */
+  /** Turn about +y, degrees (a whole quarter turn at L1, any angle from L3). */
   yawDeg: number;
   kind: HoleKind;
 }

@@ -1,12 +1,12 @@
 /**
  * The M1 reference: a short script found from the generated geometry and replayed through the
  * episode loop. At its start height the peg can turn freely, so the script turns it into the
- * fitting orientation there (the fewest turns about the working frame's axes, found by
- * breadth-first search over quarter and half turns about x and z and 15° steps about y), then
+ * fitting orientation there (at most three turns about the working frame's axes, worked out
+ * from the start and goal orientations: see `turnsBetween`), then
  * carries it level until its centre is over the matching hole's centre, then lowers it straight
  * into the hole to {@link REFERENCE_DEPTH}.
  */
-import { qangle } from '../../../sim/math.ts';
+import { qangle, qrotate } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
 import { PEG_HEIGHT, PLATE, REFERENCE_DEPTH, goalQuat, turned, worldToFrame, type M1Scene } from './scene.ts';
@@ -18,42 +18,53 @@ export interface Turn {
   angleDeg: number;
 }
 
-const TURN_SET: readonly Turn[] = (() => {
-  const out: Turn[] = [];
-  for (const axis of ['x', 'z'] as const) for (const a of [90, -90, 180]) out.push({ axis, angleDeg: a });
-  for (let k = 1; k <= 12; k++) out.push({ axis: 'y', angleDeg: k * 15 });
-  for (let k = 1; k < 12; k++) out.push({ axis: 'y', angleDeg: -k * 15 });
-  return out;
-})();
+/** An angle in degrees brought into (−180°, 180°], kept to 1e-6°. */
+function wrapDeg(deg: number): number {
+  let d = ((deg % 360) + 360) % 360;
+  if (d > 180) d -= 360;
+  return Math.round(d * 1e6) / 1e6;
+}
+
+/** The turn about +y of an orientation whose shaft points straight down, degrees. */
+function uprightYawDeg(q: Quat): number {
+  return (2 * Math.atan2(q[1], q[3]) * 180) / Math.PI;
+}
 
 /**
- * The fewest turns (at most three) that take orientation `from` to `to` about the axes of a
- * working frame turned by `frameYawDeg`; among equally short ones, the least total angle.
+ * Few turns about the working frame's axes (at most three) that take orientation `from` to an
+ * upright goal `to` (shaft straight down): when the shaft is not already down, a turn about the
+ * vertical that lines it up with a frame axis (skipped if it is), one tipping turn about a
+ * horizontal frame axis (a quarter turn, or a half turn when the shaft points up), then the last
+ * turn about the vertical. Angles are any real number (the draws are continuous), so no grid
+ * search: the turns are worked out, then checked to land on `to`.
  */
 export function turnsBetween(from: Quat, to: Quat, frameYawDeg: number): Turn[] {
   if (qangle(from, to) < 1e-6) return [];
-  let frontier: Array<{ q: Quat; turns: Turn[] }> = [{ q: from, turns: [] }];
-  for (let depth = 1; depth <= 3; depth++) {
-    const next: Array<{ q: Quat; turns: Turn[] }> = [];
-    let best: Turn[] | null = null;
-    let bestCost = Infinity;
-    for (const node of frontier) {
-      for (const t of TURN_SET) {
-        const q = turned(node.q, frameYawDeg, t.axis, t.angleDeg);
-        const turns = [...node.turns, t];
-        if (qangle(q, to) < 1e-6) {
-          const cost = turns.reduce((s, x) => s + Math.abs(x.angleDeg), 0);
-          if (cost < bestCost) {
-            best = turns;
-            bestCost = cost;
-          }
-        } else if (depth < 3) next.push({ q, turns });
-      }
-    }
-    if (best) return best;
-    frontier = next;
+  const turns: Turn[] = [];
+  let q = from;
+  const apply = (t: Turn): void => {
+    if (Math.abs(t.angleDeg) < 1e-9) return;
+    turns.push(t);
+    q = turned(q, frameYawDeg, t.axis, t.angleDeg);
+  };
+  // The shaft's direction in the working frame's axes.
+  const shaft = (): Vec3 => worldToFrame(frameYawDeg, qrotate(q, [0, -1, 0]));
+  const s0 = shaft();
+  if (s0[1] > 0.999) apply({ axis: 'x', angleDeg: 180 });
+  else if (s0[1] > -0.999) {
+    // Horizontal: turn about y until it lies along the nearest frame axis, then tip it down.
+    const heading = (Math.atan2(s0[0], s0[2]) * 180) / Math.PI; // 0° along +z, 90° along +x
+    const nearest = Math.round(heading / 90) * 90;
+    apply({ axis: 'y', angleDeg: wrapDeg(nearest - heading) });
+    const s1 = shaft();
+    // A turn about x by θ takes +z toward -y for θ = +90°; a turn about z takes +x toward -y for θ = -90°.
+    if (Math.abs(s1[2]) > 0.5) apply({ axis: 'x', angleDeg: s1[2] > 0 ? 90 : -90 });
+    else apply({ axis: 'z', angleDeg: s1[0] > 0 ? -90 : 90 });
   }
-  throw new Error('no sequence of three turns reaches the goal orientation');
+  if (qrotate(q, [0, -1, 0])[1] > -0.999) throw new Error('the tipping turn did not bring the shaft down');
+  apply({ axis: 'y', angleDeg: wrapDeg(uprightYawDeg(to) - uprightYawDeg(q)) });
+  if (qangle(q, to) > 1e-6) throw new Error(`the turns end ${qangle(q, to)} rad from the goal orientation`);
+  return turns;
 }
 
 /** The reference script for a scene. */
@@ -74,7 +85,7 @@ export function reference(instance: Instance<M1Scene>): ReferenceSolution {
   return {
     calls: referenceCalls(instance.scene),
     method:
-      'replayed script from the generated geometry: fewest frame-axis turns at the start height (breadth-first search), ' +
+      'replayed script from the generated geometry: at most three frame-axis turns at the start height (line the shaft up with a frame axis, tip it down, turn it about the vertical), ' +
       'one level move over the matching hole, one straight lowering into it',
   };
 }

@@ -13,16 +13,16 @@ import { reference } from './solver.ts';
 /** What M2 is: id, version, category, title, summary and tiers. */
 export const M2_DESCRIPTOR: FamilyDescriptor = {
   id: 'M2',
-  version: 1,
+  version: 2,
   category: 'M',
   title: 'Corridor rod',
   summary:
     'Carry a held rod through a closed corridor with right-angle bends and out of its open end. The rod is only a few per cent shorter than the longest rod that can pass the tightest bend, so it must be swung round each corner with simultaneous turns and moves, and tilted between floor and ceiling where that gives the room. Tests metric reasoning about a long part in a confined 3D space; every motion is swept and rolled back on contact.',
   tiers: {
-    L1: { levers: [], description: 'One L-bend under a ceiling just above the rod (no room to tilt); rod 8% under the critical length.' },
-    L3: { levers: [], description: 'One L-bend with a low ceiling that leaves some room to tilt — and the rod is long enough to need it; 5% under critical.' },
-    L5: { levers: [], description: 'A double bend (two L-bends, either way), room to tilt needed at both; 4.5% under critical.' },
-    L7: { levers: ['+tilt'], description: 'L5 whose second bend turns upward, out of the plane of the first: the rod must be pitched up a shaft; 4.5% under critical.' },
+    L1: { levers: [], description: 'One L-bend under a ceiling just above the rod (no room to tilt); the rod 7–8.5% under the critical length.' },
+    L3: { levers: [], description: 'One L-bend with a low ceiling that leaves some room to tilt — and the rod is long enough to need it; 5–5.5% under critical.' },
+    L5: { levers: [], description: 'A double bend (two L-bends, either way), room to tilt needed at both; 4.5–5% under critical.' },
+    L7: { levers: ['+tilt'], description: 'L5 whose second bend turns upward, out of the plane of the first: the rod must be pitched up a shaft; 4.5–5% under critical.' },
   },
 };
 

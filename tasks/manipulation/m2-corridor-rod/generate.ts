@@ -13,7 +13,7 @@ import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { alongQuat, exitPlane, frameArrowPoint, freeBoxes } from './corridor.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { bendCriticals, flatCritical, segmentDirection, START_GAP, TIERS, WALL, type M2Scene } from './scene.ts';
+import { actionBudget, bendCriticals, flatCritical, segmentDirection, START_GAP, TIERS, WALL, type M2Scene } from './scene.ts';
 import { M2_TOOLS } from './tools.ts';
 
 const HORIZONTAL: Vec3[] = [
@@ -23,10 +23,6 @@ const HORIZONTAL: Vec3[] = [
   [0, 0, -1],
 ];
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(0))} mm`;
-}
-
 /** Turn a horizontal direction left (+1) or right (−1) about +y. */
 function turn(d: Vec3, side: number): Vec3 {
   // A quarter turn about +y: (x, z) → (z, −x) counter-clockwise from above.
@@ -35,11 +31,13 @@ function turn(d: Vec3, side: number): Vec3 {
 
 function drawScene(tier: Tier, rng: Rng): M2Scene {
   const t = TIERS[tier];
-  const width = roundTo(0.1 + 0.005 * rng.int(0, 6), 3);
-  const radius = roundTo(0.008 + 0.001 * rng.int(0, 4), 3);
+  // Continuous draws (kept to 0.1 mm): no grid of widths or radii a prober could enumerate.
+  const width = roundTo(rng.range(0.1, 0.13), 4);
+  const radius = roundTo(rng.range(0.008, 0.012), 4);
+  const slack = roundTo(rng.range(t.slack[0], t.slack[1]), 5);
   const flat = flatCritical(width, width, radius);
   const room = t.tiltRoom[0] + (t.tiltRoom[1] - t.tiltRoom[0]) * rng.next();
-  const height = roundTo(2 * radius + room * flat, 3);
+  const height = roundTo(2 * radius + room * flat, 4);
   // Directions: a horizontal start, turned left or right; the second bend turns again
   // (L5, either way) or upward (L7).
   const d0 = rng.pick(HORIZONTAL);
@@ -55,11 +53,11 @@ function drawScene(tier: Tier, rng: Rng): M2Scene {
     provisional.push([p[0] + d[0], p[1] + d[1], p[2] + d[2]]);
   }
   const criticalAxis = roundTo(Math.min(...bendCriticals({ width, height, wall: WALL, points: provisional }, radius)), 6);
-  const axisLength = roundTo(criticalAxis * (1 - t.slack), 4);
+  const axisLength = roundTo(criticalAxis * (1 - slack), 4);
   const length = roundTo(axisLength + 2 * radius, 4);
   // Segment lengths (centre line): the first holds the rod with room to spare, every later one
   // is longer than the rod, so each bend is passed on its own.
-  const lengths = dirs.map((_, i) => roundTo((i === 0 ? length + START_GAP + 0.06 : length + width + 0.06) + 0.01 * rng.int(0, 8), 3));
+  const lengths = dirs.map((_, i) => roundTo((i === 0 ? length + START_GAP + 0.06 : length + width + 0.06) + rng.range(0, 0.08), 4));
   const points: Vec3[] = [[0, mid, 0]];
   dirs.forEach((d, i) => {
     const p = points[points.length - 1];
@@ -68,8 +66,8 @@ function drawScene(tier: Tier, rng: Rng): M2Scene {
   // Centre the corridor's footprint on the origin (x, z).
   const xs = points.map((p) => p[0]);
   const zs = points.map((p) => p[2]);
-  const cx = roundTo((Math.min(...xs) + Math.max(...xs)) / 2, 3);
-  const cz = roundTo((Math.min(...zs) + Math.max(...zs)) / 2, 3);
+  const cx = roundTo((Math.min(...xs) + Math.max(...xs)) / 2, 4);
+  const cz = roundTo((Math.min(...zs) + Math.max(...zs)) / 2, 4);
   const centred = points.map((p): Vec3 => [roundTo(p[0] - cx, 6), p[1], roundTo(p[2] - cz, 6)]);
   // The rod lies along the first segment, its far end START_GAP from the closed end, off the
   // centre line by up to a third of the free width.
@@ -81,21 +79,21 @@ function drawScene(tier: Tier, rng: Rng): M2Scene {
     p: [roundTo(p0[0] + d0[0] * along + side[0] * lateral, 6), roundTo(mid, 6), roundTo(p0[2] + d0[2] * along + side[2] * lateral, 6)] as Vec3,
     q: alongQuat(d0),
   };
-  return { corridor: { width, height, wall: WALL, points: centred }, rod: { radius, axisLength, length }, start, criticalAxis, slack: t.slack, tightness: t.tightness };
+  return { corridor: { width, height, wall: WALL, points: centred }, rod: { radius, axisLength, length }, start, criticalAxis, slack, tightness: t.tightness };
 }
 
-function rulesText(s: M2Scene, tier: Tier): string {
+function rulesText(tier: Tier): string {
   const t = TIERS[tier];
-  const c = s.corridor;
   const bends = t.bends === 1 ? 'one right-angle bend' : t.verticalSecond ? 'two right-angle bends, the second turning upward' : 'two right-angle bends';
   return [
-    `You hold a rod (the orange part): ${mm(s.rod.length)} long end to end, ${mm(2 * s.rod.radius)} thick, with rounded ends. It lies inside a closed corridor with ${bends}. The corridor is ${mm(c.width)} wide and ${mm(c.height)} high inside${t.verticalSecond ? ' where it runs level (the upward part is as deep, front to back, as the level part is high)' : ''}; its walls are grey and its ceiling is see-through.`,
-    `Goal: carry the rod out of the corridor's open end, until the whole rod is outside it. The episode ends as soon as it is.`,
-    `The rod is only ${(t.slack * 100).toFixed(1)}% shorter than the longest rod that can get round the corridor's tightest bend, so it must be swung round each corner with care${t.tiltRoom[0] > 0.1 ? ', using the room between floor and ceiling to tilt it' : ''}.`,
+    `You hold a rod (the orange part) with rounded ends. It lies inside a closed corridor with ${bends}; the corridor's walls are grey and its ceiling is see-through.`,
+    'Goal: carry the rod out of the corridor\'s open end, until the whole rod is outside it. The episode ends as soon as it is.',
+    `The rod is only a little shorter than the longest rod that can get round the corridor's tightest bend, so it must be swung round each corner with care${t.tiltRoom[0] > 0.1 ? ', using the room between floor and ceiling to tilt it' : ''}.`,
     'Frame: the red, green and blue arrows at the corridor\'s closed end show the +x, +y and +z axes of the frame the tools use; +y is straight up.',
-    `Measuring: a ruler runs along the top of the wall beside the first stretch of corridor, from its closed end, with ticks every 10 mm and labels every 100 mm.`,
+    'Measuring: every size and position is read from the picture. A ruler runs along the top of the wall beside the first stretch of corridor, from its closed end; a second runs across the top of the closed end\'s wall, from the inside of one side wall to the inside of the other. The height inside is read from the open ends of the walls against the rulers (orbit and zoom help).',
     'Tools: translate(dx_m, dy_m, dz_m) moves the rod in a straight line; rotate(axis, angle_deg) turns it about its midpoint; move(dx_m, dy_m, dz_m, axis, angle_deg) does both at once at steady rates (a swing round a corner). All are relative to where the rod is now.',
     'Every motion is swept along its whole path. If the rod would touch a wall, the floor or the ceiling, or leave the workspace, the motion is stopped and rolled back (the rod stays where it was) and the rest of that turn is not run. Nothing falls: the rod stays where you leave it.',
+    `Budget: ${actionBudget(tier)} actions in all. Every translate, rotate and move counts, also one that is refused and rolled back; when they are used up the episode ends.`,
   ].join('\n');
 }
 
@@ -138,12 +136,22 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
       minor: 0.01,
       major: 0.1,
     },
+    // Across the top of the closed end's wall, from the inside of the wall on the bend's side to
+    // the inside of the other: the corridor's width (and, against its ticks, the rod's thickness).
+    {
+      from: [roundTo(p0[0] - outward[0] * (c.width / 2) - d0[0] * (WALL / 2), 6), top, roundTo(p0[2] - outward[2] * (c.width / 2) - d0[2] * (WALL / 2), 6)],
+      to: [roundTo(p0[0] + outward[0] * (c.width / 2) - d0[0] * (WALL / 2), 6), top, roundTo(p0[2] + outward[2] * (c.width / 2) - d0[2] * (WALL / 2), 6)],
+      tickDir: [-d0[0], 0, -d0[2]],
+      minor: 0.005,
+      major: 0.05,
+    },
   ];
   const tiltWords = tier === 'L1' ? '' : tier === 'L7' ? ', second bend upward' : ', room to tilt';
   return makeInstance(family, tier, seed, {
-    title: `Corridor rod, ${TIERS[tier].bends} bend${TIERS[tier].bends > 1 ? 's' : ''}${tiltWords}, rod ${(scene.slack * 100).toFixed(1)}% under critical`,
-    rules: rulesText(scene, tier),
+    title: `Corridor rod, ${TIERS[tier].bends === 1 ? 'one bend' : 'two bends'}${tiltWords}`,
+    rules: rulesText(tier),
     tools: heldPartToolSpecs(M2_TOOLS),
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     camera: {
       initial: { azimuth: 30, elevation: 58, distance: roundTo(distance, 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] },
       elevationRange: [-10, 90],

@@ -67,19 +67,36 @@ export interface M2TierSettings {
   verticalSecond: boolean;
   /** Range of (height − 2·radius) as a fraction of the flat critical length P: how much a tilt can add. */
   tiltRoom: [number, number];
-  /** Slack of the rod below the critical length. */
-  slack: number;
+  /** Range the rod's slack below the critical length is drawn from (continuously), as fractions. */
+  slack: [number, number];
   /** Tightness a longer rod is checked against. */
   tightness: number;
+  /**
+   * Most calls the planned reference makes at this tier (a test plays the planner over seeds
+   * and checks it): the action budget is {@link BUDGET_FACTOR} times this.
+   */
+  referenceCallsAtMost: number;
 }
 
 /** Tier settings: L1 one bend under a ceiling just above the rod; L3 a ceiling that leaves room to tilt, which the rod needs; L5 two bends; L7 the second bend turns upward. */
 export const TIERS: Record<Tier, M2TierSettings> = {
-  L1: { bends: 1, verticalSecond: false, tiltRoom: [0.04, 0.06], slack: 0.08, tightness: 0.1 },
-  L3: { bends: 1, verticalSecond: false, tiltRoom: [0.3, 0.45], slack: 0.05, tightness: 0.06 },
-  L5: { bends: 2, verticalSecond: false, tiltRoom: [0.3, 0.45], slack: 0.045, tightness: 0.06 },
-  L7: { bends: 2, verticalSecond: true, tiltRoom: [0.3, 0.45], slack: 0.045, tightness: 0.06 },
+  L1: { bends: 1, verticalSecond: false, tiltRoom: [0.04, 0.06], slack: [0.07, 0.085], tightness: 0.1, referenceCallsAtMost: 12 },
+  L3: { bends: 1, verticalSecond: false, tiltRoom: [0.3, 0.45], slack: [0.05, 0.055], tightness: 0.06, referenceCallsAtMost: 12 },
+  L5: { bends: 2, verticalSecond: false, tiltRoom: [0.3, 0.45], slack: [0.045, 0.05], tightness: 0.06, referenceCallsAtMost: 20 },
+  L7: { bends: 2, verticalSecond: true, tiltRoom: [0.3, 0.45], slack: [0.045, 0.05], tightness: 0.06, referenceCallsAtMost: 20 },
 };
+
+/**
+ * The action budget's factor over the most calls the reference makes at a tier: room for a
+ * model that looks to swing in smaller steps and correct a few refused ones (README.md), too few
+ * to map the corridor by feeling with refused moves and then carry the rod through it.
+ */
+export const BUDGET_FACTOR = 3;
+
+/** The action budget of a tier (refused and rolled-back calls count): the same for every seed. */
+export function actionBudget(tier: Tier): number {
+  return BUDGET_FACTOR * TIERS[tier].referenceCallsAtMost;
+}
 
 /** Wall, floor and ceiling thickness, metres. */
 export const WALL = 0.02;
