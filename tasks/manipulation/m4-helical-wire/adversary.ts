@@ -30,7 +30,7 @@ import type { SightlessContext, SightlessStrategy } from '../../sightless.ts';
 import type { Tier, ToolCall } from '../../types.ts';
 import { BASE_HALF, WORKSPACE, type M4Scene } from './scene.ts';
 import { m4Tools } from './tools.ts';
-import { goalPose, linked, offWireAllowed } from './wire.ts';
+import { goalPose, offWireAllowed } from './wire.ts';
 
 /** How many scene draws the prober samples per tier (distinct wires are kept). */
 export const CANDIDATE_DRAWS = 12000;
@@ -103,7 +103,7 @@ function makeCandidate(scene: M4Scene): Candidate {
 }
 
 /** Whether the ring at `pose` touches the wire (torus of square section against the centre line within the wire's radius). */
-function hitsWire(s: M4Scene, pose: Pose): boolean {
+function hitsWire(s: M4Scene, pose: Pose, near: number[]): boolean {
   const c = pose.p;
   const n = qrotate(pose.q, [0, 1, 0]);
   const R = s.ring.radius;
@@ -111,7 +111,7 @@ function hitsWire(s: M4Scene, pose: Pose): boolean {
   const wr = s.wire.radius;
   const reach = R + h + wr + 0.001;
   const pts = s.wire.points;
-  for (let i = 0; i + 1 < pts.length; i++) {
+  for (const i of near) {
     const a = pts[i];
     const d = sub(pts[i + 1], a);
     const ac = sub(a, c);
@@ -144,6 +144,8 @@ function hitsBaseOrLeaves(s: M4Scene, pose: Pose): boolean {
   const ext = s.ring.radius + s.ring.halfThickness;
   for (let j = 0; j < 3; j++) if (pose.p[j] - ext < WORKSPACE.min[j] - 1e-9 || pose.p[j] + ext > WORKSPACE.max[j] + 1e-9) return true;
   const h = s.ring.halfThickness * Math.SQRT2;
+  // Well above the base (or beside it) the ring cannot touch it.
+  if (pose.p[1] - ext - h > 2 * BASE_HALF[1] || Math.abs(pose.p[0]) - ext - h > BASE_HALF[0] || Math.abs(pose.p[2]) - ext - h > BASE_HALF[2]) return false;
   for (let k = 0; k < 24; k++) {
     const a = (2 * Math.PI * k) / 24;
     const w = qrotate(pose.q, [s.ring.radius * Math.cos(a), 0, s.ring.radius * Math.sin(a)]);
@@ -156,9 +158,40 @@ function hitsBaseOrLeaves(s: M4Scene, pose: Pose): boolean {
 }
 
 /** Whether the ring is allowed at `pose` in candidate `s` (no contact, on the wire or free at its end). */
-function poseAllowed(s: M4Scene, pose: Pose): boolean {
-  if (hitsBaseOrLeaves(s, pose) || hitsWire(s, pose)) return false;
-  return linked(s, pose) || offWireAllowed(s, pose);
+/** Whether the wire's centre line crosses the ring's disc an odd number of times (as `wire.ts` `linked`, over the nearby stretches only: no other can cross the disc). */
+function linkedNear(s: M4Scene, pose: Pose, near: number[]): boolean {
+  const axis = qrotate(pose.q, [0, 1, 0]);
+  const c = pose.p;
+  const pts = s.wire.points;
+  let n = 0;
+  for (const i of near) {
+    const da = dot(sub(pts[i], c), axis);
+    const db = dot(sub(pts[i + 1], c), axis);
+    if ((da > 0 && db > 0) || (da < 0 && db < 0) || da === db) continue;
+    if (db === 0) continue;
+    const t = da / (da - db);
+    const x: Vec3 = [pts[i][0] + t * (pts[i + 1][0] - pts[i][0]), pts[i][1] + t * (pts[i + 1][1] - pts[i][1]), pts[i][2] + t * (pts[i + 1][2] - pts[i][2])];
+    if (vdist(x, c) < s.ring.radius) n++;
+  }
+  return n % 2 === 1;
+}
+
+function poseAllowed(s: M4Scene, pose: Pose, near: number[]): boolean {
+  if (hitsBaseOrLeaves(s, pose) || hitsWire(s, pose, near)) return false;
+  return linkedNear(s, pose, near) || offWireAllowed(s, pose);
+}
+
+/** The wire's stretches that come within `radius` of `p` (the only ones a motion inside that ball can meet). */
+function stretchesNear(s: M4Scene, p: Vec3, radius: number): number[] {
+  const pts = s.wire.points;
+  const out: number[] = [];
+  for (let i = 0; i + 1 < pts.length; i++) {
+    const a = pts[i];
+    const b = pts[i + 1];
+    const mid: Vec3 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+    if (vdist(mid, p) - vdist(a, b) / 2 <= radius) out.push(i);
+  }
+  return out;
 }
 
 /** The predicted outcome of one call from the candidate's pose: the pose after it, or null if refused. */
@@ -171,11 +204,14 @@ function predict(c: Candidate, from: Pose, call: ToolCall): Pose | null {
   }
   let at = from;
   const R = c.scene.ring.radius + c.scene.ring.halfThickness;
+  let reach = 0;
+  for (const leg of legs) reach = Math.max(reach, vdist(from.p, leg.p));
+  const near = stretchesNear(c.scene, from.p, reach + R + c.scene.wire.radius + 0.002);
   for (const leg of legs) {
     const dq = Math.abs(at.q[0] * leg.q[0] + at.q[1] * leg.q[1] + at.q[2] * leg.q[2] + at.q[3] * leg.q[3]);
     const turn = 2 * Math.acos(Math.min(1, dq));
     const n = Math.max(1, Math.ceil(Math.max(vdist(at.p, leg.p), turn * R) / 0.001));
-    for (let k = 1; k <= n; k++) if (!poseAllowed(c.scene, interpolatePose(at, leg, k / n))) return null;
+    for (let k = 1; k <= n; k++) if (!poseAllowed(c.scene, interpolatePose(at, leg, k / n), near)) return null;
     at = leg;
   }
   return at;

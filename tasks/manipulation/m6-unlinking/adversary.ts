@@ -32,7 +32,7 @@ import type { Tier, ToolCall } from '../../types.ts';
 import type { M6Scene } from './scene.ts';
 
 /** How many scene draws the prober samples per tier (distinct candidates are kept). */
-export const CANDIDATE_DRAWS = 30000;
+export const CANDIDATE_DRAWS = 20000;
 /** Candidates a probe or a trial is scored on. */
 const SCORERS = 800;
 /** Trial proposals scored per turn. */
@@ -60,6 +60,9 @@ interface Candidate {
   g: Geometry;
   a: number;
   off: number;
+  /** The slot's wall normal in the hook's (x, z) and its centre line's offset, worked out once. */
+  n: [number, number];
+  cl: number;
   psi: number;
   y: number;
   z: number;
@@ -95,6 +98,8 @@ function sampled(draw: M6SceneDraw, tier: Tier, draws: number): Omit<Candidate, 
       g: { frameBar: s.frame.bar, topY: s.frame.topY, hookBar: s.hook.bar, length: s.hook.length, height: s.hook.height, plateWidth: s.hook.plateWidth, slotWidth: s.hook.slotWidth },
       a: s.hook.slotAngleDeg,
       off: s.hook.slotOffset,
+      n: [-Math.sin(s.hook.slotAngleDeg * RAD), Math.cos(s.hook.slotAngleDeg * RAD)] as [number, number],
+      cl: Math.cos(s.hook.slotAngleDeg * RAD) * s.hook.slotOffset,
       psi: yawOf(s.start.q),
       y: s.start.p[1],
       z: s.start.p[2],
@@ -126,8 +131,8 @@ function allowed(c: Candidate, psi: number, y: number, z: number): boolean | 'fr
   if (reach >= inner) return false;
   if (plateTop <= barLow) return true;
   // The bar is within the plate's thickness: it must run inside the slot across the whole plate.
-  const n: [number, number] = [-Math.sin(c.a * RAD), Math.cos(c.a * RAD)];
-  const cl = n[1] * c.off;
+  const n = c.n;
+  const cl = c.cl;
   const sin = Math.sin(psi * RAD);
   const delta = Math.abs(Math.asin(Math.max(-1, Math.min(1, Math.sin((psi - c.a) * RAD)))));
   const half = g.frameBar / (2 * Math.max(1e-6, Math.cos(delta)));
@@ -159,7 +164,7 @@ function motionOf(call: ToolCall): Motion | null {
 
 /** The predicted outcome of a call: the pose after it (and whether it frees the hook), or null if refused. */
 function predict(c: Candidate, from: { psi: number; y: number; z: number }, m: Motion): { psi: number; y: number; z: number } | null {
-  const steps = Math.max(1, Math.ceil(Math.max(Math.abs(m.turn) / 1, Math.abs(m.dy) / 0.001, Math.abs(m.dz) / 0.001)));
+  const steps = Math.max(1, Math.ceil(Math.max(Math.abs(m.turn) / 2, Math.abs(m.dy) / 0.002, Math.abs(m.dz) / 0.002)));
   for (let k = 1; k <= steps; k++) {
     const t = k / steps;
     const ok = allowed(c, from.psi + m.turn * t, from.y + m.dy * t, from.z + m.dz * t);
