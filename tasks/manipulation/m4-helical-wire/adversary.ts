@@ -125,7 +125,7 @@ function hitsWire(s: M4Scene, pose: Pose, near: number[]): boolean {
     const t1 = Math.min(1, (-b + r) / dd);
     if (t0 > t1) continue;
     const len = Math.sqrt(dd);
-    const k = Math.max(1, Math.ceil(((t1 - t0) * len) / 0.0008));
+    const k = Math.max(1, Math.ceil(((t1 - t0) * len) / 0.0015));
     for (let j = 0; j <= k; j++) {
       const t = t0 + ((t1 - t0) * j) / k;
       const v: Vec3 = [ac[0] + d[0] * t, ac[1] + d[1] * t, ac[2] + d[2] * t];
@@ -210,7 +210,7 @@ function predict(c: Candidate, from: Pose, call: ToolCall): Pose | null {
   for (const leg of legs) {
     const dq = Math.abs(at.q[0] * leg.q[0] + at.q[1] * leg.q[1] + at.q[2] * leg.q[2] + at.q[3] * leg.q[3]);
     const turn = 2 * Math.acos(Math.min(1, dq));
-    const n = Math.max(1, Math.ceil(Math.max(vdist(at.p, leg.p), turn * R) / 0.001));
+    const n = Math.max(1, Math.ceil(Math.max(vdist(at.p, leg.p), turn * R) / 0.002));
     for (let k = 1; k <= n; k++) if (!poseAllowed(c.scene, interpolatePose(at, leg, k / n), near)) return null;
     at = leg;
   }
