@@ -67,10 +67,10 @@ export interface M6TierSettings {
 
 /** Tier settings. */
 export const TIERS: Record<Tier, M6TierSettings> = {
-  L1: { clearance: 0.004, slotAngle: [15, 35], slotOffset: [0, 0.012], toolFrame: false, actions: 9 },
-  L3: { clearance: 0.004, slotAngle: [25, 55], slotOffset: [0, 0.012], toolFrame: false, actions: 9 },
-  L5: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: false, actions: 9 },
-  L7: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: true, actions: 9 },
+  L1: { clearance: 0.004, slotAngle: [15, 45], slotOffset: [0, 0.016], toolFrame: false, actions: 6 },
+  L3: { clearance: 0.004, slotAngle: [25, 55], slotOffset: [0, 0.016], toolFrame: false, actions: 6 },
+  L5: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: false, actions: 6 },
+  L7: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: true, actions: 6 },
 };
 
 /** Fixed sizes, metres. */
