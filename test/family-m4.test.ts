@@ -15,9 +15,23 @@ import { m4HelicalWire } from '../tasks/manipulation/m4-helical-wire/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/manipulation/m4-helical-wire/filters.ts';
 import { RING_HALF, RING_PIECES, WIRE_RADIUS, type M4Scene } from '../tasks/manipulation/m4-helical-wire/scene.ts';
 import { crossings, freeEnd, goalPose, linked, ringFree, ringShapes, wireShapes } from '../tasks/manipulation/m4-helical-wire/wire.ts';
-import type { Instance } from '../tasks/types.ts';
+import type { Instance, Tier } from '../tasks/types.ts';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE } from '../agents/modes.ts';
+import { SightlessAgent } from '../agents/sightless/agent.ts';
+import { wireCandidateProber } from '../tasks/manipulation/m4-helical-wire/adversary.ts';
+import { drawScene } from '../tasks/manipulation/m4-helical-wire/generate.ts';
+import type { SightlessStrategy } from '../tasks/sightless.ts';
 
 const family = m4HelicalWire;
+
+/** Plays a sightless strategy on an instance through the real episode loop (no images). */
+async function playBlind(inst: Instance, strategy: SightlessStrategy): Promise<{ solved: boolean; actions: number }> {
+  const agent = new SightlessAgent(strategy, undefined, inst.seed);
+  let turns = 0;
+  const out = await runEpisode({ family, instance: inst, agent, mode: DEFAULT_MODE, renderer: null, render: 'never', onTurn: () => void turns++, shouldStop: () => turns >= inst.budgets.turns || agent.done });
+  return { solved: out.solved, actions: out.actions };
+}
 
 /** A straight vertical wire from the floor to 0.3 m, and a ring of 4 mm clearance threaded at 0.1 m. */
 function straightWire(): M4Scene {
@@ -124,4 +138,56 @@ describe('M4 helical wire', function () {
     }
   });
 
+  it('the text carries no geometry: title, rules and tool descriptions are the same for every seed of a tier, and state the budget', () => {
+    for (const tier of ALL_TIERS) {
+      const texts = new Set<string>();
+      for (let seed = 0; seed < 12; seed++) {
+        const x = family.generate(seed, tier);
+        texts.add(JSON.stringify([x.title, x.rules, x.tools]));
+        expect(x.budgets.actions, x.id).to.be.a('number');
+        expect(x.rules, x.id).to.include(`Budget: ${x.budgets.actions} actions`);
+        // No sizes: the only lengths named are the rulers' tick and label spacings.
+        expect(x.rules.replace(/ticks every 10 mm and labels every 100 mm/, ''), x.id).to.not.match(/\d\s*(mm|cm|m\b|°|%)/);
+      }
+      expect(texts.size, tier).to.equal(1);
+    }
+  });
+
+  it('the draws are continuous: no two seeds share a wire course or a frame turn, and turns are not on a 15° grid', () => {
+    const ends = new Set<string>();
+    const yaws = new Set<number>();
+    for (let seed = 0; seed < 30; seed++) {
+      const s = (family.generate(seed, 'L7') as Instance<M4Scene>).scene;
+      ends.add(JSON.stringify(s.wire.points[s.wire.points.length - 1]));
+      yaws.add(s.frameYawDeg);
+      expect(Math.abs(s.frameYawDeg)).to.be.within(30, 60);
+    }
+    expect(ends.size).to.equal(30);
+    expect(yaws.size).to.equal(30);
+    expect([...yaws].filter((y) => Number.isInteger(y / 15)).length).to.be.below(2);
+  });
+
+  it('the candidate prober is strong when the real wire is among its candidates, and fails within the budget when it must sample continuous draws', async () => {
+    // Positive control: the generator's draw replaced by one that returns this instance's own
+    // scene, as the old grids effectively did (every wire was among ten thousand). With no action
+    // budget it follows the wire off its end; within the tier's budget its 12 mm advances alone
+    // run out before the end (the budget is sized for a model that sees the course).
+    const tier: Tier = 'L1';
+    const inst = family.generate(3, tier) as Instance<M4Scene>;
+    const knowing = wireCandidateProber(() => structuredClone(inst.scene), 1);
+    const unbudgeted = structuredClone(inst);
+    delete unbudgeted.budgets.actions;
+    const won = await playBlind(unbudgeted, knowing);
+    expect(won.solved, 'with the real wire among the candidates, no budget').to.equal(true);
+    expect(won.actions).to.be.greaterThan(inst.budgets.actions!);
+    expect((await playBlind(inst, knowing)).solved, 'with the real wire, within the budget').to.equal(false);
+    // The real adversary samples the generator's continuous draws (fewer here than the battery's
+    // for time): none is the real wire, and the budget ends the episode unsolved.
+    const sampling = wireCandidateProber((t, rng) => drawScene(t, rng), 2000);
+    for (const seed of [3, 4]) {
+      const x = family.generate(seed, tier);
+      expect((await playBlind(x, sampling)).solved, x.id).to.equal(false);
+    }
+  });
 });
+

@@ -14,8 +14,22 @@ import { misalignment, passes, SHORTCUT_FILTERS } from '../tasks/manipulation/m6
 import { alignedQuat, goalPose, routePoses } from '../tasks/manipulation/m6-unlinking/pieces.ts';
 import type { M6Scene } from '../tasks/manipulation/m6-unlinking/scene.ts';
 import type { Instance } from '../tasks/types.ts';
+import { runEpisode } from '../agents/loop.ts';
+import { DEFAULT_MODE } from '../agents/modes.ts';
+import { SightlessAgent } from '../agents/sightless/agent.ts';
+import { poseProber } from '../tasks/manipulation/m6-unlinking/adversary.ts';
+import { drawScene } from '../tasks/manipulation/m6-unlinking/generate.ts';
+import type { SightlessStrategy } from '../tasks/sightless.ts';
 
 const family = m6Unlinking;
+
+/** Plays a sightless strategy on an instance through the real episode loop (no images). */
+async function playBlind(inst: Instance, strategy: SightlessStrategy): Promise<{ solved: boolean; actions: number; endReason: string }> {
+  const agent = new SightlessAgent(strategy, undefined, inst.seed);
+  let turns = 0;
+  const out = await runEpisode({ family, instance: inst, agent, mode: DEFAULT_MODE, renderer: null, render: 'never', onTurn: () => void turns++, shouldStop: () => turns >= inst.budgets.turns || agent.done });
+  return { solved: out.solved, actions: out.actions, endReason: out.endReason };
+}
 
 /** From the route's "slot under the bar" pose turned by `deg` about the vertical, is a straight lift free? */
 async function liftsOff(inst: Instance<M6Scene>, deg: number, dz = 0): Promise<boolean> {
@@ -96,5 +110,50 @@ describe('M6 unlinking', function () {
     }
   });
 
+  it('the text carries no geometry: title, rules and tool descriptions are the same for every seed of a tier, and state the budget', () => {
+    for (const tier of ALL_TIERS) {
+      const texts = new Set<string>();
+      for (let seed = 0; seed < 12; seed++) {
+        const x = family.generate(seed, tier);
+        texts.add(JSON.stringify([x.title, x.rules, x.tools]));
+        expect(x.rules, x.id).to.include(`Budget: ${x.budgets.actions} actions`);
+        expect(x.rules.replace(/ticks every 10 mm and labels every 100 mm/, ''), x.id).to.not.match(/\d\s*(mm|cm|m\b|°|%)/);
+      }
+      expect(texts.size, tier).to.equal(1);
+    }
+  });
+
+  it('the draws are continuous: slot angles, offsets, start turns and places are not on grids', () => {
+    const seen = { angle: new Set<number>(), offset: new Set<number>(), z: new Set<number>() };
+    for (let seed = 0; seed < 30; seed++) {
+      const s = (family.generate(seed, 'L7') as Instance<M6Scene>).scene;
+      seen.angle.add(s.hook.slotAngleDeg);
+      seen.offset.add(s.hook.slotOffset);
+      seen.z.add(s.start.p[2]);
+      expect(Math.abs(s.hook.slotAngleDeg)).to.be.within(25, 55);
+      expect(Math.abs(s.hook.slotOffset)).to.be.within(0.006, 0.024);
+    }
+    expect(seen.angle.size).to.equal(30);
+    expect(seen.offset.size).to.equal(30);
+    expect(seen.z.size).to.equal(30);
+    expect([...seen.angle].filter((a) => Number.isInteger(a / 5)).length).to.be.below(2);
+  });
+
+  it('the pose prober frees the hook when the real hook is among its candidates, and fails within the budget when it must sample continuous draws', async () => {
+    // Positive control: the generator's draw replaced by one that returns this instance's own
+    // scene (as the old grids effectively did: every hook was among a few thousand).
+    const inst = family.generate(5, 'L7') as Instance<M6Scene>;
+    const won = await playBlind(inst, poseProber(() => structuredClone(inst.scene), 1));
+    expect(won.solved, 'with the real hook among the candidates').to.equal(true);
+    expect(won.actions).to.be.at.most(inst.budgets.actions!);
+    // The real adversary samples the continuous draws (fewer here than the battery's, for time).
+    const sampling = poseProber((t, rng) => drawScene(t, rng), 5000);
+    for (const seed of [5, 6]) {
+      const x = family.generate(seed, 'L7');
+      const out = await playBlind(x, sampling);
+      expect(out.solved, x.id).to.equal(false);
+      expect(out.actions, x.id).to.be.at.most(x.budgets.actions!);
+    }
+  });
 });
 

@@ -12,16 +12,16 @@ import { reference } from './solver.ts';
 /** What M4 is: id, version, category, title, summary and tiers. */
 export const M4_DESCRIPTOR: FamilyDescriptor = {
   id: 'M4',
-  version: 1,
+  version: 2,
   category: 'M',
   title: 'Helical wire',
   summary:
     'Work a held ring along a stiff wire — one bend, two bends in different planes, or a helix — and off its free end. The ring\'s hole is a few millimetres wider than the wire, so it must be kept square to the wire and centred through every bend; a topology rule of the world refuses any motion that would take it off the wire other than at the free end. Tests following a 3D curve with 6-DoF moves read from pictures; every motion is swept.',
   tiers: {
-    L1: { levers: [], description: 'A riser and one bend, heading any of eight ways (every 45°); 5 mm clearance between the wire and the ring\'s hole.' },
-    L3: { levers: [], description: 'A riser and two bends in different planes; 4 mm clearance.' },
-    L5: { levers: [], description: 'A riser bending into 1.5–2 turns of a helix; 3 mm clearance.' },
-    L7: { levers: ['+rot'], description: 'L5 with the working frame turned about the vertical by ±30–60°, shown only by the axis arrows.' },
+    L1: { levers: [], description: 'A riser and one bend heading any way round the vertical (riser, heading, run and bend radius drawn continuously); 5 mm clearance between the wire and the ring\'s hole; 15 actions.' },
+    L3: { levers: [], description: 'A riser and two bends in different planes (the second turning 70–110° sideways); 4 mm clearance; 24 actions.' },
+    L5: { levers: [], description: 'A riser bending into 1.4–2.1 turns of a helix of continuous radius, pitch and phase; 3 mm clearance; 64 actions.' },
+    L7: { levers: ['+rot'], description: 'L5 with the working frame turned about the vertical by 30–60° either way (any angle), shown only by the axis arrows.' },
   },
 };
 

@@ -7,11 +7,15 @@
  *   radius — the ring would be off the wire there, which the topology rule refuses.
  * - `ring-threaded`: the ring starts on the wire, clear of it.
  *
- * Sightless strategies: the held-part kit's memorised plan, straight line and blind probing.
+ * Sightless strategies: the held-part kit's memorised plan, straight line and blind probing, and
+ * the family's own `wire-candidate-prober` (`adversary.ts`): samples the generator's wires for the
+ * tier and follows the one whose predicted outcomes match every call's (issue 36).
  */
 import { HELD_PART_SIGHTLESS } from '../../kits/held-part/sightless.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
+import { wireCandidateProber } from './adversary.ts';
+import { drawScene } from './generate.ts';
 import type { M4Scene } from './scene.ts';
 import { distanceToWire, goalPose, linked, offWireAllowed } from './wire.ts';
 
@@ -41,5 +45,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<M4Scene>[] = [
   },
 ];
 
-/** M4's sightless strategies: the held-part kit's. */
-export const SIGHTLESS: SightlessStrategy[] = HELD_PART_SIGHTLESS;
+/**
+ * M4's sightless strategies: the held-part kit's and the candidate-enumerating prober (drawing
+ * with the generator's own scene draw; called lazily, as generate.ts imports this file).
+ */
+export const SIGHTLESS: SightlessStrategy[] = [...HELD_PART_SIGHTLESS, wireCandidateProber((tier, rng) => drawScene(tier, rng))];

@@ -17,19 +17,8 @@ import { SHORTCUT_FILTERS } from './filters.ts';
 import { BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene } from './scene.ts';
 import { m4Tools } from './tools.ts';
 
-const HORIZONTAL: Vec3[] = [
-  [1, 0, 0],
-  [-1, 0, 0],
-  [0, 0, 1],
-  [0, 0, -1],
-];
-
 function r6(v: Vec3): Vec3 {
   return [roundTo(v[0], 6), roundTo(v[1], 6), roundTo(v[2], 6)];
-}
-
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
 }
 
 /**
@@ -68,17 +57,20 @@ function unit(a: Vec3): Vec3 {
   return [a[0] / n, a[1] / n, a[2] / n];
 }
 
-/** The horizontal unit vector at `k`·45° from +x toward +z. */
-function heading8(k: number): Vec3 {
-  const a = (k * Math.PI) / 4;
-  return [roundTo(Math.cos(a), 12), 0, roundTo(Math.sin(a), 12)];
+/** The horizontal unit vector at angle `a` (radians) from +x toward +z. */
+function heading(a: number): Vec3 {
+  return [Math.cos(a), 0, Math.sin(a)];
 }
 
-function turnLeft(d: Vec3, side: number): Vec3 {
-  return side > 0 ? [d[2], 0, -d[0]] : [-d[2], 0, d[0]];
+/** The horizontal direction `d` turned by `a` radians about the vertical. */
+function turnBy(d: Vec3, a: number): Vec3 {
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  return [d[0] * c - d[2] * s, 0, d[0] * s + d[2] * c];
 }
 
-function drawScene(tier: Tier, rng: Rng): M4Scene {
+/** One draw of the scene for a tier from a random stream (no filters); the generator and the adversary both use it. */
+export function drawScene(tier: Tier, rng: Rng): M4Scene {
   const t = TIERS[tier];
   const base = { centre: [0, BASE_HALF[1], 0] as Vec3, half: [...BASE_HALF] as Vec3 };
   const top = 2 * BASE_HALF[1];
@@ -86,18 +78,19 @@ function drawScene(tier: Tier, rng: Rng): M4Scene {
   let course: Vec3[];
   if (t.shape === 'helix') {
     // A riser, a quarter-circle bend into the helix's first heading, turns of a helix round a
-    // vertical axis, then a straight end.
-    const radius = roundTo(0.055 + 0.005 * rng.int(0, 3), 3);
-    const pitch = roundTo(0.05 + 0.005 * rng.int(0, 3), 3);
-    const turns = rng.pick([1.5, 1.75, 2]);
-    const riserTop = roundTo(top + 0.04 + 0.01 * rng.int(0, 2), 3);
+    // vertical axis, then a straight end. Every size and the phase are drawn from continuous
+    // ranges: on grids (5 mm radius and pitch steps, quarter-turn phases) a prober enumerated
+    // the ten thousand possible wires and followed the one whose predicted outcomes matched.
+    const radius = rng.range(0.052, 0.072);
+    const pitch = rng.range(0.048, 0.068);
+    const turns = rng.range(1.4, 2.1);
+    const riserTop = top + rng.range(0.035, 0.065);
     const dir = rng.pick([1, -1]);
-    const quarter = rng.int(0, 3);
-    const cosP = [1, 0, -1, 0][quarter];
-    const sinP = [0, 1, 0, -1][quarter];
-    const phase = (Math.PI / 2) * quarter;
+    const phase = rng.range(0, 2 * Math.PI);
+    const cosP = Math.cos(phase);
+    const sinP = Math.sin(phase);
     const heading: Vec3 = [-dir * sinP, 0, dir * cosP];
-    const bend = 0.04;
+    const bend = rng.range(0.035, 0.045);
     const entry: Vec3 = [heading[0] * bend, riserTop + bend, heading[2] * bend];
     const axis: Vec3 = [entry[0] - radius * cosP, 0, entry[2] - radius * sinP];
     course = [foot, [0, riserTop, 0]];
@@ -117,26 +110,26 @@ function drawScene(tier: Tier, rng: Rng): M4Scene {
     const out = unit([last[0] - prev[0], last[1] - prev[1], last[2] - prev[2]]);
     course.push([last[0] + out[0] * 0.05, last[1] + out[1] * 0.05, last[2] + out[2] * 0.05]);
   } else {
-    const riser = roundTo(top + 0.1 + 0.01 * rng.int(0, 6), 3);
-    // One bend (L1) heads any of eight ways, every 45°: with only the four axis headings another
-    // seed's script replayed blind came off the wire on about one seed in twenty.
-    const d1: Vec3 = t.shape === 'bend' ? heading8(rng.int(0, 7)) : rng.pick(HORIZONTAL);
-    const run1 = roundTo(0.1 + 0.01 * rng.int(0, 5), 3);
+    // Riser height, heading (any way round the vertical), run lengths, the second bend's turn
+    // and the bends' radius are drawn from continuous ranges (see the helix above for why).
+    const riser = top + rng.range(0.1, 0.16);
+    const d1 = heading(rng.range(0, 2 * Math.PI));
+    const run1 = rng.range(0.1, 0.15);
     const corner: Vec3 = [d1[0] * run1, riser, d1[2] * run1];
     const rough: Vec3[] = [foot, [0, riser, 0], corner];
     if (t.shape === 'twist') {
-      const d2 = turnLeft(d1, rng.pick([1, -1]));
-      const run2 = roundTo(0.1 + 0.01 * rng.int(0, 5), 3);
+      const d2 = turnBy(d1, rng.pick([1, -1]) * rng.range((70 * Math.PI) / 180, (110 * Math.PI) / 180));
+      const run2 = rng.range(0.1, 0.14);
       rough.push([corner[0] + d2[0] * run2, riser, corner[2] + d2[2] * run2]);
     }
-    course = fillet(rough, 0.05);
+    course = fillet(rough, rng.range(0.045, 0.06));
   }
   const clearance = t.clearance;
   const ring = { radius: roundTo(WIRE_RADIUS + clearance + RING_HALF, 6), halfThickness: RING_HALF, pieces: RING_PIECES };
   // Threaded on the riser, square to it, 3 cm above the base.
   const startP: Vec3 = [0, roundTo(top + 0.03, 6), 0];
-  const frameYawDeg = t.rotatedFrame ? rng.pick([-60, -45, -30, 30, 45, 60]) : 0;
-  const spin = yawQuat(15 * rng.int(0, 5));
+  const frameYawDeg = t.rotatedFrame ? roundTo(rng.pick([1, -1]) * rng.range(30, 60), 3) : 0;
+  const spin = yawQuat(rng.range(0, 90));
   return {
     wire: { radius: WIRE_RADIUS, points: course.map(r6) },
     ring,
@@ -147,18 +140,25 @@ function drawScene(tier: Tier, rng: Rng): M4Scene {
   };
 }
 
+/**
+ * The rules: what the task is, never how this seed's wire was drawn. Sizes (the wire, the ring,
+ * the course) are read from the rulers; the working frame's turn from the arrows. Nothing here
+ * varies with the seed within a tier (the course type, the turned frame and the action budget
+ * are the tier's).
+ */
 function rulesText(s: M4Scene, tier: Tier): string {
   const shape = TIERS[tier].shape;
   const course = shape === 'bend' ? 'rises from a base block and bends over once' : shape === 'twist' ? 'rises from a base block and bends twice, in two different planes' : 'rises from a base block and winds round in a helix';
   return [
-    `A stiff wire ${mm(2 * s.wire.radius)} thick ${course}, ending in a free end. You hold a ring threaded on it (the orange ring): its hole is ${mm(2 * (s.ring.radius - s.ring.halfThickness))} across (${mm(s.clearance)} clearance round the wire when centred) and it is ${mm(2 * s.ring.halfThickness)} thick.`,
+    `A stiff wire ${course}, ending in a free end. You hold a ring threaded on it (the orange ring); its hole is only a little wider than the wire, so the ring must be kept square to the wire and centred on it through every bend.`,
     'Goal: work the ring along the wire and off its free end. The episode ends as soon as the ring is off.',
     'The ring can only come off at the free end: a move that would pass the ring through the wire, or lift it off anywhere else, is refused like a collision (a topology rule of the world).',
     "Frame: the red, green and blue arrows beside the base show the working frame's +x, +y and +z axes; +y is straight up." +
-      (s.frameYawDeg === 0 ? ' In the first view +x points to the right and +z toward you.' : ' This frame is NOT lined up with the base: it is turned about the vertical by a whole multiple of 15° that you must read from the arrows.'),
-    'Measuring: a ruler runs along the floor at the base\'s front edge and another stands at its front-left corner, with ticks every 10 mm and labels every 100 mm.',
+      (s.frameYawDeg === 0 ? ' In the first view +x points to the right and +z toward you.' : ' This frame is NOT lined up with the base: it is turned about the vertical; read its directions from the arrows.'),
+    "Measuring: a ruler runs along the floor at the base's front edge and another stands at its front-left corner, with ticks every 10 mm and labels every 100 mm; read the wire's course and the ring's size from them.",
     "Tools: translate(dx_m, dy_m, dz_m) moves the ring in a straight line; rotate(axis, angle_deg) turns it about its centre; move(…) does both at once at steady rates — a short screw-like move follows a curving wire. All are relative to where the ring is now.",
     'Every motion is swept along its whole path. If the ring would touch the wire or the base, leave the wire other than at its free end, or leave the workspace, the motion is stopped and rolled back and the rest of that turn is not run.',
+    `Budget: ${TIERS[tier].actions} actions in all (every translate, rotate or move counts, refused and rolled-back ones included; looking around with the camera does not); the episode ends when they are spent.`,
   ].join('\n');
 }
 
@@ -178,7 +178,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const frame = yawQuat(scene.frameYawDeg);
   return makeInstance(family, tier, seed, {
-    title: `Helical wire: ${TIERS[tier].shape === 'helix' ? 'a helix' : TIERS[tier].shape === 'twist' ? 'two bends' : 'one bend'}, ${mm(scene.clearance)} clearance${TIERS[tier].rotatedFrame ? ', turned working frame' : ''}`,
+    title: 'Helical wire',
     rules: rulesText(scene, tier),
     tools: heldPartToolSpecs(m4Tools(frame)),
     camera: {
@@ -187,6 +187,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     },
     rulers,
     ground: { y: 0, color: '#6f7782' },
+    budgets: { turns: 100, actionsPerTurn: 5, actions: TIERS[tier].actions },
     dynamic: false,
     scoring: 'graded',
     scene,

@@ -46,14 +46,19 @@ export interface M4TierSettings {
   shape: 'bend' | 'twist' | 'helix';
   clearance: number;
   rotatedFrame: boolean;
+  /**
+   * The action budget (refused and rolled-back calls count): the reference's action count on
+   * the tier's longest courses times a small factor (README "Budget").
+   */
+  actions: number;
 }
 
 /** Tier settings. */
 export const TIERS: Record<Tier, M4TierSettings> = {
-  L1: { shape: 'bend', clearance: 0.005, rotatedFrame: false },
-  L3: { shape: 'twist', clearance: 0.004, rotatedFrame: false },
-  L5: { shape: 'helix', clearance: 0.003, rotatedFrame: false },
-  L7: { shape: 'helix', clearance: 0.003, rotatedFrame: true },
+  L1: { shape: 'bend', clearance: 0.005, rotatedFrame: false, actions: 15 },
+  L3: { shape: 'twist', clearance: 0.004, rotatedFrame: false, actions: 24 },
+  L5: { shape: 'helix', clearance: 0.003, rotatedFrame: false, actions: 64 },
+  L7: { shape: 'helix', clearance: 0.003, rotatedFrame: true, actions: 64 },
 };
 
 /** Wire radius, metres. */

@@ -11,11 +11,15 @@
  *   hook's loop clear of its side bars.
  * - `start-linked`: the hook starts round the top bar (the bar's centre line inside its loop).
  *
- * Sightless strategies: the held-part kit's memorised plan, straight line and blind probing.
+ * Sightless strategies: the held-part kit's memorised plan, straight line and blind probing, and
+ * the family's own `pose-prober` (`adversary.ts`): identifies the start pose with turn and slide
+ * probes and tries the turn-slide-lift most of the generator's surviving hooks predict (issue 36).
  */
 import { HELD_PART_SIGHTLESS } from '../../kits/held-part/sightless.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
+import { poseProber } from './adversary.ts';
+import { drawScene } from './generate.ts';
 import { goalPose } from './pieces.ts';
 import type { M6Scene } from './scene.ts';
 
@@ -85,5 +89,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<M6Scene>[] = [
   },
 ];
 
-/** M6's sightless strategies: the held-part kit's. */
-export const SIGHTLESS: SightlessStrategy[] = HELD_PART_SIGHTLESS;
+/**
+ * M6's sightless strategies: the held-part kit's and the pose-identifying prober (drawing with
+ * the generator's own scene draw; called lazily, as generate.ts imports this file).
+ */
+export const SIGHTLESS: SightlessStrategy[] = [...HELD_PART_SIGHTLESS, poseProber((tier, rng) => drawScene(tier, rng))];

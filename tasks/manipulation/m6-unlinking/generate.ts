@@ -17,24 +17,23 @@ import { SHORTCUT_FILTERS } from './filters.ts';
 import { SIZES, TIERS, type M6Scene } from './scene.ts';
 import { m6Tools } from './tools.ts';
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
-
-function drawScene(tier: Tier, rng: Rng): M6Scene {
+/** One draw of the scene for a tier from a random stream (no filters); the generator and the adversary both use it. */
+export function drawScene(tier: Tier, rng: Rng): M6Scene {
   const t = TIERS[tier];
-  const sign = rng.pick([1, -1]);
-  const slotAngleDeg = t.slotAngle[1] > 0 ? sign * 5 * rng.int(t.slotAngle[0] / 5, t.slotAngle[1] / 5) : 0;
-  const slotOffset = t.slotOffset[1] > 0 ? roundTo(rng.pick([1, -1]) * (t.slotOffset[0] + 0.002 * rng.int(0, Math.round((t.slotOffset[1] - t.slotOffset[0]) / 0.002))), 4) : 0;
-  // Turned 45–85° away from the lined-up orientation (45–60° when the slot is straight), toward
-  // the frame's own axes, so the hook never turns so far that the top bar jams in its loop.
-  const away = 5 * rng.int(9, slotAngleDeg === 0 ? 11 : 17);
-  const yawDeg = slotAngleDeg === 0 ? rng.pick([1, -1]) * away : slotAngleDeg - Math.sign(slotAngleDeg) * away;
+  // Every number is drawn from a continuous range: on grids (5° slot angles and start turns,
+  // 2 mm offsets and places) a prober identified the start pose in a few probes and searched the
+  // slot cell by cell well inside the old budget.
+  const slotAngleDeg = roundTo(rng.pick([1, -1]) * rng.range(t.slotAngle[0], t.slotAngle[1]), 4);
+  const slotOffset = roundTo(rng.pick([1, -1]) * rng.range(t.slotOffset[0], t.slotOffset[1]), 5);
+  // Turned 45–85° away from the lined-up orientation, back toward the frame's own axes, so the
+  // hook never turns so far that the top bar jams in its loop.
+  const away = rng.range(45, 85);
+  const yawDeg = slotAngleDeg - Math.sign(slotAngleDeg) * away;
   const frame = { bar: SIZES.frameBar, width: SIZES.frameWidth, topY: SIZES.topY, baseHeight: SIZES.baseHeight };
   const hook = { bar: SIZES.hookBar, length: SIZES.hookLength, height: SIZES.hookHeight, plateWidth: SIZES.plateWidth, slotAngleDeg, slotOffset, slotWidth: roundTo(SIZES.frameBar + 2 * t.clearance, 4) };
   // Somewhere along the bar, and slid along the hook's loop so the slot is not under the bar.
-  const x = roundTo(0.005 * rng.int(-6, 6), 3);
-  const z = roundTo(rng.pick([1, -1]) * 0.002 * rng.int(3, 10), 3);
+  const x = roundTo(rng.range(-0.03, 0.03), 5);
+  const z = roundTo(rng.pick([1, -1]) * rng.range(0.006, 0.02), 5);
   return {
     frame,
     hook,
@@ -44,17 +43,23 @@ function drawScene(tier: Tier, rng: Rng): M6Scene {
   };
 }
 
+/**
+ * The rules: what the task is, never how this seed was drawn. Sizes, the slot's slant and place
+ * and the hook's start pose are read from the picture and its rulers; nothing here varies with
+ * the seed within a tier.
+ */
 function rulesText(s: M6Scene, tier: Tier): string {
   const t = TIERS[tier];
   return [
-    `A fixed frame stands on the floor: a base, two posts and a top bar ${mm(s.frame.bar)} square. You hold a hook (the orange loop of four ${mm(s.hook.bar)} bars, ${mm(s.hook.length)} by ${mm(s.hook.height)} outside) hanging linked round the frame's top bar.`,
-    `The hook's bottom bar has a slot cut through it, ${mm(s.hook.slotWidth)} wide — the frame's bar plus ${mm(s.clearance)} on each side${t.slotAngle[1] > 0 ? ', slanted across the bar' : ', square across the bar'}${t.slotOffset[1] > 0 ? ' and not at its middle' : ''}. It is the only way out: the top bar can leave the hook only through it, along it.`,
+    "A fixed frame stands on the floor: a base, two posts and a square top bar. You hold a hook (the orange loop of four bars) hanging linked round the frame's top bar.",
+    `The hook's bottom bar is a plate with a slot cut through it, a little wider than the frame's bar, slanted across the plate${t.slotOffset[0] > 0 ? ' and not at its middle' : ''}. It is the only way out: the top bar can leave the hook only through it, along it.`,
     'Goal: separate the hook from the frame, until their bounding boxes are apart. The episode ends as soon as they are.',
     "Frame: the red, green and blue arrows on the base show the world's +x (along the top bar), +y (up) and +z (toward you in the first view); translate uses them." +
       (s.toolFrame ? " rotate and move turn about the hook's OWN axes, shown by the small red, green and blue arrows fixed to it, which turn with it." : ' rotate and move turn about axes parallel to them.'),
-    'Measuring: a ruler runs along the front of the base and another up the left post, with ticks every 10 mm and labels every 100 mm.',
+    "Measuring: a ruler runs along the front of the base and another up the left post, with ticks every 10 mm and labels every 100 mm; read the slot's slant and place and the hook's pose from the picture.",
     "Tools: translate(dx_m, dy_m, dz_m) moves the hook in a straight line; rotate(axis, angle_deg) turns it about the centre of its loop; move(…) does both at once. All are relative to where the hook is now.",
     'Every motion is swept along its whole path. If the hook would touch the frame, or leave the workspace, the motion is stopped and rolled back and the rest of that turn is not run.',
+    `Budget: ${t.actions} actions in all (every translate, rotate or move counts, refused and rolled-back ones included; looking around with the camera does not); the episode ends when they are spent.`,
   ].join('\n');
 }
 
@@ -67,21 +72,19 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const t = TIERS[tier];
   return makeInstance(family, tier, seed, {
-    title: `Unlinking: ${t.slotAngle[1] > 0 ? 'slanted' : 'square'} slot${t.slotOffset[1] > 0 ? ' off the middle' : ''}, ${mm(scene.clearance)} clearance${scene.toolFrame ? ", turns in the hook's own frame" : ''}`,
+    title: 'Unlinking',
     rules: rulesText(scene, tier),
     tools: heldPartToolSpecs(m6Tools(scene.toolFrame)),
     camera: { initial: { azimuth: 30, elevation: 28, distance: 0.62, target: [0, 0.15, 0] }, elevationRange: [-10, 90] },
     rulers,
     ground: { y: 0, color: '#6f7782' },
-    // The way out is two or three moves once the slot is read; a budget of 60 actions (refused ones
-    // included) leaves a player room to adjust, but not a blind random walk hundreds of tries to
-    // stumble on the lined-up turn (with 500 it came off on one seed in ten at L3).
-    budgets: { turns: 40, actionsPerTurn: 5, actions: 60 },
+    // The way out is two or three moves once the slot is read (README "Budget").
+    budgets: { turns: 40, actionsPerTurn: 5, actions: t.actions },
     dynamic: false,
     scoring: 'graded',
     scene,
     reveal: {
-      plan: `Turn the hook about the vertical until the slot in its bottom bar runs along the frame's top bar (${Math.abs(scene.hook.slotAngleDeg)}° from square across the bottom bar); move it along z until the slot is right under the top bar; lift it straight up through the slot, and on up clear of the frame.`,
+      plan: `Turn the hook about the vertical until the slot in its bottom bar runs along the frame's top bar (about ${Math.abs(scene.hook.slotAngleDeg).toFixed(0)}° from square across the bottom bar); move it along z until the slot is right under the top bar; lift it straight up through the slot, and on up clear of the frame.`,
     },
   });
 }

@@ -53,19 +53,24 @@ export interface M6Scene {
 /** What each tier draws. */
 export interface M6TierSettings {
   clearance: number;
-  /** Slot angle range (a random sign), degrees; 0 at L1. */
+  /** Slot angle range (a random sign), degrees, drawn continuously. */
   slotAngle: [number, number];
-  /** Slot offset range along the bar (a random sign), metres. */
+  /** Slot offset range along the bar (a random sign), metres, drawn continuously. */
   slotOffset: [number, number];
   toolFrame: boolean;
+  /**
+   * The action budget (refused and rolled-back calls count): the reference's two or three calls
+   * times a small factor (README "Budget").
+   */
+  actions: number;
 }
 
 /** Tier settings. */
 export const TIERS: Record<Tier, M6TierSettings> = {
-  L1: { clearance: 0.004, slotAngle: [15, 30], slotOffset: [0, 0.01], toolFrame: false },
-  L3: { clearance: 0.004, slotAngle: [30, 50], slotOffset: [0, 0], toolFrame: false },
-  L5: { clearance: 0.003, slotAngle: [30, 50], slotOffset: [0.012, 0.022], toolFrame: false },
-  L7: { clearance: 0.003, slotAngle: [30, 50], slotOffset: [0.012, 0.022], toolFrame: true },
+  L1: { clearance: 0.004, slotAngle: [15, 45], slotOffset: [0, 0.016], toolFrame: false, actions: 6 },
+  L3: { clearance: 0.004, slotAngle: [25, 55], slotOffset: [0, 0.016], toolFrame: false, actions: 6 },
+  L5: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: false, actions: 6 },
+  L7: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: true, actions: 6 },
 };
 
 /** Fixed sizes, metres. */
