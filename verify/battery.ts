@@ -41,6 +41,14 @@ export const DEFAULT_EPISODE_CPU_CAP = 10;
  * probing tree) may cost in all: a minute per tier, 0.6 s per episode over 100 seeds.
  */
 export const DEFAULT_TIER_CPU_CAP = 60;
+/**
+ * CPU seconds one strategy's episodes may cost in all on one tier (its own reasoning, its
+ * simulations and the loop). Past it, the tier's remaining episodes give up at once and count
+ * in `gaveUp`: a prober that costs a minute an episode (M4's candidate prober under load) would
+ * otherwise make `verify` run for hours. A record with give-ups says the strategy was judged on
+ * fewer seeds than the tier's count; `verify` prints them.
+ */
+export const DEFAULT_STRATEGY_TIER_CPU_CAP = 300;
 /** The seed every family releases (its fixtures); never judged, trained on or sampled by a strategy. */
 const RELEASED_SEED = 100;
 /** Success the random baseline may reach unless the family sets its own bound. */
@@ -374,12 +382,20 @@ async function judgeTier(
     }
     const count = Math.min(Math.max(o.trainingCount, s.training ?? 0), report.training.length);
     const fitted = s.fit ? await s.fit(await trainingSet(count), fitTools) : undefined;
+    let strategyCpu = 0;
     await record(
       s.name,
       source,
       s.description,
       (i) => (s.boundFor ? s.boundFor(sightlessView(i)) : s.bound),
       async (instance, seed) => {
+        if (strategyCpu > DEFAULT_STRATEGY_TIER_CPU_CAP) {
+          // Played as an episode that ends at once, so the record stays one episode per seed.
+          const idle: SightlessStrategy = { name: s.name, description: s.description, bound: s.bound, next: () => null };
+          const out = await play(family, instance, new SightlessAgent(idle, undefined, seed), 1, o.cap);
+          return Object.assign(out, { gaveUp: `gave up: the strategy's episodes on this tier had cost ${strategyCpu.toFixed(0)} s of CPU (cap ${DEFAULT_STRATEGY_TIER_CPU_CAP} s)` });
+        }
+        const before = processCpuSeconds();
         const tools = new EpisodeTools({ family, tier, reserved, tierMemo: tierMemo(s), cpuCap: o.cpuCap, tierCpuCap: DEFAULT_TIER_CPU_CAP });
         const agent = new SightlessAgent(s, fitted, seed, tools);
         try {
@@ -387,6 +403,7 @@ async function judgeTier(
           return agent.gaveUp ? Object.assign(out, { gaveUp: agent.gaveUp }) : out;
         } finally {
           tools.close();
+          strategyCpu += processCpuSeconds() - before;
         }
       },
       s.fit ? count : undefined,
