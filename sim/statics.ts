@@ -51,16 +51,18 @@ export function judgeSettle(watch: string[], start: Map<string, BodyMotionSample
   }
   if (!moved.length) return null;
   moved.sort((a, b) => b.dist - a.dist || b.angle - a.angle || (a.name < b.name ? -1 : 1));
-  const parts = moved.slice(0, 5).map((m) => `'${m.name}' moved ${(m.dist * 1000).toFixed(1)} mm and turned ${m.angle.toFixed(1)}°${m.still ? ' before coming to rest' : ''}`);
+  // The message names the bodies and whether they came to rest, never how far they moved: a
+  // distance or angle in the text would tell a sightless prober what the picture shows (issue 36).
+  const parts = moved.slice(0, 5).map((m) => `'${m.name}' ${m.still ? 'shifted before coming to rest' : 'kept moving'}`);
   return {
     kind: 'statics',
     bodies: moved.map((m) => m.name),
-    message: `Not stable: within ${t.seconds} s ${parts.join(', ')}${moved.length > 5 ? ` (and ${moved.length - 5} more)` : ''}.`,
+    message: `Not stable: ${parts.join(', ')}${moved.length > 5 ? ` (and ${moved.length - 5} more)` : ''}.`,
   };
 }
 
 /** Judges a held load from the watched bodies' corners before and after. */
-export function judgeLoad(body: string, force: Vec3, seconds: number, linearTol: number, before: Map<string, Vec3[]>, after: Map<string, Vec3[]>): LoadTestResult {
+export function judgeLoad(body: string, _force: Vec3, _seconds: number, linearTol: number, before: Map<string, Vec3[]>, after: Map<string, Vec3[]>): LoadTestResult {
   const moved: Array<{ name: string; d: number }> = [];
   let maxDisplacement = 0;
   for (const [n, c0] of before) {
@@ -70,10 +72,9 @@ export function judgeLoad(body: string, force: Vec3, seconds: number, linearTol:
   }
   moved.sort((a, b) => b.d - a.d || (a.name < b.name ? -1 : 1));
   const held = moved.length === 0;
-  const magnitude = Math.hypot(force[0], force[1], force[2]);
-  const message = held
-    ? `Held: a ${magnitude.toFixed(2)} N load on '${body}' for ${seconds} s moved nothing more than ${(linearTol * 1000).toFixed(1)} mm.`
-    : `Failed: under a ${magnitude.toFixed(2)} N load on '${body}', ${moved.slice(0, 5).map((m) => `'${m.name}' moved ${(m.d * 1000).toFixed(1)} mm`).join(', ')}.`;
+  // Names only: the displacements stay in the structured fields (for logs), out of the text a
+  // model reads (issue 36); the force and duration are the caller's own.
+  const message = held ? `Held: the load on '${body}' moved nothing.` : `Failed: under the load on '${body}', ${moved.slice(0, 5).map((m) => `'${m.name}'`).join(', ')} moved.`;
   return { held, maxDisplacement, moved: moved.map((m) => m.name), message };
 }
 
@@ -82,9 +83,10 @@ export function judgeRamp(body: string, magnitude: number, seconds: number, line
   const moved = displacements.filter((m) => m.d > linearTol).sort((a, b) => b.d - a.d || (a.name < b.name ? -1 : 1));
   const failureForce = failure === null ? null : (magnitude * failure.step) / failure.steps;
   const elapsed = failure === null ? seconds : failure.step * failure.timestep;
+  // Names only: where the ramp gave way (`failureForce`, `seconds`) stays in the structured fields.
   const message =
     failureForce === null
-      ? `Held: a load on '${body}' ramped to ${magnitude.toFixed(2)} N over ${seconds} s moved nothing more than ${(linearTol * 1000).toFixed(1)} mm.`
-      : `Gave way at ${failureForce.toFixed(2)} N (after ${elapsed.toFixed(2)} s of the ramp): ${moved.slice(0, 5).map((m) => `'${m.name}' moved ${(m.d * 1000).toFixed(1)} mm`).join(', ')}.`;
+      ? `Held: the load on '${body}' ramped to its full size and moved nothing.`
+      : `Gave way under the ramped load on '${body}': ${moved.slice(0, 5).map((m) => `'${m.name}'`).join(', ')} moved.`;
   return { gaveWay: failureForce !== null, failureForce, seconds: elapsed, moved: moved.map((m) => m.name), message };
 }

@@ -134,13 +134,20 @@ export function statedTolerance(rules: string): number | null {
 
 /** Strategies for a number of centimetres; `bound` is the largest success rate allowed. */
 export function numberGuesses(bound: number, roundStep: number): SightlessStrategy[] {
-  const middle: SightlessStrategy = {
+  // Where the rules state no range (issue 36: the generator's range is not the task's), the
+  // range of the answers on other seeds stands in for it: the prior a sightless player learns.
+  const trainedAnswers = (training: Array<{ reference: ReferenceSolution }>): number[] =>
+    training.map((t) => Number(answeredValue(t.reference))).filter((v) => Number.isFinite(v));
+  const rangeOf = (rules: string, fitted: number[] | undefined): [number, number] | null =>
+    statedRange(rules) ?? (fitted?.length ? [Math.min(...fitted), Math.max(...fitted)] : null);
+  const middle: SightlessStrategy<number[]> = {
     name: 'range-middle',
-    description: 'Answers the middle of the range of sizes the rules state.',
+    description: 'Answers the middle of the range of sizes the rules state, or else of the answers on other seeds.',
     bound,
-    next: (ctx) =>
+    fit: (training) => trainedAnswers(training),
+    next: (ctx, fitted) =>
       answerCall(ctx, () => {
-        const r = statedRange(ctx.view.rules);
+        const r = rangeOf(ctx.view.rules, fitted);
         return r ? Math.round(((r[0] + r[1]) / 2) * 10) / 10 : null;
       }),
   };
@@ -168,13 +175,14 @@ export function numberGuesses(bound: number, roundStep: number): SightlessStrate
         return best;
       }),
   };
-  const round: SightlessStrategy = {
+  const round: SightlessStrategy<number[]> = {
     name: 'round-number',
-    description: `Answers a multiple of ${roundStep} cm inside the stated range (seeded).`,
+    description: `Answers a multiple of ${roundStep} cm inside the stated range, or else the range of the answers on other seeds (seeded).`,
     bound,
-    next: (ctx) =>
+    fit: (training) => trainedAnswers(training),
+    next: (ctx, fitted) =>
       answerCall(ctx, () => {
-        const r = statedRange(ctx.view.rules) ?? [0, 30];
+        const r = rangeOf(ctx.view.rules, fitted) ?? [0, 30];
         const choices: number[] = [];
         for (let v = Math.ceil(r[0] / roundStep) * roundStep; v <= r[1]; v += roundStep) choices.push(v);
         return choices.length ? new Rng(`sightless/round/${ctx.view.id}/${ctx.seed}`).pick(choices) : null;

@@ -171,7 +171,8 @@ export function buildPhysical(instance: Instance<PhysicalScene>, world: World): 
       into: 'onto the board',
       back: 'back onto its tray',
       supports: 'the board or on the other piece',
-      outsideCount: (outside, cubes) => `${outside} of its ${cubes} cubes`,
+      // How many cubes stick out is a count a prober would map the outline with (issue 36).
+      outsideCount: () => 'some of its cubes',
       removed: (p) => `took '${p.name}' off the board and put it back where it lay in tray ${trayLetter(p.name)}`,
     },
     record: (rotation, at, cells): Placed => ({ rotation, at, cells }),

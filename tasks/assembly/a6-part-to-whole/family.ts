@@ -19,7 +19,7 @@ import { reference } from './solver.ts';
 /** What A6 is: id, version, category, title, summary and tiers. */
 export const A6_DESCRIPTOR: FamilyDescriptor = {
   id: 'A6',
-  version: 3,
+  version: 4,
   category: 'A',
   title: 'Part-to-whole',
   summary:
@@ -51,6 +51,24 @@ export const a6PartToWhole: TaskFamily<A6Scene> = {
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
   tells: TELLS,
+  textVaries: [
+    {
+      what: "place tool's cell ranges",
+      reason:
+        "The schema bounds the cells place accepts by the board's grid, which is drawn on the board with lines, a black origin square and two painted strips; it bounds where the outline may lie, not its shape or which tray fills it.",
+      values: (i) => {
+        const place = i.tools.find((t) => t.name === 'place');
+        const props = (place?.parameters as { properties?: { cell?: unknown } } | undefined)?.properties;
+        return props?.cell ? [JSON.stringify(props.cell)] : [];
+      },
+    },
+    {
+      what: 'question presentation',
+      reason:
+        "Question-form seeds come in the seed benchmark's three presentations (one composite image, five neutral or five descriptive labels); the title and the first rule say which pictures follow, nothing about the answer.",
+      values: (i) => (i.tools.some((t) => t.name === 'answer') ? [i.title, i.rules.split('\n')[0]] : []),
+    },
+  ],
   answerPlace,
   batterySeeds,
   suites: {

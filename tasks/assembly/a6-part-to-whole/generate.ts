@@ -46,14 +46,22 @@ function physicalTools(s: PhysicalScene): ToolSpec[] {
   ];
 }
 
+/**
+ * The physical form's action budget: four times the reference's two placements, so a player who
+ * picks the tray from the pictures and misplaces a piece, or tries a wrong tray first, has room;
+ * a prober who maps pieces and outline by refused placements ('cube outside the outline', 'tips
+ * over') cannot afford to (issue 36). Refused and undone calls count.
+ */
+export const PHYSICAL_ACTION_BUDGET = 8;
+
 function physicalRules(s: PhysicalScene): string {
-  const n = s.target.length;
-  const { cols, rows, layers } = s.board;
+  // The target's cube count and the grid's size vary with the seed: the outline and the lines on
+  // the board show them (issue 36).
   const axes = s.board.turns
     ? 'The board is turned on the table, so its columns and rows need not run left to right and front to back in the first view: read them from the black square and the two painted strips.'
     : 'As seen from the first view, columns run from left to right and rows from front to back.';
   return [
-    `A board lies at the front of a table, nearest the first view. On it a translucent grey-blue outline shows a target solid of ${n} cubes, each ${CM} cm. Lines on the board mark the outline's grid of ${cols} × ${rows} cells (columns × rows), up to ${layers} layer${layers === 1 ? '' : 's'} high; a small black square marks cell [0, 0, 0]. A red strip painted beside the grid runs along the columns and a blue strip along the rows, both from the corner of cell [0, 0, 0], where an upright ruler stands with a tick at every ${CM} cm layer boundary, labelled from 0 (where labels would crowd, every other one is left out).`,
+    `A board lies at the front of a table, nearest the first view. On it a translucent grey-blue outline shows a target solid made of cubes, each ${CM} cm. Lines on the board mark the outline's grid of cells; a small black square marks cell [0, 0, 0]. A red strip painted beside the grid runs along the columns and a blue strip along the rows, both from the corner of cell [0, 0, 0], where an upright ruler stands with a tick at every ${CM} cm layer boundary, labelled from 0 (where labels would crowd, every other one is left out).`,
     'Behind the board four trays lie in a row: A, B, C and D from left to right as seen from the first view, each tray\'s letter painted on the table in front of it. Each tray holds two pieces made of the same cubes: piece 1 (orange) in the front half of the tray and piece 2 (blue) in the back half, named after their tray: A1, A2, B1, … D2. The seams between a piece\'s cubes show as lines.',
     'Exactly one tray holds two pieces that together can fill the outline exactly (each piece turned and moved as a rigid body, with no overlap and no gap); the two pieces of any other tray cannot.',
     'Goal: fill the outline with the two pieces of that tray. The episode ends, solved, as soon as the outline is filled; commit() ends it at once as it is.',
@@ -62,6 +70,7 @@ function physicalRules(s: PhysicalScene): string {
     'remove(piece) lifts a piece off the board and puts it back where it lay in its tray.',
     'A piece can only go straight down, so where one piece lies over part of the other, the lower one must go in first. A piece stays where it is put when its cubes rest on the board or on the other piece and its centre of mass lies above the cubes that rest on something; with nothing under it, it falls, and with its centre overhanging, it tips over.',
     'Violations: a piece touching anything while it is lowered, lifted or carried; a piece with a cube outside the outline; pieces from two different trays on the board together; a piece that falls or tips over. A violating call is undone, and the rest of that turn is not run.',
+    `Budget: ${PHYSICAL_ACTION_BUDGET} actions in all — every place, remove and commit counts, refused and undone ones too; camera moves are free.`,
   ].join('\n');
 }
 
@@ -88,8 +97,9 @@ function physicalPlan(s: PhysicalScene): string {
 function generatePhysical(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
   const { scene } = drawPhysical(seed, tier);
   return makeInstance<A6Scene>(family, tier, seed, {
-    title: `Part-to-whole assembly: a ${scene.target.length}-cube target, four trays of two pieces`,
+    title: 'Part-to-whole assembly: four trays of two pieces',
     rules: physicalRules(scene),
+    budgets: { turns: 100, actionsPerTurn: 5, actions: PHYSICAL_ACTION_BUDGET },
     tools: physicalTools(scene),
     camera: { initial: structuredClone(INITIAL_CAMERA), elevationRange: [0, 90] },
     rulers: physicalRulers(scene),

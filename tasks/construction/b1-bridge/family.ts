@@ -34,7 +34,7 @@ import { reference } from './solver.ts';
 /** What B1 is: id, version, category, title, summary and tiers. */
 export const B1_DESCRIPTOR: FamilyDescriptor = {
   id: 'B1',
-  version: 2,
+  version: 3,
   category: 'B',
   title: 'Bridge',
   summary:
@@ -56,4 +56,18 @@ export const b1Bridge: TaskFamily<B1Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  textVaries: [
+    {
+      what: 'load',
+      reason:
+        "The load's mass is the task's specification, as a builder is told the load a bridge must carry; it is not a size or position of the scene (the gap, the piers and the site are read off the mat), and a bridge that carries it must still be built where the pictures show the piers.",
+      values: (i) => [`${i.scene.loadKg} kg`],
+    },
+    {
+      what: 'supply',
+      reason:
+        'The bricks handed to the player (catalog names and how many of each): the supply is not drawn in the scene, so the text is the only place it can be given; it holds the intended bridge with spares, alternatives and decoys, so it does not name the design.',
+      values: (i) => [...i.scene.supply.map((x) => `${x.count} × ${x.type}`), ...i.scene.supply.map((x) => x.type)],
+    },
+  ],
 };

@@ -136,10 +136,9 @@ function cameraOf(s: B1Scene): Instance['camera'] {
 }
 
 function instanceOf(family: FamilyDescriptor, s: B1Scene, seed: number, tier: Tier): Instance<B1Scene> {
-  const cfg = TIER_SETTINGS[tier];
   const actions = actionBudget(tier);
   return makeInstance<B1Scene>(family, tier, seed, {
-    title: `Bridge over a gap, ${s.loadKg} kg load${cfg.rotated ? ', turned piers' : ''}`,
+    title: 'Bridge over a gap',
     rules: rulesText(s, actions),
     tools: [placeTool(s), REMOVE_TOOL, COMMIT_TOOL],
     budgets: { turns: TURNS, actionsPerTurn: 5, actions },

@@ -12,7 +12,7 @@ import { reference } from './solver.ts';
 /** What M3 is: id, version, category, title, summary and tiers. */
 export const M3_DESCRIPTOR: FamilyDescriptor = {
   id: 'M3',
-  version: 1,
+  version: 2,
   category: 'M',
   title: 'Aperture threading',
   summary:

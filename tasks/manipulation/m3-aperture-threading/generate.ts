@@ -103,19 +103,32 @@ function drawScene(tier: Tier, rng: Rng): M3Scene | null {
   };
 }
 
+/**
+ * The episode's action budget: about three times the most actions the reference takes at the
+ * tier (2–3 for one wall, 4–6 for two), so a player who reads the slots off the pictures has
+ * room for corrections, and a blind prober — who now learns only "ok" or "refused" from a
+ * move — cannot afford to feel out the slot's position and turn (issue 36). Refused and
+ * rolled-back moves count.
+ */
+export function actionBudget(tier: Tier): number {
+  return TIERS[tier].walls === 1 ? 10 : 18;
+}
+
 function rulesText(s: M3Scene, tier: Tier): string {
   const n = s.walls.length;
   const decoys = s.walls[0].slots.length - 1;
-  const [w, h] = extent(s.partCells);
+  // The part's extents and length vary with the seed: they are read off the rulers, not told
+  // (issue 36). The square count and size are the tier's constants.
   return [
-    `You hold a part (the orange prism): its cross-section is ${s.partCells.length} squares of ${mm(s.cell)} joined edge to edge (at most ${w * s.cell * 1000} × ${h * s.cell * 1000} mm), and it is ${mm(s.depth)} long. ${n === 1 ? 'A wall' : `${n} walls, one behind the other,`} ${mm(s.wallThickness)} thick fill${n === 1 ? 's' : ''} the space between you and the far side.`,
+    `You hold a part (the orange prism): its cross-section is ${s.partCells.length} squares of ${mm(s.cell)} joined edge to edge, and it is longer than it is wide. ${n === 1 ? 'A wall' : `${n} walls, one behind the other,`} ${mm(s.wallThickness)} thick fill${n === 1 ? 's' : ''} the space between you and the far side.`,
     `Each wall has ${decoys ? `${decoys + 1} slots; exactly one per wall has the outline of the part's cross-section` : "one slot with the outline of the part's cross-section"} (with ${mm(s.clearance)} clearance on every side)${decoys ? '; the others have one square in another place and let nothing through' : ''}. The part is longer than any slot is wide, so it passes only end-first with its cross-section turned onto the slot's outline${TIERS[tier].shapes === 'bar' ? '' : ' — and the outline is not mirror-symmetric, so only one way round fits'}.`,
     `Goal: pass the part through the slot${n > 1 ? 's of every wall in turn' : ''} until all of it is beyond the ${n > 1 ? 'last ' : ''}wall. The episode ends as soon as it is.`,
     "Frame: the red, green and blue arrows beside the first wall show the working frame's +x, +y and +z axes; +y is straight up." +
-      (s.frameYawDeg === 0 ? ' In the first view +x points to the right and +z toward you (the walls are across z).' : ' This frame is NOT lined up with the walls: it is turned about the vertical by a whole multiple of 15° that you must read from the arrows. All tools use the arrows\' frame.'),
+      (s.frameYawDeg === 0 ? ' In the first view +x points to the right and +z toward you (the walls are across z).' : ' This frame is NOT lined up with the walls: it is turned about the vertical by an angle you must read from the arrows. All tools use the arrows\' frame.'),
     'Measuring: a ruler runs along the bottom of the first wall\'s near face and another up its left edge, from its bottom-left corner, with ticks every 10 mm and labels every 100 mm.',
     "Tools: translate(dx_m, dy_m, dz_m) moves the part in a straight line; rotate(axis, angle_deg) turns it about its centre (the middle of its bounding box); move(…) does both at once. All are relative to where the part is now.",
     'Every motion is swept along its whole path. If the part would touch a wall, or leave the workspace (a box just as wide and high as the walls), the motion is stopped and rolled back and the rest of that turn is not run.',
+    `Budget: ${actionBudget(tier)} actions in all — every translate, rotate and move counts, refused and rolled-back ones too; camera moves are free.`,
   ].join('\n');
 }
 
@@ -138,8 +151,9 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const frame = yawQuat(scene.frameYawDeg);
   const t = TIERS[tier];
   return makeInstance(family, tier, seed, {
-    title: `Aperture threading, ${t.walls} wall${t.walls > 1 ? 's' : ''}, ${scene.partCells.length}-square part, ${mm(scene.clearance)} clearance${t.rotatedFrame ? ', turned working frame' : ''}`,
+    title: 'Aperture threading',
     rules: rulesText(scene, tier),
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     tools: heldPartToolSpecs(m3Tools(frame)),
     camera: {
       initial: { azimuth: 24, elevation: 22, distance: roundTo(0.78 + 0.3 * depthSpan, 3), target: [0, 0.14, roundTo(0.3 * scene.start.p[2] + 0.7 * scene.walls[scene.walls.length - 1].z, 3)] },

@@ -86,6 +86,16 @@ function drawScene(tier: Tier, rng: Rng): M5Scene | null {
   return { ...probe, start, goal };
 }
 
+/**
+ * The episode's action budget: about three times the most actions the reference takes at the
+ * tier, so a player who reads the opening off the pictures has room for corrections, and a blind
+ * prober — who now learns only "ok" or "refused" from a move — cannot afford to feel out the
+ * opening's position and turn (issue 36). Refused and rolled-back moves count.
+ */
+export function actionBudget(_tier: Tier): number {
+  return 10;
+}
+
 function rulesText(s: M5Scene, tier: Tier): string {
   const n = s.wall.openings.length;
   return [
@@ -97,6 +107,7 @@ function rulesText(s: M5Scene, tier: Tier): string {
     "Measuring: a ruler runs along the bottom of the wall's near face and another up its left edge, from its bottom-left corner, with ticks every 10 mm and labels every 100 mm.",
     "Tools: translate(dx_m, dy_m, dz_m) moves the block in a straight line; rotate(axis, angle_deg) turns it about its centre; move(…) does both at once. All are relative to where the block is now.",
     'Every motion is swept along its whole path. If the block would touch the wall, or leave the workspace (a box as wide and high as the wall), the motion is stopped and rolled back and the rest of that turn is not run.',
+    `Budget: ${actionBudget(tier)} actions in all — every translate, rotate and move counts, refused and rolled-back ones too; camera moves are free.`,
   ].join('\n');
 }
 
@@ -109,8 +120,9 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const x0 = WORKSPACE.min[0];
   const m = scene.wall.openings.find((o) => o.kind === 'match')!;
   return makeInstance(family, tier, seed, {
-    title: `Heart slot, ${scene.wall.openings.length} opening${scene.wall.openings.length > 1 ? 's' : ''}, ${mm(scene.clearance)} clearance${scene.toolFrame ? ', turns in the block\'s own frame' : ''}`,
+    title: 'Heart slot',
     rules: rulesText(scene, tier),
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     tools: heldPartToolSpecs(m5Tools(scene.toolFrame)),
     camera: { initial: { azimuth: 22, elevation: 20, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
     rulers,

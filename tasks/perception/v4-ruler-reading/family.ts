@@ -14,7 +14,7 @@ import { reference } from './solver.ts';
 /** What V4 is: id, version, category, title, summary and tiers. */
 export const V4_DESCRIPTOR: FamilyDescriptor = {
   id: 'V4',
-  version: 1,
+  version: 2,
   category: 'V',
   title: 'Ruler reading',
   summary:
@@ -40,4 +40,12 @@ export const v4RulerReading: TaskFamily<V4Scene> = {
   // false alarms rare where the default 0.1 would trip on a second lucky hit (2 of 10: 0.4 %).
   randomSuccessBound: 0.2,
   certify: {},
+  textVaries: [
+    {
+      what: 'question',
+      reason:
+        'Which size is asked (a height, a gap, an opening) and the colours naming the blocks it is asked about: the question must say what to measure, and colours name bodies the way letters do; it carries no size, position or range — the size is read off the rulers.',
+      values: (i) => [i.scene.question],
+    },
+  ],
 };

@@ -297,14 +297,16 @@ function drawScreen(rng: Rng, scene: Pick<V4Scene, 'boxes' | 'span'>, camera: Ca
 }
 
 function rulesText(s: V4Scene, tier: Tier): string {
-  const [lo, hi] = s.rangeCm;
+  // No size range in the text: the range the generator draws from is its prior, not the task
+  // (issue 36). The decoy and screen sentences are said at every seed so that the rules vary
+  // only by the question.
   const lines = [
     'Wooden blocks stand on a table, with measuring rulers laid on it (or standing upright on it). Each ruler is marked from its own start: a labelled long tick every 10 cm ("0", "10 cm", "20 cm", …), a shorter tick halfway between, and a short tick every centimetre.',
     `Question: ${s.question}`,
-    `Answer in centimetres with answer(size_cm). The answer counts as right when it is within ${s.toleranceCm.toFixed(1)} cm of the true size. Sizes asked in this task lie between ${lo} and ${hi} cm.`,
+    `Answer in centimetres with answer(size_cm). The answer counts as right when it is within ${s.toleranceCm.toFixed(1)} cm of the true size.`,
   ];
-  if (s.boxes.some((b) => b.role === 'decoy')) lines.push('Blocks in the other colours are not part of the question.');
-  if (s.boxes.some((b) => b.role === 'screen')) lines.push('A grey board standing on the table is not part of the question; it may hide things from some views.');
+  lines.push('Blocks in colours the question does not name are not part of it.');
+  lines.push('A grey board standing on the table, where there is one, is not part of the question; it may hide things from some views.');
   if (TIERS[tier].turned) lines.push('The measured size does not run along any ruler.');
   lines.push(
     'The camera tools (orbit, zoom, pan, view) only move the camera; elevation goes from 0° (level with the table) to 90° (straight down). Nothing in the scene can be moved, so no action can cause a violation. The answer ends the episode.',
@@ -357,7 +359,7 @@ export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt
   }
   const scene: V4Scene = { ...base, table: tableUnder(base.boxes, rulers) };
   const instance = makeInstance(family, tier, seed, {
-    title: `Ruler reading: ${kind === 'gap' ? 'a gap' : kind === 'height' ? 'a height' : 'an opening'}${t.turned ? ', turned' : ''}`,
+    title: 'Ruler reading',
     rules: rulesText(scene, tier),
     tools: [ANSWER_TOOL],
     camera: { initial: camera, elevationRange: [0, 90] },

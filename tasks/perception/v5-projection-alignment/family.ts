@@ -16,7 +16,7 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, tiltedAxesText } from './generate.ts';
 import { readRotaPool, ROTA_MIN_LENGTH, ROTA_POOL_SEEDS, ROTA_SIZE, selectRota } from './rota-suite.ts';
 import type { V5Scene } from './scene.ts';
 import { reference } from './solver.ts';
@@ -48,6 +48,17 @@ export const v5ProjectionAlignment: TaskFamily<V5Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  textVaries: [
+    {
+      what: 'tilted rotation axes',
+      reason:
+        "At L7 rotate() turns about a tilted frame drawn per seed; the rules must define the tool's axes for a model to use it. The frame is the tool's convention, independent of the object's pose and of the turn back to the target.",
+      values: (i) => {
+        const t = tiltedAxesText(i.scene);
+        return t ? [t] : [];
+      },
+    },
+  ],
   suites: {
     rota: {
       description: `${ROTA_SIZE} L5 instances from a pool of ${ROTA_POOL_SEEDS[1] - ROTA_POOL_SEEDS[0] + 1} (seeds ${ROTA_POOL_SEEDS[0]}–${ROTA_POOL_SEEDS[1]}), stratified over reference path length (≥ ${ROTA_MIN_LENGTH}) with largest-remainder allocation and SHA-256 ranking`,

@@ -66,6 +66,19 @@ function frameAxes(frame: WorkingFrame): string {
   }).join('; ');
 }
 
+
+/**
+ * The L7 sentence that defines rotate()'s tilted axes (null below L7). It varies with the seed
+ * and is allow-listed in `textVaries`: it is what the tool does, not where the object is, and
+ * says nothing about the turn that brings the object back to the target.
+ */
+export function tiltedAxesText(scene: V5Scene): string | null {
+  if (!scene.frame) return null;
+  const yaw = scene.frame.yawDeg;
+  const pitch = scene.frame.pitchDeg;
+  return `Tilted axes at this tier: the three rotation axes are not the picture's axes. Take x right, y up, z toward the camera, turn that frame ${Math.abs(yaw)}° ${yaw >= 0 ? '"+"' : '"-"'} about y, then ${Math.abs(pitch)}° ${pitch >= 0 ? '"+"' : '"-"'} about the turned x axis: the result is the frame rotate() uses. In picture terms (right, up, toward the camera) its axes point along ${frameAxes(scene.frame)}.`;
+}
+
 function rulesText(scene: V5Scene): string {
   const lines = [
     'A solid object floats in front of a fixed camera that looks at it straight on, without perspective. It was made from a flat icon: the icon\'s outline is extruded toward and away from the camera, and the depth at each point is cut off by a ball around the centre, so the solid is thickest in the middle and thinner toward its rim. In the target pose the camera sees the icon face-on; the object has been turned away from that pose by a few rotations.',
@@ -73,13 +86,8 @@ function rulesText(scene: V5Scene): string {
     `Goal: turn the object until its silhouette matches the target well enough: projection IoU (the area both silhouettes cover divided by the area either covers) of at least ${IOU_SUCCESS.toFixed(2)}.`,
     'rotate(axis, direction, angle_deg) turns the object about an axis through its centre that stays fixed in the world, not in the object. The axes: x points to the right of the picture, y up, z out of the picture toward the camera. "+" turns counter-clockwise as seen from the positive end of the axis looking back at the object (right-hand rule): "+" about z turns the picture counter-clockwise; "+" about y carries the near side of the object to the right; "+" about x carries the near side down and the top toward the camera. angle_deg is 1, 5, 10 or 30. Every turn reports the new IoU.',
   ];
-  if (scene.frame) {
-    const yaw = scene.frame.yawDeg;
-    const pitch = scene.frame.pitchDeg;
-    lines.push(
-      `Tilted axes at this tier: the three rotation axes are not the picture's axes. Take x right, y up, z toward the camera, turn that frame ${Math.abs(yaw)}° ${yaw >= 0 ? '"+"' : '"-"'} about y, then ${Math.abs(pitch)}° ${pitch >= 0 ? '"+"' : '"-"'} about the turned x axis: the result is the frame rotate() uses. In picture terms (right, up, toward the camera) its axes point along ${frameAxes(scene.frame)}.`,
-    );
-  }
+  const tilted = tiltedAxesText(scene);
+  if (tilted) lines.push(tilted);
   lines.push(
     `stop() ends the episode at once (giving up). The episode also ends when the IoU reaches ${IOU_SUCCESS.toFixed(2)} (success), after ${STEP_CAP} rotations (the step cap), or after ${STAGNATION_LIMIT} rotations in a row none of which raises the IoU above the best value reached so far (stagnation). One call per turn. Rotations never collide with anything and are never rolled back.`,
   );

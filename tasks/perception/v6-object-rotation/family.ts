@@ -52,6 +52,21 @@ export const v6ObjectRotation: TaskFamily<V6Scene> = {
   answerPlace,
   randomSuccessBound,
   certify: {},
+  textVaries: [
+    {
+      what: 'question',
+      reason:
+        "Each seed asks one of the benchmark's eight question types: the title names the type, the rules carry its question, its options and how to answer, and the answer tool's schema lists the options. They say what is asked and which answers are allowed, never which option is right (balanced over each type's questions); the angle is read off the pictures.",
+      values: (i) => {
+        const lines = i.rules.split('\n');
+        // Every line between the constant opening (and the L7 screen sentence) and the constant
+        // closing line is the question's own text.
+        const own = lines.filter((l, k) => k > 0 && !l.startsWith('A grey screen stands') && !l.startsWith('You have one turn and one action'));
+        const answer = i.tools.find((t) => t.name === 'answer');
+        return [i.title.replace(/^Object rotation: /, ''), ...own, ...(answer ? [answer.description, JSON.stringify(answer.parameters)] : [])];
+      },
+    },
+  ],
   runStats: ROTATION_RUN_STATS,
   suites: {
     rotation: {

@@ -89,7 +89,7 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
           throw new ViolationError({
             kind: 'rule',
             bodies: [vehicleBody(id)],
-            message: `vehicle ${id} lies ${v.axis === 'ew' ? 'east–west' : 'north–south'} and cannot move ${dir}: vehicles only drive along their length`,
+            message: `vehicle ${id} cannot move ${dir}: vehicles only drive along their length`,
           });
         }
         slidePiece(world, tray, vehicleBody(id), dir, cells);

@@ -14,7 +14,7 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P2 is: id, version, category, title, summary and tiers. */
 export const P2_DESCRIPTOR: FamilyDescriptor = {
   id: 'P2',
-  version: 1,
+  version: 2,
   category: 'P',
   title: 'Traffic jam',
   summary:
@@ -36,4 +36,16 @@ export const p2TrafficJam: TaskFamily<P2Scene> = {
   shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  textVaries: [
+    {
+      what: 'action budget',
+      reason: 'Twice the shortest length must be stated for the budget to be fair; the shortest length itself is no longer given, and the budget says nothing about which vehicles block the way.',
+      values: (i) => [`at most ${i.budgets.actions} drives`],
+    },
+    {
+      what: 'vehicle letters',
+      reason: "The drive tool's schema lists the letters on the roofs (names, as piece letters are); how many there are is what the picture shows anyway, and no letter says where its vehicle is.",
+      values: (i) => [JSON.stringify(i.scene.vehicles.map((v) => v.id))],
+    },
+  ],
 };

@@ -203,14 +203,14 @@ export function actionBudget(length: number): number {
   return 2 * length;
 }
 
-function rulesText(scene: P2Scene, length: number, budget: number): string {
-  const cars = scene.vehicles.filter((v) => v.length === 2).length;
-  const trucks = scene.vehicles.length - cars;
+function rulesText(scene: P2Scene, budget: number): string {
+  // How many cars and trucks, and the shortest length, vary with the seed: the pictures show the
+  // vehicles (issue 36); only the budget is stated.
   return [
-    `A walled parking lot of ${scene.size} × ${scene.size} square cells, each ${(scene.cell * 100).toFixed(0)} cm wide, is jammed with ${cars} cars (2 cells long) and ${trucks} trucks (3 cells long), each with its letter on the roof. Car A is red. The exit is the green gate in the east wall, in A's row.`,
+    `A walled parking lot of ${scene.size} × ${scene.size} square cells, each ${(scene.cell * 100).toFixed(0)} cm wide, is jammed with cars (2 cells long) and trucks (3 cells long), each with its letter on the roof. Car A is red. The exit is the green gate in the east wall, in A's row.`,
     'Goal: drive car A east until its front touches the exit gate (it then covers the green cells before the gate).',
     'drive(vehicle, direction, cells) moves one vehicle forwards or backwards along its own length only — a vehicle never moves sideways; driving it sideways is refused. Directions are compass directions: north is the far side of the lot in the first view (the letter N drawn beyond that wall marks it) and east is to the right. A vehicle cannot pass through a wall or another vehicle: a move that would hit something is stopped, rolled back, and the rest of that turn is not run.',
-    `Each drive counts as one action, however far the vehicle goes. The shortest way out takes ${length} drives. Budget: at most ${budget} drives in the whole episode; every drive counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends as soon as A reaches the exit, or when the budget is spent; the fewer drives, the higher the score.`,
+    `Each drive counts as one action, however far the vehicle goes. Budget: at most ${budget} drives in the whole episode; every drive counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends as soon as A reaches the exit, or when the budget is spent; the fewer drives, the higher the score.`,
   ].join('\n');
 }
 
@@ -227,8 +227,8 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const z = side / 2 + WALL_THICKNESS + TRAY_MARGIN + 0.015;
   const ruler: RulerSpec = { from: [-side / 2, GROUND_Y + 0.0005, z], to: [side / 2, GROUND_Y + 0.0005, z], tickDir: [0, 0, 1], major: 0.05 };
   return makeInstance(family, tier, seed, {
-    title: `Traffic jam, ${scene.vehicles.length} vehicles${scene.decoys.length ? ' with decoys' : ''}${scene.tall ? ', one tall' : ''}`,
-    rules: rulesText(scene, length, budget),
+    title: 'Traffic jam',
+    rules: rulesText(scene, budget),
     tools: [driveTool(scene)],
     camera: {
       initial: { azimuth: 0, elevation: scene.tall ? 42 : 58, distance: Math.round((side * 2.3 + 0.12) * 1000) / 1000, target: [0, 0, 0.03] },

@@ -15,7 +15,7 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P3 is: id, version, category, title, summary and tiers. */
 export const P3_DESCRIPTOR: FamilyDescriptor = {
   id: 'P3',
-  version: 2,
+  version: 3,
   category: 'P',
   title: 'Crate pushing',
   summary:
@@ -37,4 +37,11 @@ export const p3CratePushing: TaskFamily<P3Scene> = {
   shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  textVaries: [
+    {
+      what: 'action budget',
+      reason: 'The fewest moves plus half again must be stated for the budget to be fair; the shortest length itself is no longer given, and the budget says nothing about where the crates or the green cells are.',
+      values: (i) => [`at most ${i.budgets.actions} moves`],
+    },
+  ],
 };

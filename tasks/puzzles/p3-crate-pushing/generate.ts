@@ -226,7 +226,7 @@ function rulesText(s: P3Scene, budget: number): string {
   lines.push(
     `Goal: push ${crates === 1 ? 'the crate onto the green cell' : 'every crate onto a green cell (any crate on any green cell)'}.`,
     'move(direction) walks the pusher one cell north, east, south or west; the letter N drawn beside the room marks north. If a crate stands in that cell, the pusher pushes it one cell further in the same direction. It pushes one crate at a time and can never pull. A move into a wall or a rail, or one that would push a crate into a wall, a rail or another crate, is stopped and rolled back, and the rest of that turn is not run.',
-    `Each move is one action. The reference solution uses the fewest pushes and, among those, the fewest moves: ${s.optimum.moves} moves. Budget: at most ${budget} moves in the whole episode; every move counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends when every crate is on a green cell, or when the budget is spent.`,
+    `Each move is one action. Budget: at most ${budget} moves in the whole episode; every move counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends when every crate is on a green cell, or when the budget is spent.`,
   );
   return lines.join('\n');
 }
@@ -253,9 +253,8 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const { scene } = drawScene(seed, tier, attempt);
   const budget = actionBudget(scene.optimum.moves);
   const cam = firstCamera(scene);
-  const crates = scene.map.join('').split('').filter((c) => c === '$' || c === '*').length;
   return makeInstance(family, tier, seed, {
-    title: `Crate pushing, ${crates} crate${crates === 1 ? '' : 's'} in a ${scene.cols - 2} × ${scene.rows - 2} room${scene.heights ? ' with a raised platform' : ''}${scene.wallHeight > WALL_HEIGHT ? ', tall walls' : ''}`,
+    title: 'Crate pushing',
     rules: rulesText(scene, budget),
     tools: [MOVE_TOOL],
     budgets: { turns: 100, actionsPerTurn: 5, actions: budget },

@@ -15,7 +15,7 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P4 is: id, version, category, title, summary and tiers. */
 export const P4_DESCRIPTOR: FamilyDescriptor = {
   id: 'P4',
-  version: 1,
+  version: 2,
   category: 'P',
   title: 'Gravity maze',
   summary:
@@ -37,4 +37,11 @@ export const p4GravityMaze: TaskFamily<P4Scene> = {
   shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  textVaries: [
+    {
+      what: 'action budget',
+      reason: 'The fewest turns plus half again must be stated for the budget to be fair; the shortest length itself is no longer given, and the budget tells nothing about which turns lead out.',
+      values: (i) => [`at most ${i.budgets.actions} turns`],
+    },
+  ],
 };

@@ -111,7 +111,7 @@ function rulesText(s: P4Scene, budget: number): string {
       : 'The blocks are translucent: you can see the ball through them.',
     'Goal: get the ball out of the cube through the exit, onto the tray.',
     'tilt(toward) tips the cube a quarter turn about a level axis through its centre so that its top face turns toward north, east, south or west; the letters N, E, S and W on the ground mark those sides. spin(direction) turns it a quarter turn about the vertical axis, clockwise or anticlockwise as seen from above. The ball turns with the cube; after the turn it drops straight down through open cells until a block or the glass stops it, or out through the exit if the hole is then underneath it. The ball never moves sideways on its own.',
-    `Each turn is one action. The shortest way out takes ${s.optimum.turns} turns. Budget: at most ${budget} turns in the whole episode. The episode ends as soon as the ball is out, or when the budget is spent.`,
+    `Each turn is one action. Budget: at most ${budget} turns in the whole episode. The episode ends as soon as the ball is out, or when the budget is spent.`,
   ].join('\n');
 }
 
@@ -121,7 +121,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const budget = actionBudget(scene.optimum.turns);
   const plan = solveMaze(scene).moves.map(moveToCall);
   return makeInstance(family, tier, seed, {
-    title: `Gravity maze, ${scene.optimum.turns} turns from the exit${scene.opaque ? ', opaque blocks' : ''}${scene.viewAzimuth ? ', seen from another side' : ''}`,
+    title: 'Gravity maze',
     rules: rulesText(scene, budget),
     tools: [TILT_TOOL, SPIN_TOOL],
     budgets: { turns: 100, actionsPerTurn: 5, actions: budget },

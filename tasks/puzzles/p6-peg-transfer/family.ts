@@ -35,4 +35,11 @@ export const p6PegTransfer: TaskFamily<P6Scene> = {
   shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  textVaries: [
+    {
+      what: 'action budget',
+      reason: "The budget follows the instance's shortest plan and must be stated to be fair; it says nothing about which peg holds which disk or which peg is the goal.",
+      values: (i) => [`at most ${i.budgets.actions} moves`],
+    },
+  ],
 };

@@ -14,7 +14,7 @@ import { reference } from './solver.ts';
 /** What T1 is: id, version, category, title, summary and tiers. */
 export const T1_DESCRIPTOR: FamilyDescriptor = {
   id: 'T1',
-  version: 2,
+  version: 3,
   category: 'T',
   title: 'Tunnel timing',
   summary:

@@ -97,8 +97,9 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   for (const x of [left, right]) corners.push([x, top, back], [x, top, STRIP_Z[1]], [x, LABEL_ROOM_Y, STRIP_Z[1]]);
   const view = fitTrackCamera(corners);
   return makeInstance(family, tier, seed, {
-    title: `Tunnel timing${P.gates === 2 ? ', two gates' : ''}${P.decoy ? ', with a second track' : ''}`,
+    title: 'Tunnel timing',
     rules: rulesText(scene),
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(scene) },
     tools: tools(scene),
     camera: {
       initial: view.camera,
@@ -126,6 +127,16 @@ function gateWords(s: T1Scene): string {
   return s.gates.length === 2 ? 'Both ends of the tunnel are closed by gates (yellow bars across the track): the entrance gate and the exit gate.' : 'The tunnel entrance is closed by a gate (a yellow bar across the track).';
 }
 
+/**
+ * The episode's action budget, every wait included: four times the reference's calls (wait,
+ * fire, wait per gate: 3 with one gate, 5 with two), so a player who watches the ball over a few
+ * short waits before timing the gate has room, while stepping through time in small waits to
+ * find the ball by trial is unaffordable (issue 36).
+ */
+export function actionBudget(s: Pick<T1Scene, 'gates'>): number {
+  return s.gates.length === 2 ? 20 : 12;
+}
+
 function rulesText(s: T1Scene): string {
   const lines = [
     `A red ball rolls along a straight channel towards a tunnel and a green pit beyond it. ${gateWords(s)} Inside the tunnel the ball is hidden from view.`,
@@ -138,6 +149,7 @@ function rulesText(s: T1Scene): string {
     'If the ball touches a gate at any moment (it runs into a closed gate, or a closing gate comes down on it), that gate jams, the run has failed for good and the task can no longer be solved.',
     `Each picture is a strip of five frames of the same view taken 0.25 s of world time apart, stacked with the oldest at the top. The bottom frame always shows the world now, whatever you waited; each frame's label says how long ago it was taken and the world time it shows (e.g. "0.25 s ago · t = 1.35 s"). A ruler with 1 cm ticks and 10 cm labels runs along the white strip in front of the red ball's track. The ball is ${fmt(BALL_RADIUS * 200, 0)} cm across.`,
     'The episode ends as soon as the red ball lies in the green pit with no gate ever touched.',
+    `Budget: ${actionBudget(s)} actions in all — every wait and every open_gate counts, refused ones too; camera moves are free.`,
   );
   return lines.join('\n');
 }
