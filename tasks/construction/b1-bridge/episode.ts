@@ -328,6 +328,8 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
           { name: 'pier-east', minPixels: 2000 },
           { name: 'load', group: ['load-hook', 'load-cord', 'load-weight'], minPixels: 800 },
         ],
+        // The mat's printed grid lines.
+        scenery: ['mat-lines', 'mat-lines-bold'],
       },
     ],
     progress() {

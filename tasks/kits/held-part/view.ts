@@ -47,5 +47,7 @@ export function heldPartViewParts(v: HeldPartView): ViewDeclaration[] {
   if (v.partArrows) {
     bodies.push({ name: `${v.partArrows} arrows`, group: axes.map((a) => `${v.partArrows}-${a}`), minPixels: PART_AXES_MIN_PIXELS });
   }
-  return [{ bodies, hidden: v.hidden ?? [], hiddenRulers: v.hiddenRulers ?? [] }];
+  // The small cubes where each set of arrows meets are part of the arrows, not something to read.
+  const origins = [`${v.frameArrows}-origin`, ...(v.partArrows ? [`${v.partArrows}-origin`] : [])];
+  return [{ bodies, hidden: v.hidden ?? [], hiddenRulers: v.hiddenRulers ?? [], scenery: origins }];
 }

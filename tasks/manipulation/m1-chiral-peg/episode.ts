@@ -215,6 +215,8 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
           { name: 'frame-y', minPixels: 300 },
           { name: 'frame-z', minPixels: 300 },
         ],
+        // The small cube where the working frame's arrows meet.
+        scenery: ['frame-origin'],
       },
     ],
     progress() {

@@ -290,6 +290,8 @@ export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
             { name: 'compass-N', minPixels: 120 },
           ],
           hidden: firstViewHiddenBodies(s),
+          // The floor's checker pattern and the ramp's stripes are paint on required bodies.
+          scenery: ['floor-checker', 'ramp-stripes'],
         },
       ];
     },

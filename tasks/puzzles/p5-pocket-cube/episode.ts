@@ -172,7 +172,8 @@ export function build(instance: Instance<P5Scene>, world: World): FamilyEnv {
       const whole = { name: 'cube', group: cube, minPixels: 40000 };
       return [
         { label: 'first view', bodies: [whole, { name: 'base', minPixels: 2000, mayBeCut: true }] },
-        { label: 'view from the opposite side', camera: backView(ctx.camera), bodies: [whole] },
+        // The base stands under the cube in this view too; only the cube must be read there.
+        { label: 'view from the opposite side', camera: backView(ctx.camera), bodies: [whole], scenery: ['base'] },
       ];
     },
     async observe(ctx) {

@@ -79,6 +79,8 @@ export function build(instance: Instance<T1Scene>, world: World): FamilyEnv {
           { name: 'ruler-strip', minPixels: 10000, mayBeCut: true },
           ...(s.decoy ? [{ name: 'decoy-track', minPixels: 3000 }, { name: DECOY_BALL, minPixels: 80 }] : []),
         ],
+        // The track's furniture: rails, walls and pit floor around the parts the rules name.
+        scenery: ['rails', 'back-wall', 'pit-floor', 'decoy-rails', 'decoy-tunnel', 'decoy-back-wall', 'decoy-pit-floor', 'decoy-pit-walls'],
       },
     ],
     progress() {
