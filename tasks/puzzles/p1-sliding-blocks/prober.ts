@@ -149,6 +149,23 @@ export function consistentLayouts(
   return out;
 }
 
+/**
+ * The program is replayed from the start every turn, so the enumeration is kept per readings
+ * (a handful of entries; the oldest are dropped).
+ */
+const LAYOUTS = new Map<string, MappedBlock[][]>();
+
+function layoutsOf(tier: Tier, letters: string[], readings: Map<string, Record<TrayDirection, Reading>>): MappedBlock[][] {
+  const key = JSON.stringify([tier, letters, [...readings]]);
+  let hit = LAYOUTS.get(key);
+  if (!hit) {
+    hit = consistentLayouts(TIER_SPEC[tier], letters, readings);
+    if (LAYOUTS.size >= 64) LAYOUTS.delete(LAYOUTS.keys().next().value!);
+    LAYOUTS.set(key, hit);
+  }
+  return hit;
+}
+
 /** A block's cells after a slide (the layout is the mapper's belief, updated as its slides go through). */
 function moved(layout: MappedBlock[], letter: string, dir: TrayDirection, cells: number): MappedBlock[] {
   const [dc, dr] = DIRECTION_STEP[dir];
@@ -197,7 +214,7 @@ function* probeAndMap(view: SightlessView, actionCap: number): SightlessProgram 
       readings.set(letter, r);
     }
     // 2. Reconstruct the layouts that agree, and 3. solve and play toward each candidate goal.
-    const layouts = consistentLayouts(spec, letters, readings);
+    const layouts = layoutsOf(view.tier as Tier, letters, readings);
     let surprise = false;
     // One layout at a time: a wrong one shows as a refused slide, and the tray is mapped again.
     for (const start of layouts.slice(0, 1)) {
