@@ -220,6 +220,33 @@ describe('A1 occluded packing', function () {
       }
     });
 
+    it('a piece under another cannot be lifted out: one text, naming only the piece, changing nothing', async () => {
+      const inst = instance('L5');
+      const calls = placeCalls(inst);
+      const env = await envOf(inst);
+      try {
+        for (const c of calls.slice(0, -1)) expect(env.execute(c).status).to.equal('ok');
+        let refused = 0;
+        for (const c of calls.slice(0, -2)) {
+          const h = env.stateHash();
+          const r = env.execute({ tool: 'remove', args: { piece: c.args.piece } });
+          if (r.status === 'ok') {
+            expect(env.execute(c).status).to.equal('ok');
+            continue;
+          }
+          refused++;
+          expect(r.status).to.equal('violation');
+          expect(r.violation!.kind).to.equal('rule');
+          expect(r.violation!.bodies).to.deep.equal([c.args.piece]);
+          expect(r.message).to.equal(`'${c.args.piece}' cannot be lifted out now; nothing moved.`);
+          expect(env.stateHash()).to.equal(h);
+        }
+        expect(refused, 'some piece early in the order has another on it').to.be.greaterThan(0);
+      } finally {
+        env.free();
+      }
+    });
+
     it('progress counts filled cells, halved when the pieces placed can no longer be part of a filling', async () => {
       const inst = instance('L5');
       const calls = placeCalls(inst);
