@@ -104,6 +104,12 @@ export function build(instance: Instance<A1Scene>, world: World): FamilyEnv {
       removed: (p) => `took '${p.name}' out of the box and put it back where it lay`,
     },
     record: (rotation, _at, cells): PlacedPiece => ({ rotation, cells }),
+    // One text for every refusal (issue 36): which wall it met, how many cubes stuck out, or
+    // whether it would fall or tip are each a reading of the piece's shape for a prober.
+    refusal: {
+      place: (name) => `'${name}' does not fit there; nothing moved.`,
+      remove: (name) => `'${name}' cannot be lifted out now; nothing moved.`,
+    },
   });
   const agentName = (c: readonly number[]): string => `[${toAgentCell(c, s.box).join(', ')}]`;
 

@@ -13,7 +13,7 @@ import { reference } from './solver.ts';
 /** What A1 is: id, version, category, title, summary and tiers. */
 export const A1_DESCRIPTOR: FamilyDescriptor = {
   id: 'A1',
-  version: 2,
+  version: 3,
   category: 'A',
   title: 'Occluded packing',
   summary:
@@ -42,4 +42,14 @@ export const a1OccludedPacking: TaskFamily<A1Scene> = {
   certify: { unique: true },
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  // The text of a tier is the same for every seed but for the piece names (issue 36): no box
+  // size, no number of pieces, no cube counts. The action budget is the same at every seed of a
+  // tier (each tier needs a fixed number of pieces).
+  textVaries: [
+    {
+      what: 'piece names',
+      reason: "the tools name the pieces they may move by colour; which colour has which shape, and where it lies, is seen only in the picture",
+      values: (i) => i.scene.pieces.map((p) => p.name),
+    },
+  ],
 };

@@ -8,6 +8,7 @@ import type { InstanceFilter } from '../../types.ts';
 import type { A1Scene } from './scene.ts';
 import { hiddenFromFirstView } from './sight.ts';
 import { certify } from './solver.ts';
+import { PROBE_AND_PACK } from './prober.ts';
 
 /** Cheap static checks every instance must pass (the generator draws until they hold; verify reports them). */
 export const SHORTCUT_FILTERS: InstanceFilter<A1Scene>[] = [
@@ -28,4 +29,4 @@ export const SHORTCUT_FILTERS: InstanceFilter<A1Scene>[] = [
 ];
 
 /** A1's own sightless strategies for the shortcut battery. */
-export const SIGHTLESS: SightlessStrategy[] = [];
+export const SIGHTLESS: SightlessStrategy[] = [PROBE_AND_PACK];

@@ -9,7 +9,7 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { redrawRng } from '../../../solvers/redraw.ts';
 import { canonical, shapeKey, type Cell } from '../../../solvers/polycube.ts';
 import type { Rng } from '../../../core/rng.ts';
-import { makeInstance } from '../../instance.ts';
+import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
@@ -248,6 +248,19 @@ export function sceneProblem(scene: A1Scene, tier: Tier): string | { certificate
   return { certificate, plan };
 }
 
+/**
+ * The largest agent cell a `place` call may name, the same at every tier: the schema must not
+ * give the box's size away (issue 36). A cell outside the box is simply refused.
+ */
+export const CELL_MAX: BoxDims = { cols: 3, rows: 3, layers: 3 };
+
+/**
+ * The action budget: the reference's placements × this factor, refused calls counted. Why 3 is
+ * room for a player who looks and too little for one who maps the pieces by probing: README
+ * "Budget".
+ */
+export const BUDGET_FACTOR = 3;
+
 function tools(s: A1Scene): ToolSpec[] {
   const names = s.pieces.map((p) => p.name);
   return [
@@ -256,7 +269,7 @@ function tools(s: A1Scene): ToolSpec[] {
       kind: 'discrete',
       description:
         'Lift a piece straight up from the table, turn it in the air by `turns` (quarter turns about fixed world axes, first one first, starting from the orientation it has on the table), carry it over the box and lower it straight down until its reference cube (its lowest cube; of several, the leftmost; of several, the frontmost) is in `cell` = [col, row, layer]. Touching anything on the way down is a collision.',
-      parameters: placeParameters(names, s.box),
+      parameters: placeParameters(names, CELL_MAX),
     },
     {
       name: 'remove',
@@ -267,20 +280,23 @@ function tools(s: A1Scene): ToolSpec[] {
   ];
 }
 
-function rulesText(s: A1Scene): string {
-  const { cols, rows, layers } = s.box;
+/**
+ * The rules: what the task is, never the box's size, how many pieces there are, how many are
+ * hidden or how big they are (read from the picture: the issue-36 contract). The cube size is
+ * the same for every instance.
+ */
+function rulesText(s: A1Scene, budget: number): string {
   const cm = CELL * 100;
-  const n = s.pieces.length;
-  const hidden = s.pieces.filter((p) => p.hidden).length;
   return [
-    `A wooden box without a lid stands on a table. Its inside holds ${cols} × ${rows} × ${layers} cells (columns × rows × layers), each a ${cm} cm cube: lines on the box floor mark the cells, the rulers on the box's front and left rims have a tick every ${cm} cm, and a small black square marks the floor of cell [0, 0, 0]. The box's front wall is the dark one: a low rim, so the floor can be seen over it.`,
-    `${n} pieces lie on the table, each of a different colour and made of ${cm} cm cubes joined face to face (the seams between its cubes show as lines). ${hidden === 1 ? 'One piece lies' : `${hidden} pieces lie`} behind the grey wall at the back, out of sight from the first view: move the camera to see ${hidden === 1 ? 'it' : 'them'}.`,
+    `A wooden box without a lid stands on a table. Its inside is a block of cells, each a ${cm} cm cube: lines on the box floor mark the cells, the rulers on the box's front and left rims have a tick every ${cm} cm, and a small black square marks the floor of cell [0, 0, 0]. The box's front wall is the dark one: a low rim, so the floor can be seen over it.`,
+    `Pieces lie on the table, each of a different colour and made of ${cm} cm cubes joined face to face (the seams between its cubes show as lines). Some of them lie behind the grey wall at the back, out of sight from the first view: move the camera to see them.`,
     `Goal: fill every cell of the box with pieces. ${s.spares ? 'Not every piece is needed: some are spares that fit in no filling of the box. ' : ''}The episode ends as soon as the box is full.`,
     'Cells are named [col, row, layer]: col counts from the left (0 = the leftmost column as seen from the first view), row from the front (0 = the row along the dark front wall), layer from the bottom (0 = on the box floor).',
     "place(piece, turns, cell) lifts the piece straight up, turns it in the air, carries it over the box and lowers it straight down. `turns` lists quarter turns about fixed world axes, applied one after the other to the orientation the piece has on the table (an empty list keeps that orientation): 'y+' turns it counter-clockwise as seen from above and 'y-' clockwise; 'x+' tips its top towards the front (towards the first view) and 'x-' towards the back; 'z+' rolls its top to the left (counter-clockwise as seen from the front) and 'z-' to the right. `cell` is where the piece's reference cube ends: the piece's lowest cube after turning; if several are lowest, the leftmost of those; if still several, the frontmost. The piece comes to rest on what is under it.",
     'remove(piece) lifts a piece straight up out of the box and puts it back where it lay on the table.',
-    'A piece can only go straight down, so a cell under part of another piece must be filled before that piece goes in. A piece stays where it is put when its cubes rest on the box floor or on pieces already in the box and its centre of mass lies above the cubes that rest on something; with nothing under it, it falls, and with its centre overhanging, it tips over.',
-    'Violations: a piece touching anything while it is lowered or lifted (another piece or the box); a piece that would stick out of the box; a piece that falls or tips over. A violating call is undone, and the rest of that turn is not run.',
+    'A piece can only go straight down, so a cell under part of another piece must be filled before that piece goes in. A piece stays where it is put when its cubes rest on the box floor or on pieces already in the box and its centre of mass lies above the cubes that rest on something; with nothing under it, it would fall, and with its centre overhanging, it would tip over.',
+    'Refused: a piece touching anything on its way down or up (another piece or the box); a piece that would stick out of the box; a piece that would fall or tip over. A refused call is undone, and the rest of that turn is not run; its result says only that the piece does not fit there (or cannot be lifted out), and the picture after it shows why.',
+    `You have ${budget} actions in all: every place and remove counts, a refused one too; when they are spent, the episode ends.`,
   ].join('\n');
 }
 
@@ -313,10 +329,12 @@ function rulers(s: A1Scene): RulerSpec[] {
 /** The instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A1Scene> {
   const { scene, plan } = drawScene(seed, tier);
-  const n = scene.pieces.length;
+  const budget = plan.steps.length * BUDGET_FACTOR;
   return makeInstance(family, tier, seed, {
-    title: `Occluded packing, ${scene.box.cols}×${scene.box.rows}×${scene.box.layers} box, ${n} pieces`,
-    rules: rulesText(scene),
+    // The same for every seed of a tier: no box size, no number of pieces.
+    title: 'Occluded packing',
+    rules: rulesText(scene, budget),
+    budgets: { ...DEFAULT_BUDGETS, actions: budget },
     tools: tools(scene),
     camera: { initial: structuredClone(INITIAL_CAMERA), elevationRange: [0, 90] },
     rulers: rulers(scene),

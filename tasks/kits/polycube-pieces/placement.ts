@@ -101,6 +101,16 @@ export interface PlacementSpec<P extends TablePiece, R extends PlacedPiece> {
   record(rotation: number, at: Cell, cells: Cell[]): R;
   /** Family rules checked once a piece has arrived, before it is checked against the grid: throws a `ViolationError`. */
   admit?(piece: P, placed: Readonly<Record<string, R>>): void;
+  /**
+   * One wording for every refusal, when a family wants its results not to tell the causes
+   * apart (issue 36: "would touch the box", "N of its cubes would be outside", "would tip
+   * over" and a fall are each a probe's reading of the piece's shape). Given, every refused
+   * `place` — a collision on the way, a cube outside the grid, nothing under it, its centre
+   * overhanging — is one rule violation naming only the piece, with this text; a piece with
+   * nothing under it is refused at once instead of let go. The same for a `remove` that
+   * touches something on the way. The rollback image still shows what happened.
+   */
+  refusal?: { place(piece: string): string; remove(piece: string): string };
 }
 
 /** The placement tools bound to one world, and what a family's `solved`, `progress` and `stateText` read. */
@@ -230,40 +240,19 @@ export function piecePlacement<P extends TablePiece, R extends PlacedPiece>(worl
       const lift = liftOnSupports(cells);
       const rest: Vec3 = [origin[0], round9(origin[1] + (lift === null ? 0 : lift + DROP_GAP)), origin[2]];
       world.setKind(name, 'kinematic');
-      carry(name, { p: rest, q: matToQuat(m) }, words.into);
-      spec.admit?.(piece, placed());
-      const outside = cells.filter((c) => !grid.contains(c));
-      if (outside.length) {
-        throw new ViolationError({
-          kind: 'rule',
-          bodies: [name, grid.body],
-          message: `'${name}' would stick out of the ${grid.body}: ${words.outsideCount(outside.length, cells.length)} would be outside the ${grid.body}'s cells (every cube must end inside the ${grid.body}).`,
-        });
+      if (spec.refusal) {
+        const text = spec.refusal.place(name);
+        return refusingAs(text, name, () => placeCarried(piece, m, rotation, at, cells, rest, cellArg, text));
       }
-      const carried = restingCubes(cells, new Set(occupancy().keys()));
-      placed()[name] = spec.record(rotation, at, cells);
-      if (carried.length === 0) {
-        // Nothing under it: let go, and the statics check after the action sees it fall.
-        world.setKind(name, 'dynamic');
-        world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
-        return `let go of '${name}' with nothing under it`;
-      }
-      if (!centreOverSupport(cells, carried)) {
-        throw new ViolationError({
-          kind: 'statics',
-          bodies: [name],
-          message: `'${name}' would tip over: its centre of mass is not above the cubes that rest on ${words.supports}.`,
-        });
-      }
-      // Carried: it stays where it was put (rigid-body statics decided above), fixed in place.
-      world.setKind(name, 'static');
-      return `lowered '${name}' ${words.into} with its reference cube in cell [${cellArg.join(', ')}]`;
+      return placeCarried(piece, m, rotation, at, cells, rest, cellArg, null);
     },
     remove(args) {
       const piece = pieceArg(args);
       if (!placed()[piece.name]) throw new SpaceActError('invalid-argument', `'${piece.name}' is not ${words.placedWhere}`, { field: 'piece' });
       world.setKind(piece.name, 'kinematic');
-      carry(piece.name, { p: [piece.position[0], round9(piece.position[1] + DROP_GAP), piece.position[2]], q: [0, 0, 0, 1] }, words.back);
+      const lift = (): void => carry(piece.name, { p: [piece.position[0], round9(piece.position[1] + DROP_GAP), piece.position[2]], q: [0, 0, 0, 1] }, words.back);
+      if (spec.refusal) refusingAs(spec.refusal.remove(piece.name), piece.name, lift);
+      else lift();
       world.setKind(piece.name, 'dynamic');
       world.setVelocity(piece.name, [0, 0, 0], [0, 0, 0]);
       delete placed()[piece.name];
@@ -285,4 +274,52 @@ export function piecePlacement<P extends TablePiece, R extends PlacedPiece>(worl
       });
     },
   };
+
+  /** Runs `fn`, turning any violation it throws into one rule violation naming only `name`, with `text`. */
+  function refusingAs<T>(text: string, name: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ViolationError) throw new ViolationError({ kind: 'rule', bodies: [name], message: text });
+      throw err;
+    }
+  }
+
+  /**
+   * The rest of `place` once the piece is lifted off the table: carry it, check it against the
+   * family's rules and the grid, and let it rest. With a `refusal` text, a piece with nothing
+   * under it is refused at once rather than let go.
+   */
+  function placeCarried(piece: P, m: ReturnType<typeof turnsMatrix>, rotation: number, at: Cell, cells: Cell[], rest: Vec3, cellArg: number[], refusal: string | null): string {
+    const name = piece.name;
+    carry(name, { p: rest, q: matToQuat(m) }, words.into);
+    spec.admit?.(piece, placed());
+    const outside = cells.filter((c) => !grid.contains(c));
+    if (outside.length) {
+      throw new ViolationError({
+        kind: 'rule',
+        bodies: [name, grid.body],
+        message: `'${name}' would stick out of the ${grid.body}: ${words.outsideCount(outside.length, cells.length)} would be outside the ${grid.body}'s cells (every cube must end inside the ${grid.body}).`,
+      });
+    }
+    const carried = restingCubes(cells, new Set(occupancy().keys()));
+    if (carried.length === 0 && refusal !== null) throw new ViolationError({ kind: 'rule', bodies: [name], message: refusal });
+    placed()[name] = spec.record(rotation, at, cells);
+    if (carried.length === 0) {
+      // Nothing under it: let go, and the statics check after the action sees it fall.
+      world.setKind(name, 'dynamic');
+      world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
+      return `let go of '${name}' with nothing under it`;
+    }
+    if (!centreOverSupport(cells, carried)) {
+      throw new ViolationError({
+        kind: 'statics',
+        bodies: [name],
+        message: `'${name}' would tip over: its centre of mass is not above the cubes that rest on ${words.supports}.`,
+      });
+    }
+    // Carried: it stays where it was put (rigid-body statics decided above), fixed in place.
+    world.setKind(name, 'static');
+    return `lowered '${name}' ${words.into} with its reference cube in cell [${cellArg.join(', ')}]`;
+  }
 }

@@ -78,7 +78,15 @@ export function build(instance: Instance<P1Scene>, world: World): FamilyEnv {
         const cells = Number(args.cells);
         const b = s.blocks.find((x) => x.id === id);
         if (!b || !TRAY_DIRECTIONS.includes(dir)) throw new SpaceActError('invalid-argument', `unknown block ${id} or direction ${dir}`);
-        slidePiece(world, tray, blockBody(id), dir, cells);
+        try {
+          slidePiece(world, tray, blockBody(id), dir, cells);
+        } catch (err) {
+          // The same words whatever stopped it, a wall or a block: naming the obstacle would map
+          // the tray for a prober (issue 36). The bodies and the contact point stay in the
+          // violation, so the rollback image still marks what it hit and where.
+          if (err instanceof ViolationError) throw new ViolationError({ ...err.violation, message: `block ${id} would hit something on the way; the slide was undone.` });
+          throw err;
+        }
         const at = pieceCell(world, tray, blockBody(id), b.w, b.h);
         if (at.offset > 0.002) {
           throw new ViolationError({ kind: 'rule', bodies: [blockBody(id)], message: `block ${id} did not end on the grid` });

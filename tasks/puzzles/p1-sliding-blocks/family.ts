@@ -14,7 +14,7 @@ import { reference } from './solver.ts';
 /** What P1 is: id, version, category, title, summary and tiers. */
 export const P1_DESCRIPTOR: FamilyDescriptor = {
   id: 'P1',
-  version: 1,
+  version: 2,
   category: 'P',
   title: 'Sliding blocks',
   summary:
@@ -35,4 +35,18 @@ export const p1SlidingBlocks: TaskFamily<P1Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  // The text of a tier is the same for every seed but for these (issue 36): no tray size, no
+  // number of blocks, no positions.
+  textVaries: [
+    {
+      what: 'block letters',
+      reason: 'the slide tool names the blocks it may move; the letters are drawn on the blocks, and which letter is where is seen only in the picture',
+      values: (i) => i.scene.blocks.map((b) => b.id),
+    },
+    {
+      what: 'action budget',
+      reason: "the reference's slides × 1.5, rounded up: a player must know what it may spend; it says how long the shortest solution is, never which slides make it",
+      values: (i) => (i.budgets.actions === undefined ? [] : [String(i.budgets.actions)]),
+    },
+  ],
 };

@@ -8,6 +8,7 @@ import { TIER_SPEC } from './generate.ts';
 import type { P1Scene } from './scene.ts';
 import { solveSliding } from './solver.ts';
 import { Rng } from '../../../core/rng.ts';
+import { PROBE_AND_MAP } from './prober.ts';
 
 const DIRS = ['north', 'east', 'south', 'west'];
 
@@ -72,4 +73,5 @@ export const SIGHTLESS: SightlessStrategy[] = [
       return [{ tool: 'slide', args: rng.pick(pool) }];
     },
   },
+  PROBE_AND_MAP,
 ];

@@ -6,7 +6,7 @@
  * distance of the chosen start is proved again by a forward breadth-first search.
  */
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
-import { makeInstance } from '../../instance.ts';
+import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
@@ -132,6 +132,24 @@ function drawSceneUncached(seed: number, tier: Tier): { scene: P1Scene; length: 
   throw new Error(`P1 ${tier} seed ${seed}: no layout in the distance band after 500 draws`);
 }
 
+/**
+ * Largest `cells` a slide may ask for, the same at every tier: the schema must not tell a
+ * prober the tray's size (issue 36). A slide longer than the tray is simply stopped by a wall.
+ */
+export const MAX_SLIDE_CELLS = 4;
+
+/**
+ * The action budget: the reference's slides × this factor, rounded up, refused slides counted.
+ * Why 1.5 is room for a player who looks and too little for one who maps by probing: README
+ * "Budget".
+ */
+export const BUDGET_FACTOR = 1.5;
+
+/** The action budget of a puzzle whose shortest solution takes `length` slides. */
+export function actionBudget(length: number): number {
+  return Math.ceil(length * BUDGET_FACTOR);
+}
+
 function slideTool(scene: P1Scene): ToolSpec {
   return {
     name: 'slide',
@@ -143,7 +161,7 @@ function slideTool(scene: P1Scene): ToolSpec {
       properties: {
         block: { enum: scene.blocks.map((b) => b.id), description: 'the letter drawn on the block' },
         direction: { enum: [...TRAY_DIRECTIONS] },
-        cells: { type: 'integer', minimum: 1, maximum: Math.max(scene.cols, scene.rows) - 1 },
+        cells: { type: 'integer', minimum: 1, maximum: MAX_SLIDE_CELLS },
       },
       required: ['block', 'direction', 'cells'],
       additionalProperties: false,
@@ -151,13 +169,17 @@ function slideTool(scene: P1Scene): ToolSpec {
   };
 }
 
-function rulesText(scene: P1Scene): string {
-  const n = scene.blocks.length;
+/**
+ * The rules: what the task is, never how big the tray is, how many blocks it holds or where they
+ * are (read from the picture: the issue-36 contract). The only seed-varying value is the action
+ * budget (allow-listed in the family's `textVaries`).
+ */
+function rulesText(scene: P1Scene, budget: number): string {
   return [
-    `A walled tray of ${scene.cols} × ${scene.rows} square cells, each ${(scene.cell * 100).toFixed(0)} cm wide, holds ${n} wooden blocks, each with its letter drawn on top. Block ${scene.target} is the red 2 × 2 block.`,
+    `A walled tray of square cells holds wooden blocks, each with its letter drawn on top. Block ${scene.target} is the red 2 × 2 block.`,
     `Goal: slide block ${scene.target} until it covers the green cells, which a green bar on top of the tray wall also marks.`,
-    'slide(block, direction, cells) pushes one block straight north, east, south or west by that many cells, in the tray\'s own compass: the letter N drawn beside the tray marks its north side. A block cannot pass through a wall or another block: a slide that would hit something is stopped, rolled back, and the rest of that turn is not run.',
-    'Each slide counts as one action, however far the block goes. The episode ends as soon as block A covers the green cells; the fewer slides, the higher the score.',
+    'slide(block, direction, cells) pushes one block straight north, east, south or west by that many cells, in the tray\'s own compass: the letter N drawn beside the tray marks its north side. A block cannot pass through a wall or another block: a slide that would hit something is stopped, rolled back, and the rest of that turn is not run. The result says only that the slide was stopped; the picture after it shows where.',
+    `Each slide counts as one action, however far the block goes. You have ${budget} actions in all, and a slide that is stopped counts too; when they are spent, the episode ends. The episode ends as soon as block ${scene.target} covers the green cells; the fewer slides, the higher the score.`,
   ].join('\n');
 }
 
@@ -177,13 +199,16 @@ function nearEdgeRuler(scene: P1Scene): RulerSpec {
 
 /** The instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P1Scene> {
-  const { scene } = drawScene(seed, tier);
+  const { scene, length } = drawScene(seed, tier);
+  const budget = actionBudget(length);
   const w = scene.cols * scene.cell;
   const d = scene.rows * scene.cell;
   const span = Math.max(w, d);
   return makeInstance(family, tier, seed, {
-    title: `Sliding blocks, ${scene.blocks.length} blocks on ${scene.cols} × ${scene.rows} cells${scene.yawDeg ? ', tray turned' : ''}`,
-    rules: rulesText(scene),
+    // The same for every seed of a tier: no tray size and no number of blocks.
+    title: `Sliding blocks${scene.yawDeg ? ', tray turned' : ''}`,
+    rules: rulesText(scene, budget),
+    budgets: { ...DEFAULT_BUDGETS, actions: budget },
     tools: [slideTool(scene)],
     camera: {
       initial: { azimuth: 0, elevation: 62, distance: Math.round((span * 2.4 + 0.12) * 1000) / 1000, target: [0, 0, 0.03] },
