@@ -348,6 +348,13 @@ export interface TaskFamily<Scene = unknown> {
    */
   textVaries?: TextVariation<Scene>[];
   /**
+   * For a family whose seeds ask different kinds of question (V6's eight question types), the
+   * kind this instance asks: the text-leak check compares seeds only with seeds of the same
+   * form, since the forms' questions and answer schemas differ by design. The form itself is
+   * allow-listed variation and must say nothing of the answer.
+   */
+  textForm?(instance: Instance<Scene>): string;
+  /**
    * The family's own exhaustive search, asked independently of the reference's claims: the
    * length of a shortest solution of `instance` (in actions, in the family's own metric — the
    * one its reference is optimal in) and how many distinct shortest solutions there are; null
@@ -368,6 +375,11 @@ export interface TextVariation<Scene = unknown> {
   reason: string;
   /** The exact strings of this instance's text that carry the value. */
   values(instance: Instance<Scene>): string[];
+  /**
+   * Mask only a text that is exactly one of the values (an option's own description such as
+   * "135°"), never the same words inside a longer text.
+   */
+  whole?: boolean;
 }
 
 

@@ -79,9 +79,9 @@ function withoutDescriptions(v: unknown): unknown {
 }
 
 /** The allow-listed values of an instance's text, each with what it is (`TaskFamily.textVaries`). */
-export function allowedValues(family: TaskFamily, instance: Instance): Array<{ what: string; value: string }> {
-  const out: Array<{ what: string; value: string }> = [];
-  for (const v of family.textVaries ?? []) for (const value of v.values(instance)) if (value !== '') out.push({ what: v.what, value });
+export function allowedValues(family: TaskFamily, instance: Instance): Array<{ what: string; value: string; whole?: boolean }> {
+  const out: Array<{ what: string; value: string; whole?: boolean }> = [];
+  for (const v of family.textVaries ?? []) for (const value of v.values(instance)) if (value !== '') out.push({ what: v.what, value, ...(v.whole ? { whole: true } : {}) });
   // Longest first, so a value inside a longer one is masked as part of the longer.
   return out.sort((a, b) => b.value.length - a.value.length);
 }
@@ -91,12 +91,20 @@ function escapeRegExp(s: string): string {
 }
 
 /** `text` with every allow-listed value replaced by `⟨what⟩` (whole words only, so a letter is not masked inside a word). */
-export function maskText(text: string, values: Array<{ what: string; value: string }>): string {
+export function maskText(text: string, values: Array<{ what: string; value: string; whole?: boolean }>): string {
+  // A text that is one allow-listed value whole (an option's description "135°") is masked
+  // whole; a value declared `whole` is masked only so, or it would mask the same words in
+  // constant text ("from 0° to 180°").
+  const entire = values.find((v) => v.value === text);
+  if (entire) return `⟨${entire.what}⟩`;
   let out = text;
-  for (const { what, value } of values) {
+  for (const { what, value, whole } of values) {
+    if (whole) continue;
     out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(value)}(?![A-Za-z0-9])`, 'g'), `⟨${what}⟩`);
   }
-  return out;
+  // A list of allow-listed values reads as one (`A, B and C`, an enum `"A","B","C"`): how many
+  // pieces there are is counted in the picture, and naming each is what the allow-list is for.
+  return out.replace(/(⟨[^⟩]+⟩)(?:(?:["'\s,;]|\band\b|\bor\b)+\1)+/g, '$1');
 }
 
 /** The first words where two texts differ, with a few words of context: `"…a 12 cm rod…" vs "…a 14 cm rod…"`. */
@@ -131,14 +139,17 @@ export interface TextLeakReport {
  */
 export function staticTextLeaks(family: TaskFamily, tier: Tier, seeds: readonly number[], generated?: ReadonlyMap<number, Instance>): TextLeakReport {
   const problems: string[] = [];
-  let base: { seed: number; texts: Map<string, string> } | null = null;
+  // Each form (`TaskFamily.textForm`) is compared with its own first seed.
+  const bases = new Map<string, { seed: number; texts: Map<string, string> }>();
   const reported = new Set<string>();
   for (const seed of seeds) {
     const instance = generated?.get(seed) ?? family.generate(seed, tier);
     const mask = allowedValues(family, instance);
     const texts = new Map(instanceTexts(instance).map((t) => [t.where, maskText(t.text, mask)]));
+    const form = family.textForm?.(instance) ?? '';
+    const base = bases.get(form);
     if (!base) {
-      base = { seed, texts };
+      bases.set(form, { seed, texts });
       continue;
     }
     for (const where of new Set([...base.texts.keys(), ...texts.keys()])) {

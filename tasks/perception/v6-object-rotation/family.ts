@@ -52,6 +52,8 @@ export const v6ObjectRotation: TaskFamily<V6Scene> = {
   answerPlace,
   randomSuccessBound,
   certify: {},
+  // The question type, as the title names it: questions of one type read alike over seeds.
+  textForm: (i) => i.title,
   textVaries: [
     {
       what: 'question',
@@ -63,7 +65,21 @@ export const v6ObjectRotation: TaskFamily<V6Scene> = {
         // closing line is the question's own text.
         const own = lines.filter((l, k) => k > 0 && !l.startsWith('A grey screen stands') && !l.startsWith('You have one turn and one action'));
         const answer = i.tools.find((t) => t.name === 'answer');
-        return [i.title.replace(/^Object rotation: /, ''), ...own, ...(answer ? [answer.description, JSON.stringify(answer.parameters)] : [])];
+        return [i.title.replace(/^Object rotation: /, ''), own.join('\n'), ...own, ...(answer ? [answer.description, JSON.stringify(answer.parameters)] : [])];
+      },
+    },
+    {
+      what: 'option',
+      reason: "An option's own description in the answer schema (an angle, a class of angles): the listed answers, never which is right.",
+      whole: true,
+      values: (i) => {
+        const descriptions: string[] = [];
+        const walk = (x: unknown): void => {
+          if (Array.isArray(x)) x.forEach(walk);
+          else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) (k === 'description' && typeof v === 'string' ? descriptions.push(v) : walk(v));
+        };
+        walk(i.tools.find((t) => t.name === 'answer')?.parameters);
+        return descriptions;
       },
     },
   ],
