@@ -142,6 +142,8 @@ export function applyCameraTool(
     default:
       throw new SpaceActError('unknown-tool', `"${tool}" is not a camera tool`, { tool });
   }
-  const base = `camera: azimuth ${next.azimuth.toFixed(0)}°, elevation ${next.elevation.toFixed(0)}°`;
+  // No angles: the camera's absolute azimuth would tell a text-only agent how the first view
+  // is turned (a `+rot` tier's secret, issue 36); the agent sees where it looks in the picture.
+  const base = { orbit: 'camera orbited', zoom: 'camera zoomed', pan: 'camera panned', view: `camera moved to the ${String(args.name)} view` }[tool as 'orbit' | 'zoom' | 'pan' | 'view'];
   return { camera: next, message: notes.length ? `${base} (${notes.join('; ')})` : base };
 }
