@@ -355,6 +355,13 @@ export interface TaskFamily<Scene = unknown> {
    */
   textForm?(instance: Instance<Scene>): string;
   /**
+   * Measurements a call's structured `data` shows by design (V5's projection IoU: the RoTA
+   * protocol's feedback), by key, with the reason; the text-leak check lets these fractions
+   * through and flags every other one. A blind hill-climber on such feedback belongs in the
+   * battery as a strategy held to the bound.
+   */
+  shownMeasures?: { reason: string; keys: string[] };
+  /**
    * The family's own exhaustive search, asked independently of the reference's claims: the
    * length of a shortest solution of `instance` (in actions, in the family's own metric — the
    * one its reference is optimal in) and how many distinct shortest solutions there are; null

@@ -254,6 +254,8 @@ export function textFindings(text: string, varying: { numbers: VaryingNumber[]; 
       found.push(`a percentage "${m[0]}"`);
       continue;
     }
+    // The agent's own argument said back ("turned -30°" for a turn of −30°) tells it nothing.
+    if (unit && units && (opts.echo ?? []).some((e) => near(Math.abs(x), Math.abs(e)))) continue;
     if (unit && units) {
       found.push(`a ${UNIT_TO_SI[unit].kind} "${m[0]}"`);
       continue;
@@ -274,8 +276,13 @@ function countLikeText(x: number): boolean {
   return Number.isInteger(x) && Math.abs(x) < 10;
 }
 
+/** The structured-data keys a family shows by design (`TaskFamily.shownMeasures`). */
+export function shownMeasures(family: TaskFamily): ReadonlySet<string> {
+  return new Set(family.shownMeasures?.keys ?? []);
+}
+
 /** The text an agent reads about one call's outcome: its message, its structured data and, for a rolled-back call, the rollback image's caption. */
-export function callTexts(where: string, r: CallResult): AgentText[] {
+export function callTexts(where: string, r: CallResult, shown: ReadonlySet<string> = new Set()): AgentText[] {
   // Calls the loop dropped unrun carry the loop's own fixed sentences; a final call's result
   // comes after the episode's last decision ("committed the count 21" echoes the answer given).
   if (r.status === 'not-run' || r.kind === 'final') return [];
@@ -290,8 +297,9 @@ export function callTexts(where: string, r: CallResult): AgentText[] {
     const strings: string[] = [];
     stringLeaves(r.data, strings);
     out.push({ where: `${where} data`, text: [...[...leaves].map(([k, v]) => `${k} = ${v}`), ...strings].join('\n') });
-    // A fraction in structured data is a measurement whatever its key.
-    for (const [k, v] of leaves) if (!Number.isInteger(v)) out.push({ where: `${where} ${k}`, text: `${k} = ${v}`, finding: `a measurement ${k} = ${v} in the structured data` });
+    // A fraction in structured data is a measurement whatever its key, unless the family shows
+    // it by design (`TaskFamily.shownMeasures`: V5's projection IoU, the protocol's feedback).
+    for (const [k, v] of leaves) if (!Number.isInteger(v) && !shown.has(k.replace(/^data\./, '').replace(/\[\d+\]$/, ''))) out.push({ where: `${where} ${k}`, text: `${k} = ${v}`, finding: `a measurement ${k} = ${v} in the structured data` });
   }
   if (r.status === 'violation' && r.violation) out.push({ where: `${where} rollback caption`, text: rollbackCaption(r.violation) });
   return out;
@@ -334,7 +342,7 @@ export async function episodeTexts(family: TaskFamily, instance: Instance, agent
     },
     async onTurn(record) {
       played++;
-      record.results.forEach((r, i) => texts.push(...callTexts(`turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
+      record.results.forEach((r, i) => texts.push(...callTexts(`turn ${record.turn} call ${i + 1} (${r.call.tool})`, r, shownMeasures(family))));
       if (env) texts.push(...(await observationTexts(env, `after turn ${record.turn}`)));
     },
     shouldStop: () => played >= turns,

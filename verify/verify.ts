@@ -9,7 +9,7 @@ import type { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import { recordPoses, type CallPoses, type PoseTrace } from './determinism.ts';
-import { callTexts, episodeTextLeaks, observationTexts, seedVaryingNumbers, type AgentText } from './text-leak.ts';
+import { callTexts, episodeTextLeaks, shownMeasures, observationTexts, seedVaryingNumbers, type AgentText } from './text-leak.ts';
 import { checkClaims, probeMinimality, recordCallStates, type CallStates, type CheckedClaim, type MinimalityReport } from './claims.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { instanceFromId } from '../tasks/registry.ts';
@@ -153,7 +153,7 @@ async function playReference(family: TaskFamily, instance: Instance, opts: Refer
     async onTurn(record: TurnRecord) {
       stateHashes.push(record.stateHash);
       (trace as PoseTrace | null)?.endTurn();
-      record.results.forEach((r, i) => texts.push(...callTexts(`turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
+      record.results.forEach((r, i) => texts.push(...callTexts(`turn ${record.turn} call ${i + 1} (${r.call.tool})`, r, shownMeasures(family))));
       if (live) texts.push(...(await observationTexts(live, `after turn ${record.turn}`)));
       record.results.forEach((r, i) => {
         if (!firstViolation && (r.status === 'violation' || r.status === 'invalid')) {
@@ -241,7 +241,7 @@ export async function runRandomBaseline(
       render: 'never',
       onTurn: (record) => {
         played++;
-        if (opts.texts) record.results.forEach((r, i) => opts.texts!.push(...callTexts(`random seed ${seed} turn ${record.turn} call ${i + 1} (${r.call.tool})`, r)));
+        if (opts.texts) record.results.forEach((r, i) => opts.texts!.push(...callTexts(`random seed ${seed} turn ${record.turn} call ${i + 1} (${r.call.tool})`, r, shownMeasures(family))));
       },
       shouldStop: () => played >= turns,
     });

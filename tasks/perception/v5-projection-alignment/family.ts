@@ -48,6 +48,9 @@ export const v5ProjectionAlignment: TaskFamily<V5Scene> = {
   reference,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
+  // The protocol shows the IoU after every rotation (RoTA's closed loop); its blind
+  // hill-climber is in the battery beside the bound.
+  shownMeasures: { reason: 'RoTA shows the projection IoU after every rotation by design', keys: ['iou', 'best_iou', 'iou_per_step', 'final_iou'] },
   textVaries: [
     {
       what: 'tilted rotation axes',
