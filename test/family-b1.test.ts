@@ -456,6 +456,8 @@ describe('B1 bridge', function () {
             // The cord only points at the ball (the load point), so a thinner minimum does for it.
             bodies: ['pier-west', 'pier-east', 'load-hook', { name: 'load-cord', minPixels: 120 }, 'load-weight', 'origin-target', 'mat'],
             rulers: [0, 1, 2, 3],
+            // The mat's printed lines and the target's ring and dot are drawn but need no minimum.
+            scenery: ['mat-lines', 'mat-lines-bold', 'origin-target-ring', 'origin-target-dot'],
           });
           expect(verdict.failures.map((f) => f.message)).to.deep.equal([]);
           // The scene fills the frame: the mat spans most of the width, and no band above or below it is a fifth of the picture.
