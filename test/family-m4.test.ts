@@ -20,7 +20,7 @@ import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
 import { wireCandidateProber } from '../tasks/manipulation/m4-helical-wire/adversary.ts';
-import { drawScene } from '../tasks/manipulation/m4-helical-wire/generate.ts';
+import { drawScene } from '../tasks/manipulation/m4-helical-wire/draw.ts';
 import type { SightlessStrategy } from '../tasks/sightless.ts';
 
 const family = m4HelicalWire;

@@ -18,7 +18,7 @@ import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
 import { poseProber } from '../tasks/manipulation/m6-unlinking/adversary.ts';
-import { drawScene } from '../tasks/manipulation/m6-unlinking/generate.ts';
+import { drawScene } from '../tasks/manipulation/m6-unlinking/draw.ts';
 import type { SightlessStrategy } from '../tasks/sightless.ts';
 
 const family = m6Unlinking;

@@ -15,7 +15,7 @@ import { HELD_PART_SIGHTLESS } from '../../kits/held-part/sightless.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { wireCandidateProber } from './adversary.ts';
-import { drawScene } from './generate.ts';
+import { drawScene } from './draw.ts';
 import type { M4Scene } from './scene.ts';
 import { distanceToWire, goalPose, linked, offWireAllowed } from './wire.ts';
 

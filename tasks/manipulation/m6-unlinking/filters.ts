@@ -19,7 +19,7 @@ import { HELD_PART_SIGHTLESS } from '../../kits/held-part/sightless.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { poseProber } from './adversary.ts';
-import { drawScene } from './generate.ts';
+import { drawScene } from './draw.ts';
 import { goalPose } from './pieces.ts';
 import type { M6Scene } from './scene.ts';
 
