@@ -19,7 +19,9 @@ function withoutTimes(r: VerifyAllResult): unknown {
 }
 
 describe('verify --concurrency', function () {
-  const ids = ['P1', 'P2'].flatMap((f) => releasedInstances(f));
+  // Two families' easiest released instances: enough to spread over two workers, and cheap now
+  // that verify also probes minimality, checks text over seeds and replays references.
+  const ids = ['P1', 'P2'].map((f) => releasedInstances(f)[0]);
   const base: Omit<VerifyAllOptions, 'concurrency'> = {
     instances: ids,
     randomSeeds: 2,
