@@ -56,17 +56,26 @@ export const SHORTCUT_FILTERS: InstanceFilter<V1Scene>[] = [
   },
   {
     name: 'every-block-clear',
-    check(instance) {
-      // Middle elevations first: they show the most, so the search per block stops early.
-      const views = viewsOf(instance).sort((x, y) => Math.abs(x.elevation - 30) - Math.abs(y.elevation - 30));
-      // Lowest blocks first: they are the ones no view shows, so a failing draw fails fast.
-      const unseen = [...instance.scene.blocks]
-        .sort((a, b) => a.base - b.base || (a.name < b.name ? -1 : 1))
-        .find((b) => !views.some((v) => clearlySeen(instance, v, b.name, b.kind !== 'cube')));
-      return unseen ? `${unseen.name} (${unseen.kind}) is clearly visible from no reachable view` : null;
+    check: (instance) => {
+      const unseen = unclearBlock(instance);
+      return unseen ? `${unseen} is clearly visible from no reachable view` : null;
     },
   },
 ];
+
+/**
+ * The first block (lowest first) no reachable view shows clearly, as "name (kind)", or null.
+ * It depends on the blocks and walls only, not on the first camera's azimuth.
+ */
+export function unclearBlock(instance: Instance<V1Scene>): string | null {
+  // Middle elevations first: they show the most, so the search per block stops early.
+  const views = viewsOf(instance).sort((x, y) => Math.abs(x.elevation - 30) - Math.abs(y.elevation - 30));
+  // Lowest blocks first: they are the ones no view shows, so a failing draw fails fast.
+  const unseen = [...instance.scene.blocks]
+    .sort((a, b) => a.base - b.base || (a.name < b.name ? -1 : 1))
+    .find((b) => !views.some((v) => clearlySeen(instance, v, b.name, b.kind !== 'cube')));
+  return unseen ? `${unseen.name} (${unseen.kind})` : null;
+}
 
 /** V1's own sightless strategies for the shortcut battery (the shared constant answer covers a fixed count). */
 export const SIGHTLESS: SightlessStrategy[] = [];

@@ -10,12 +10,11 @@ import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { SHORTCUT_FILTERS } from './filters.ts';
+import { SHORTCUT_FILTERS, unclearBlock } from './filters.ts';
 import { CUBE, drawPile, PITCH, pileHeight, type PileBlock } from './pile.ts';
 import { ELEVATION_RANGE, RULER_EDGE, RULER_GAP, TABLE_MARGIN, TABLE_THICKNESS, TARGET_HEIGHT, V1_TIERS, WALL_GAP, WALL_HEIGHT, WALL_THICKNESS, type V1Scene, type WallBox } from './scene.ts';
-import { sightings } from './sightings.ts';
+import { visiblySeen } from './sightings.ts';
 import { coverViews, orbitCall } from './solver.ts';
-import { isVisible } from './visibility.ts';
 
 const ANSWER_TOOL: ToolSpec = {
   name: 'answer',
@@ -98,8 +97,12 @@ export function balancedCount(tier: Tier, seed: number, range: [number, number])
   return order[seed % width];
 }
 
-/** {@link drawInstance}, with how far the first view's hidden count is from the drawn one. */
-function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): { instance: Instance<V1Scene>; off: number } {
+/**
+ * {@link drawInstance}, with how far the first view's hidden count is from the drawn one. With
+ * `prune`, a draw none of whose layouts can pass the `every-block-clear` filter comes back
+ * `pruned` (an unsearched stand-in that the generator rejects) instead of searched.
+ */
+function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number, prune = false): { instance: Instance<V1Scene>; off: number; pruned: boolean } {
   const rng = redrawRng('V1', tier, seed, attempt);
   const settings = V1_TIERS[tier];
   const plan = settings.plan;
@@ -124,17 +127,30 @@ function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, atte
   const elevation = rng.int(5, 10);
   // With the wall (L7) the first camera looks squarely at the walled side (within 25°).
   const side = 90 * rng.int(0, 3);
-  let best: { instance: Instance<V1Scene>; off: number } | null = null;
-  for (let layout = 0; layout < LAYOUTS_PER_DRAW && best?.off !== 0; layout++) {
+  // Every layout of this draw with its candidate azimuths, drawn up front: judging a layout
+  // takes nothing from the stream, so these are the layouts the search below would draw.
+  const layouts = Array.from({ length: LAYOUTS_PER_DRAW }, () => {
     const blocks = drawPile(rng, plan, cubes);
     const phase = rng.int(0, 29);
     const candidates = settings.walls
       ? rng.shuffle(Array.from({ length: 11 }, (_, k) => wrapDeg(side - 25 + 5 * k)))
       : rng.shuffle(Array.from({ length: AZIMUTH_STEPS }, (_, k) => wrapDeg(phase + (360 / AZIMUTH_STEPS) * k)));
-    for (const azimuth of candidates) {
-      const instance = assemble(family, seed, tier, blocks, azimuth, elevation);
+    return { blocks, candidates };
+  });
+  if (prune) {
+    // Whether every block is clearly seen from some reachable view depends on the layout (and
+    // the wall, which faces the same side for every candidate), not on the first camera. When
+    // no layout passes, whichever layout the search picks fails the filter: skip the search
+    // (counting what each candidate camera sees is most of a draw's cost).
+    const shell = (l: (typeof layouts)[number]): Instance<V1Scene> => assemble(family, seed, tier, l.blocks, l.candidates[0], elevation, false);
+    if (!layouts.some((l) => unclearBlock(shell(l)) === null)) return { instance: shell(layouts[0]), off: Infinity, pruned: true };
+  }
+  let best: { instance: Instance<V1Scene>; off: number; pruned: false } | null = null;
+  for (let layout = 0; layout < LAYOUTS_PER_DRAW && best?.off !== 0; layout++) {
+    for (const azimuth of layouts[layout].candidates) {
+      const instance = assemble(family, seed, tier, layouts[layout].blocks, azimuth, elevation);
       const off = Math.abs(instance.scene.cubeCount - instance.scene.firstViewCount - hiddenTarget);
-      if (!best || off < best.off) best = { instance, off };
+      if (!best || off < best.off) best = { instance, off, pruned: false };
       if (off === 0) break;
     }
   }
@@ -142,7 +158,7 @@ function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, atte
 }
 
 /** The instance of a drawn pile seen first from (azimuth, elevation): table, walls, rulers, the first-view count. */
-function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: PileBlock[], azimuth: number, elevation: number): Instance<V1Scene> {
+function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: PileBlock[], azimuth: number, elevation: number, countFirstView = true): Instance<V1Scene> {
   const settings = V1_TIERS[tier];
   const plan = settings.plan;
   const height = pileHeight(blocks);
@@ -224,8 +240,8 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: Pi
     reveal: { plan: '' },
   };
   const instance = makeInstance(family, tier, seed, parts);
-  const first = sightings(instance, [camera])[0];
-  scene.firstViewCount = blocks.filter((b) => b.kind === 'cube' && isVisible(first.get(b.name)!)).length;
+  // visiblySeen stops sampling a block as soon as it is sure: the count isVisible would give.
+  if (countFirstView) scene.firstViewCount = blocks.filter((b) => b.kind === 'cube' && visiblySeen(instance, camera, b.name)).length;
   return instance;
 }
 
@@ -245,17 +261,20 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
     // The first filter holds each draw to its drawn hidden count, so the hidden count is spread
     // as drawn (not piled up on what piles hide easily).
     let off = 0;
+    let pruned = false;
     // (Only where draws are cheap: a larger pile settles for the nearest candidate camera, whose
     // hidden counts already spread over the tier's wide range.)
     const exact = V1_TIERS[tier].exactHidden;
     const asDrawn = { name: 'hidden-count-as-drawn', check: () => (!exact || off === 0 ? null : `the first view hides ${off} cube(s) more or fewer than drawn`) };
+    const searched = { name: 'some-layout-clear', check: () => (pruned ? 'no layout of the draw has every block clearly seen from some view' : null) };
     hit = generateFiltered(
       (attempt) => {
-        const d = drawWithTarget(family, seed, tier, attempt);
+        const d = drawWithTarget(family, seed, tier, attempt, true);
         off = d.off;
+        pruned = d.pruned;
         return d.instance;
       },
-      [asDrawn, ...SHORTCUT_FILTERS],
+      [searched, asDrawn, ...SHORTCUT_FILTERS],
       { maxAttempts: MAX_DRAWS },
     );
     // The plan names the views of the reference, which exist only once the filters passed.
