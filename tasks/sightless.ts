@@ -139,6 +139,11 @@ export interface SightlessStrategy<Fit = unknown> {
   /** Most turns one episode may take (default: the instance's budget). */
   maxTurns?: number;
   /**
+   * It simulates candidate worlds and costs seconds of CPU per episode: the check-suite's quick
+   * battery leaves it to `spaceact verify`, which holds it to the battery's CPU caps.
+   */
+  adaptive?: boolean;
+  /**
    * Training seeds per tier this strategy needs to fit well (e.g. enough examples to find the
    * firing time most of them share); the battery lends it at least this many, more than its
    * default when asked. The quick battery keeps to its own small count.

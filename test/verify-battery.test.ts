@@ -14,7 +14,7 @@ import { makeInstance } from '../tasks/instance.ts';
 import { Rng } from '../core/rng.ts';
 import { sightlessView, type SightlessStrategy } from '../tasks/sightless.ts';
 import type { FamilyEnv, Instance, TaskFamily, Tier, ToolSpec } from '../tasks/types.ts';
-import { binomialTail, QUICK_BATTERY, quickBatteryProblems, runBattery } from '../verify/battery.ts';
+import { batteryVerdict, binomialTail, QUICK_BATTERY, quickBatteryProblems, rateInterval, runBattery } from '../verify/battery.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 
@@ -156,6 +156,45 @@ describe('shortcut battery', function () {
     expect(binomialTail(0, 4, 0.1)).to.equal(1);
     expect(binomialTail(4, 4, 0.25)).to.be.closeTo(0.25 ** 4, 1e-12);
     expect(binomialTail(1, 2, 0.5)).to.be.closeTo(0.75, 1e-12);
+  });
+
+  it('the verdict: pass at or under the bound, fail only when significantly over it, inconclusive between; the interval agrees', () => {
+    expect(batteryVerdict(0, 10, 0.1)).to.equal('pass');
+    expect(batteryVerdict(1, 10, 0.1)).to.equal('pass');
+    // Two of ten against 10 %: that many happens 26 % of the time at the bound.
+    expect(batteryVerdict(2, 10, 0.1)).to.equal('inconclusive');
+    // Always right at six seeds against 35 %: 0.35^6 ≈ 0.2 %.
+    expect(batteryVerdict(6, 6, 0.35)).to.equal('fail');
+    expect(batteryVerdict(20, 100, 0.1)).to.equal('fail');
+    expect(batteryVerdict(13, 100, 0.1)).to.equal('inconclusive');
+    // Clopper–Pearson ends, 1 % each side: 0 of 10 reaches 1 − 0.01^(1/10); 10 of 10 starts at 0.01^(1/10).
+    expect(rateInterval(0, 10)).to.deep.equal([0, Math.round((1 - 0.01 ** 0.1) * 1e4) / 1e4]);
+    expect(rateInterval(10, 10)).to.deep.equal([Math.round(0.01 ** 0.1 * 1e4) / 1e4, 1]);
+    // Fail exactly when the interval lies above the bound.
+    for (const n of [6, 10, 30, 100]) {
+      for (let k = 0; k <= n; k += Math.max(1, Math.floor(n / 10))) {
+        for (const bound of [0.05, 0.1, 0.35]) {
+          const [lo, hi] = rateInterval(k, n);
+          expect(lo).to.be.at.most(k / n);
+          expect(hi).to.be.at.least(k / n);
+          if (Math.abs(lo - bound) > 1e-3) expect(batteryVerdict(k, n, bound) === 'fail', `${k}/${n} at ${bound}`).to.equal(lo > bound);
+        }
+      }
+    }
+  });
+
+  it('agents sitting near their bounds are inconclusive at 10 seeds, not failures; 100 seeds settle it', async () => {
+    // A on four seeds in ten, C on the rest: "always A" is right 40 % and "always C" 60 % of the time against a 35 % bound.
+    const family = quizFamily('X95', (seed) => (seed % 10 < 4 ? 'A' : 'C'));
+    const [few] = await runBattery(family, { seeds: 10, training: 10, strategies: [constantAnswer, firstOption], skip: ['null', 'random'] });
+    const verdicts = Object.fromEntries(few.agents.map((a) => [a.name, `${a.successes}/${a.episodes} ${a.verdict}`]));
+    expect(verdicts).to.deep.equal({ 'constant-answer': '6/10 inconclusive', 'first-option': '4/10 inconclusive' });
+    expect(few.passed).to.equal(true);
+    const [many] = await runBattery(family, { seeds: 100, training: 10, strategies: [constantAnswer, firstOption], skip: ['null', 'random'] });
+    const byName = Object.fromEntries(many.agents.map((a) => [a.name, a]));
+    expect(byName['constant-answer']).to.include({ successes: 60, verdict: 'fail' });
+    expect(byName['constant-answer'].interval[0]).to.be.above(0.35);
+    expect(many.passed).to.equal(false);
   });
 
   it('fails a family whose answer is always the same letter, naming the constant-answer agent', async () => {

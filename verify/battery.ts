@@ -69,8 +69,20 @@ export interface BatteryAgentResult {
   meanScore: number | null;
   /** The success rate it must stay at or under. */
   bound: number;
+  /**
+   * `pass`: the rate is at or under the bound; `fail`: significantly over it (the chance of so
+   * many successes at the bound is under {@link BATTERY_ALPHA}); `inconclusive`: over it, but
+   * not significantly at this many seeds — add seeds.
+   */
+  verdict: BatteryVerdict;
+  /**
+   * Where the true rate lies: the Clopper–Pearson interval with {@link BATTERY_ALPHA} on each
+   * side. The verdict is `fail` exactly when its lower end is above the bound.
+   */
+  interval: [number, number];
   /** Training seeds it was fitted on (fitted strategies and tells only). */
   training?: number;
+  /** Not `fail` (an inconclusive result passes, and is counted apart). */
   passed: boolean;
   /** Up to five judged seeds it solved, to reproduce a failure. */
   solvedSeeds: number[];
@@ -145,10 +157,15 @@ export interface BatteryOptions {
   strategies?: readonly SightlessStrategy[];
   /** Per-episode CPU cap of adaptive strategies, seconds (default {@link DEFAULT_EPISODE_CPU_CAP}). */
   episodeCpuCap?: number;
-  /** Replay the reference on every judged and training seed (default true). */
-  certifyReferences?: boolean;
+  /**
+   * Replay the reference on every judged and training seed (default true), or on this many of
+   * them, judged seeds first (the quick battery: a long reference costs seconds per seed).
+   */
+  certifyReferences?: boolean | number;
   /** Leave out the baselines (null, random) and these strategies by name (the quick battery). */
   skip?: readonly string[];
+  /** Leave out every strategy marked `adaptive` (the quick battery). */
+  skipAdaptive?: boolean;
   /** Called after each family × tier. */
   onReport?(r: BatteryReport): void;
 }
@@ -245,10 +262,11 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
         randomTurns,
         strategies,
         skip: new Set(opts.skip ?? []),
+        skipAdaptive: opts.skipAdaptive ?? false,
         cap: opts.episodeTurns ?? Infinity,
         fitTrials: opts.fitTrials,
         cpuCap: opts.episodeCpuCap ?? DEFAULT_EPISODE_CPU_CAP,
-        certify: opts.certifyReferences ?? true,
+        certify: opts.certifyReferences === false ? 0 : opts.certifyReferences === true || opts.certifyReferences === undefined ? Infinity : opts.certifyReferences,
       });
       report.passed = report.agents.every((a) => a.passed) && report.referenceFailures.length === 0;
     } catch (err) {
@@ -272,15 +290,17 @@ async function judgeTier(
     randomTurns: number;
     strategies: SightlessStrategy[];
     skip: ReadonlySet<string>;
+    skipAdaptive: boolean;
     cap: number;
     fitTrials?: number;
     cpuCap: number;
-    certify: boolean;
+    /** Seeds whose reference is replayed (Infinity: all). */
+    certify: number;
   },
 ): Promise<void> {
   const judged: Instance[] = [];
   for (const s of report.seeds) judged.push(family.generate(s, tier));
-  if (o.certify) await certifyReferences(family, tier, report, judged);
+  if (o.certify > 0) await certifyReferences(family, tier, report, judged, o.certify);
   // Training examples are made once and shared: a strategy that asks for more gets a longer
   // prefix of the same seeds.
   const training: TrainingExample[] = [];
@@ -350,7 +370,9 @@ async function judgeTier(
       rate,
       meanScore: graded && n ? Math.round((scoreSum / n) * 10) / 10 : null,
       bound,
-      passed: rate <= bound + 1e-12,
+      verdict: batteryVerdict(successes, n, bound),
+      interval: rateInterval(successes, n),
+      passed: batteryVerdict(successes, n, bound) !== 'fail',
       solvedSeeds,
       cpuSeconds: n ? Math.round((cpu / n) * 1000) / 1000 : 0,
       ...(gaveUp ? { gaveUp } : {}),
@@ -375,7 +397,7 @@ async function judgeTier(
     return m;
   };
   const runStrategy = async (s: SightlessStrategy, source: 'shared' | 'family'): Promise<void> => {
-    if (o.skip.has(s.name)) return;
+    if (o.skip.has(s.name) || (o.skipAdaptive && s.adaptive)) return;
     if (s.applies && !s.applies(view0)) {
       report.notApplicable.push(s.name);
       return;
@@ -436,12 +458,12 @@ async function judgeTier(
  * the real loop without images: each must solve its instance. A seed whose reference fails (or
  * whose solver throws) is listed with its instance id and fails the tier (issue 36 item 6).
  */
-async function certifyReferences(family: TaskFamily, tier: Tier, report: BatteryReport, judged: Instance[]): Promise<void> {
+async function certifyReferences(family: TaskFamily, tier: Tier, report: BatteryReport, judged: Instance[], count = Infinity): Promise<void> {
   const started = processCpuSeconds();
   const instances: Array<{ instance: Instance; purpose: ReferenceFailure['purpose'] }> = [
     ...judged.map((instance) => ({ instance, purpose: 'judged' as const })),
-    ...report.training.map((seed) => ({ instance: family.generate(seed, tier), purpose: 'training' as const })),
-  ];
+    ...report.training.slice(0, Math.max(0, count - judged.length)).map((seed) => ({ instance: family.generate(seed, tier), purpose: 'training' as const })),
+  ].slice(0, count);
   for (const { instance, purpose } of instances) {
     let reason: string | null = null;
     try {
@@ -477,8 +499,53 @@ export function binomialTail(successes: number, n: number, bound: number): numbe
   return Math.min(1, tail);
 }
 
-/** Significance below which the quick battery calls an agent over its bound. */
-export const QUICK_BATTERY_ALPHA = 0.01;
+/**
+ * Significance below which the battery calls an agent over its bound: the chance that an agent
+ * at its bound does at least this well. One rule for the check-suite's quick battery and for
+ * `verify` at any seed count.
+ */
+export const BATTERY_ALPHA = 0.01;
+/** The quick battery's significance (the same rule as `verify`'s). */
+export const QUICK_BATTERY_ALPHA = BATTERY_ALPHA;
+
+/** What the battery concludes from an agent's successes (see {@link BatteryAgentResult.verdict}). */
+export type BatteryVerdict = 'pass' | 'inconclusive' | 'fail';
+
+/**
+ * The verdict on `successes` of `n` against `bound`: `pass` at or under the bound, `fail` when
+ * so many successes would be rarer than {@link BATTERY_ALPHA} for an agent at the bound, and
+ * `inconclusive` in between (a few seeds over the bound by chance; more seeds settle it).
+ */
+export function batteryVerdict(successes: number, n: number, bound: number): BatteryVerdict {
+  if (n === 0 || successes <= n * bound + 1e-9) return 'pass';
+  return binomialTail(successes, n, bound) < BATTERY_ALPHA ? 'fail' : 'inconclusive';
+}
+
+/**
+ * The Clopper–Pearson interval of a success rate from `successes` of `n`, with `alpha` on each
+ * side (default {@link BATTERY_ALPHA}), rounded to 4 places; [0, 1] when nothing was played.
+ * Each end is found by bisection on the binomial tail.
+ */
+export function rateInterval(successes: number, n: number, alpha = BATTERY_ALPHA): [number, number] {
+  if (n === 0) return [0, 1];
+  const solve = (f: (p: number) => number): number => {
+    // f rises with p; the p where it crosses alpha.
+    let lo = 0;
+    let hi = 1;
+    for (let i = 0; i < 50; i++) {
+      const mid = (lo + hi) / 2;
+      if (f(mid) < alpha) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  // Lower end: the rate at which so many successes or more would be rarer than alpha.
+  const lower = successes === 0 ? 0 : solve((p) => binomialTail(successes, n, p));
+  // Upper end: the rate at which so few successes or fewer would be rarer than alpha.
+  const upper = successes === n ? 1 : 1 - solve((q) => binomialTail(n - successes, n, q));
+  const r = (x: number): number => Math.round(x * 1e4) / 1e4;
+  return [r(lower), r(upper)];
+}
 
 /**
  * The quick battery the check-suite runs on every registered family, at its easiest and
@@ -490,12 +557,14 @@ export const QUICK_BATTERY_ALPHA = 0.01;
  * {@link QUICK_BATTERY_ALPHA}): a constant answer that is always right, a fixed schedule that
  * always works.
  */
-export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials' | 'strategyTraining'>>> = Object.freeze({
+export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'training' | 'skip' | 'episodeTurns' | 'fitTrials' | 'strategyTraining' | 'certifyReferences' | 'skipAdaptive'>>> = Object.freeze({
   seeds: 6,
   training: 4,
   // The null policy has its own check-suite test; random and probing episodes are long.
   // The adaptive agents simulate candidate worlds for seconds per tier: `verify` measures them.
   skip: Object.freeze(['null', 'random', 'blind-probe', 'probe-and-map', 'feel-your-way', 'reconstruct-then-plan']),
+  // So do a family's own adaptive probers (M4's, M6's): seconds of simulation per episode.
+  skipAdaptive: true,
   // A constant answer, a fixed schedule or a short memorised plan shows within four turns;
   // longer plans are the full battery's to measure.
   episodeTurns: 4,
@@ -503,6 +572,9 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
   fitTrials: 8,
   // Every strategy fits on the same four seeds (one asking for more gets them in `verify`).
   strategyTraining: false,
+  // The reference replayed on two judged seeds per tier, beside the check-suite's own seed: a
+  // 60-move reference costs seconds per seed, and `verify` replays it on every seed it plays.
+  certifyReferences: 2,
 });
 
 /**
@@ -521,7 +593,7 @@ export async function quickBatteryProblems(family: TaskFamily, opts: Pick<Batter
     for (const f of r.referenceFailures) problems.push(`${r.family} ${r.tier}: the reference fails on ${f.purpose} seed ${f.instance}: ${f.reason}`);
     for (const a of r.agents) {
       const p = binomialTail(a.successes, a.episodes, a.bound);
-      if (p < QUICK_BATTERY_ALPHA) {
+      if (a.verdict === 'fail') {
         problems.push(
           `${r.family} ${r.tier}: the sightless agent "${a.name}" (${a.description}) solved ${a.successes} of ${a.episodes} seeds (${a.solvedSeeds.join(', ')}); its bound is ${(a.bound * 100).toFixed(0)} % (chance of that many at the bound: ${p.toExponential(1)})`,
         );

@@ -512,6 +512,7 @@ export const reconstructThenPlan: SightlessStrategy = {
   description:
     "samples the generator (or the family's candidates), keeps instances whose text reads alike and whose simulated outcomes match every call so far (probing to split them), plays a survivor's reference, then the next",
   bound: DEFAULT_SIGHTLESS_BOUND,
+  adaptive: true,
   boundFor: adaptiveBound,
   applies: (view) => acting(view).length > 0 || answerTool(view) !== undefined,
   next: (ctx) => reconstructTurn(ctx, false),
@@ -526,6 +527,7 @@ export const probeAndMap: SightlessStrategy = {
   description:
     'probes every listable call at its smallest step (undoing accepted ones), keeps the candidate worlds whose simulated outcomes match every message, solves survivors with the family solver and tries them in turn',
   bound: DEFAULT_SIGHTLESS_BOUND,
+  adaptive: true,
   boundFor: adaptiveBound,
   applies: (view) => acting(view).some((t) => probesOf(t).length > 0),
   next: (ctx) => reconstructTurn(ctx, true),
@@ -571,6 +573,7 @@ export const feelYourWay: SightlessStrategy = {
   name: 'feel-your-way',
   description: 'line search with bisection on ok/refused along the directions the rules point to (down into a hole, out along a corridor), then the others in a seeded order',
   bound: DEFAULT_SIGHTLESS_BOUND,
+  adaptive: true,
   applies: (view) => translateTool(view) !== undefined,
   next(ctx) {
     const tool = translateTool(ctx.view);

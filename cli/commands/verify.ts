@@ -41,9 +41,10 @@ function batteryLines(r: BatteryReport): string[] {
     const fitted = a.training !== undefined ? `, fitted on ${a.training} seeds` : '';
     const cost = a.gaveUp ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode, gave up on ${a.gaveUp}` : a.cpuSeconds >= 0.1 ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode` : '';
     const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted + cost;
-    lines.push(
-      `    ${a.passed ? ' ' : '✗'} ${a.name.padEnd(20)} ${`${a.successes}/${a.episodes}`.padStart(7)} = ${pct(a.rate).padStart(4)} (bound ${pct(a.bound)})${score}${a.passed ? '' : ` — solved seeds ${a.solvedSeeds.join(', ')}`}`,
-    );
+    const interval = `[${pct(a.interval[0])}, ${pct(a.interval[1])}]`;
+    const mark = a.verdict === 'fail' ? '✗' : a.verdict === 'inconclusive' ? '?' : ' ';
+    const verdict = a.verdict === 'fail' ? ` — over its bound; solved seeds ${a.solvedSeeds.join(', ')}` : a.verdict === 'inconclusive' ? ' — inconclusive: over its bound, not significantly at this many seeds; add seeds (--battery-seeds)' : '';
+    lines.push(`    ${mark} ${a.name.padEnd(20)} ${`${a.successes}/${a.episodes}`.padStart(7)} = ${pct(a.rate).padStart(4)} ${interval.padEnd(11)} (bound ${pct(a.bound)})${score}${verdict}`);
   }
   if (r.notApplicable.length) lines.push(`      not applicable: ${r.notApplicable.join(', ')}`);
   for (const f of r.referenceFailures ?? []) lines.push(`    ✗ reference fails on ${f.purpose} seed ${f.instance}: ${f.reason}`);
@@ -142,7 +143,9 @@ export function register(program: Command): void {
         if (textLeaks.length) out.write(`text-leak check: ${textLeaks.length - textFailed.length}/${textLeaks.length} family tiers read alike over every seed\n`);
         if (battery.length) {
           const secs = battery.reduce((t, r) => t + r.seconds, 0);
-          out.write(`shortcut battery: ${battery.length - batteryFailed.length}/${battery.length} family tiers under every bound (${secs.toFixed(1)} s)\n`);
+          const inconclusive = battery.flatMap((r) => r.agents.filter((a) => a.verdict === 'inconclusive').map((a) => `${r.family}-${r.tier} ${a.name}`));
+          out.write(`shortcut battery: ${battery.length - batteryFailed.length}/${battery.length} family tiers with no agent significantly over its bound (${secs.toFixed(1)} s)\n`);
+          if (inconclusive.length) out.write(`inconclusive (over the bound, not significantly; add seeds): ${inconclusive.join(', ')}\n`);
         }
       }
       if (failed.length || batteryFailed.length || textFailed.length) process.exitCode = 1;

@@ -335,6 +335,7 @@ export function wireCandidateProber(draw: M4SceneDraw, draws = CANDIDATE_DRAWS):
     description:
       "Samples the generator's wires for the tier, then moves the ring 12 mm at a time along the advance most surviving candidates predict is accepted, keeping the candidates whose predicted outcome (accepted or refused) of every call matches.",
     bound: 0.05,
+    adaptive: true,
     next(ctx) {
       const st = (episode = stateFor(ctx, draw, draws, episode));
       let least = Infinity;

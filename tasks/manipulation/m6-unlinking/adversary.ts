@@ -227,6 +227,7 @@ export function poseProber(draw: M6SceneDraw, draws = CANDIDATE_DRAWS): Sightles
     description:
       "Samples the generator's hooks for the tier; probes with turns and slides whose outcomes split the surviving candidates evenly (identifying the start pose), then tries the turn-slide-lift most survivors predict frees the hook, keeping the candidates whose predictions match every outcome.",
     bound: 0.05,
+    adaptive: true,
     next(ctx) {
       const st = (episode = stateFor(ctx, draw, draws, episode));
       let least = Infinity;
