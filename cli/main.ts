@@ -28,7 +28,12 @@ export async function main(argv: string[]): Promise<void> {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  const all = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  // Each command's file is named after it: load only that one when the command is named (a
+  // command's imports cost a second or more of start-up); all of them for general help and
+  // for an unknown command's "Did you mean".
+  const named = argv[2] !== undefined ? `${argv[2]}.ts` : '';
+  const files = all.includes(named) ? [named] : all;
   for (const f of files) {
     const mod = (await import(pathToFileURL(join(dir, f)).href)) as CommandModule;
     mod.register(program);
