@@ -9,7 +9,7 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P1Scene } from './scene.ts';
-import { reference } from './solver.ts';
+import { reference, shortestSolutions } from './solver.ts';
 
 /** What P1 is: id, version, category, title, summary and tiers. */
 export const P1_DESCRIPTOR: FamilyDescriptor = {
@@ -33,6 +33,7 @@ export const p1SlidingBlocks: TaskFamily<P1Scene> = {
   generate: (seed, tier) => generate(P1_DESCRIPTOR, seed, tier),
   build,
   reference,
+  shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
   // The text of a tier is the same for every seed but for these (issue 36): no tray size, no

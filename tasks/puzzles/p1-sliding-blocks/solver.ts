@@ -6,7 +6,7 @@
  */
 import { breadthFirst, type SearchResult } from '../../../solvers/discrete-search/index.ts';
 import { slidingProblem, type SlideMove, type SlideState } from '../../kits/sliding-search.ts';
-import type { Instance, ReferenceSolution } from '../../types.ts';
+import type { Instance, ReferenceSolution, ShortestSolutions } from '../../types.ts';
 import type { P1Block, P1Scene } from './scene.ts';
 
 
@@ -35,6 +35,16 @@ export function reference(instance: Instance<P1Scene>): ReferenceSolution {
     optimal: true,
     method: `breadth-first search over ${r.statesSearched} states (blocks of equal size interchangeable); shortest = ${r.length} slides, ${r.optimalCount} shortest solution${r.optimalCount === 1 ? '' : 's'}`,
   };
+}
+
+/**
+ * The search's own word on the instance, for `verify` to check the reference against
+ * (`TaskFamily.shortestSolutions`). Shortest solutions are counted as sequences of slides in the
+ * search's states, where blocks of equal size are interchangeable.
+ */
+export function shortestSolutions(instance: Instance<P1Scene>): ShortestSolutions | null {
+  const r = solveSliding(instance.scene);
+  return r.solvable ? { length: r.length, count: r.optimalCount } : null;
 }
 
 /** A block's cells as a set of indices (for layout checks). */
