@@ -572,9 +572,9 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
   fitTrials: 8,
   // Every strategy fits on the same four seeds (one asking for more gets them in `verify`).
   strategyTraining: false,
-  // The reference replayed on two judged seeds per tier, beside the check-suite's own seed: a
+  // The reference replayed on the six judged seeds of each tier, not the training ones: a
   // 60-move reference costs seconds per seed, and `verify` replays it on every seed it plays.
-  certifyReferences: 2,
+  certifyReferences: 6,
 });
 
 /**
