@@ -264,6 +264,27 @@ describe('shortcut battery', function () {
     expect(seen['asks-for-more']).to.have.length(QUICK_BATTERY.training);
   });
 
+  it('the quick battery leaves strategies marked adaptive to the full battery, which plays them', async () => {
+    const family = quizFamily('X97', (seed) => balancedLetter(seed));
+    const played: string[] = [];
+    const strategy = (name: string, adaptive: boolean): SightlessStrategy => ({
+      name,
+      description: name,
+      bound: 1,
+      ...(adaptive ? { adaptive: true } : {}),
+      next: () => {
+        played.push(name);
+        return null;
+      },
+    });
+    const strategies = [strategy('simulates', true), strategy('plain', false)];
+    const [quick] = await runBattery(family, { ...QUICK_BATTERY, seeds: 2, strategies });
+    expect(quick.agents.map((a) => a.name)).to.deep.equal(['plain']);
+    expect([...new Set(played)]).to.deep.equal(['plain']);
+    const [full] = await runBattery(family, { seeds: 2, training: 2, strategies, skip: ['null', 'random'] });
+    expect(full.agents.map((a) => a.name)).to.deep.equal(['simulates', 'plain']);
+  });
+
   it('a sightless agent is told only the text: no scene, no answer', async () => {
     const family = quizFamily('X95', () => 'C');
     const instance = family.generate(7, 'L1');

@@ -361,6 +361,7 @@ async function judgeTier(
     const rate = n ? successes / n : 0;
     const bound = n ? boundSum / n : 0;
     const graded = judged[0]?.scoring === 'graded';
+    const verdict = batteryVerdict(successes, n, bound);
     report.agents.push({
       name,
       source,
@@ -370,9 +371,9 @@ async function judgeTier(
       rate,
       meanScore: graded && n ? Math.round((scoreSum / n) * 10) / 10 : null,
       bound,
-      verdict: batteryVerdict(successes, n, bound),
+      verdict,
       interval: rateInterval(successes, n),
-      passed: batteryVerdict(successes, n, bound) !== 'fail',
+      passed: verdict !== 'fail',
       solvedSeeds,
       cpuSeconds: n ? Math.round((cpu / n) * 1000) / 1000 : 0,
       ...(gaveUp ? { gaveUp } : {}),
@@ -460,10 +461,12 @@ async function judgeTier(
  */
 async function certifyReferences(family: TaskFamily, tier: Tier, report: BatteryReport, judged: Instance[], count = Infinity): Promise<void> {
   const started = processCpuSeconds();
+  // Judged seeds first; training seeds are generated only when the count reaches them.
+  const judgedPart = judged.slice(0, count);
   const instances: Array<{ instance: Instance; purpose: ReferenceFailure['purpose'] }> = [
-    ...judged.map((instance) => ({ instance, purpose: 'judged' as const })),
-    ...report.training.slice(0, Math.max(0, count - judged.length)).map((seed) => ({ instance: family.generate(seed, tier), purpose: 'training' as const })),
-  ].slice(0, count);
+    ...judgedPart.map((instance) => ({ instance, purpose: 'judged' as const })),
+    ...report.training.slice(0, count - judgedPart.length).map((seed) => ({ instance: family.generate(seed, tier), purpose: 'training' as const })),
+  ];
   for (const { instance, purpose } of instances) {
     let reason: string | null = null;
     try {
@@ -561,9 +564,9 @@ export const QUICK_BATTERY: Readonly<Required<Pick<BatteryOptions, 'seeds' | 'tr
   seeds: 6,
   training: 4,
   // The null policy has its own check-suite test; random and probing episodes are long.
-  // The adaptive agents simulate candidate worlds for seconds per tier: `verify` measures them.
-  skip: Object.freeze(['null', 'random', 'blind-probe', 'probe-and-map', 'feel-your-way', 'reconstruct-then-plan']),
-  // So do a family's own adaptive probers (M4's, M6's): seconds of simulation per episode.
+  skip: Object.freeze(['null', 'random', 'blind-probe']),
+  // Strategies that simulate candidate worlds (the generic adaptive agents, M4's and M6's
+  // probers) cost seconds per episode: `verify` plays and measures them.
   skipAdaptive: true,
   // A constant answer, a fixed schedule or a short memorised plan shows within four turns;
   // longer plans are the full battery's to measure.

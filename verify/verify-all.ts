@@ -28,8 +28,8 @@ export interface VerifySettings {
   batterySeeds?: number;
   /** Shortcut battery: training seeds per tier. */
   batteryTraining?: number;
-  /** Shortcut battery: baselines and strategies left out, by name (tests that only compare runs). */
-  batterySkip?: readonly string[];
+  /** Shortcut battery: leave out the strategies marked `adaptive` (tests that only compare runs). */
+  batterySkipAdaptive?: boolean;
   /**
    * Text-leak check: seeds per tier whose instance text is compared, for every family × tier
    * holding a selected instance (default {@link VERIFY_TEXT_SEEDS}; 0 skips it).
@@ -116,7 +116,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
   const [report] = await runBattery(getFamily(job.family), {
     seeds: settings.batterySeeds ?? 0,
     ...(settings.batteryTraining !== undefined ? { training: settings.batteryTraining } : {}),
-    ...(settings.batterySkip ? { skip: settings.batterySkip } : {}),
+    ...(settings.batterySkipAdaptive ? { skipAdaptive: true } : {}),
     tiers: [job.tier],
   });
   return { kind: 'battery', report, cpuSeconds: [cpuSince(since)] };
@@ -154,7 +154,7 @@ function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
   const version = getFamily(unit.family).version;
   if (unit.kind === 'instance') return jobTimeKey(unit.id, version, `random ${settings.randomSeeds ?? DEFAULT_RANDOM_SEEDS}x${settings.randomTurns ?? DEFAULT_RANDOM_TURNS}`);
   if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${unit.tier}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}`);
-  return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}${settings.batterySkip?.length ? ` skip ${settings.batterySkip.join(',')}` : ''}`);
+  return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}${settings.batterySkipAdaptive ? ' no adaptive' : ''}`);
 }
 
 /**
@@ -211,7 +211,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.randomTurns !== undefined ? { randomTurns: opts.randomTurns } : {}),
     ...(opts.batterySeeds !== undefined ? { batterySeeds: opts.batterySeeds } : {}),
     ...(opts.batteryTraining !== undefined ? { batteryTraining: opts.batteryTraining } : {}),
-    ...(opts.batterySkip !== undefined ? { batterySkip: [...opts.batterySkip] } : {}),
+    ...(opts.batterySkipAdaptive !== undefined ? { batterySkipAdaptive: opts.batterySkipAdaptive } : {}),
     ...(opts.textSeeds !== undefined ? { textSeeds: opts.textSeeds } : {}),
     ...(opts.viewRule !== undefined ? { viewRule: opts.viewRule } : {}),
   };
@@ -269,7 +269,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       await runBattery(family, {
         seeds: opts.batterySeeds!,
         ...(opts.batteryTraining !== undefined ? { training: opts.batteryTraining } : {}),
-        ...(opts.batterySkip ? { skip: opts.batterySkip } : {}),
+        ...(opts.batterySkipAdaptive ? { skipAdaptive: true } : {}),
         onReport: (r) => {
           tookCpu(opts.instances.length + textUnits + battery.length, cpuSince(since));
           since = process.cpuUsage();
