@@ -42,6 +42,12 @@ export interface ViewRequirements {
    * so a hidden scale never gives itself away through a label floating on what hides it.
    */
   hiddenRulers?: number[];
+  /**
+   * Why this tier hides `hidden` and `hiddenRulers` (its lever, or the task's premise), in a
+   * sentence a reader can check against the tier's description. Required whenever anything is
+   * hidden: a family cannot quietly exempt a body it failed to frame.
+   */
+  hiddenBecause?: string;
   /** Default minimum for `bodies`, pixels at 768×768. */
   minPixels?: number;
   /**
@@ -65,7 +71,8 @@ export type ViewFailureKind =
   | 'label-cut'
   | 'label-overlap'
   | 'ruler-unreadable'
-  | 'hidden-label-shown';
+  | 'hidden-label-shown'
+  | 'hidden-unexplained';
 
 /** One reason a view breaks the rule. */
 export interface ViewFailure {
@@ -117,6 +124,10 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
   };
   const scale = (m.width * m.height) / REFERENCE_AREA;
   const hidden = new Set(req.hidden ?? []);
+  if ((hidden.size > 0 || (req.hiddenRulers ?? []).length > 0) && !(req.hiddenBecause ?? '').trim()) {
+    const what = [...[...hidden].map((n) => `'${n}'`), ...(req.hiddenRulers ?? []).map((r) => `ruler ${r}`)].join(', ');
+    fail('hidden-unexplained', what, `${what} declared hidden without a reason: say in hiddenBecause which lever (or the task's premise) hides it`);
+  }
   const byName = new Map(m.bodies.map((b) => [b.name, b]));
   for (const entry of req.bodies ?? []) {
     const r: BodyRequirement = typeof entry === 'string' ? { name: entry } : entry;

@@ -37,6 +37,7 @@ export function undeclaredMessage(familyId: string): string {
     `returns (its episode.ts) a viewParts(ctx) method returning one entry per picture of the first observation, with ` +
     `bodies: every body the rules mention, each { name, minPixels } (visible pixels at 768×768; a long table or floor may add mayBeCut: true); ` +
     `hidden: the bodies this tier hides on purpose (e.g. behind the +occ wall); hiddenRulers: rulers this tier hides on purpose; ` +
+    `hiddenBecause: why (the lever, or the task's premise), required when anything is hidden; ` +
     `rulers: the rulers the rules tell the agent to read (default: every ruler not hidden); and, for a family that draws its own pictures ` +
     `(observe), each picture's scene, camera, width and height. See AUTHORING.md, "4a. What the first view must show".`
   );

@@ -115,6 +115,30 @@ describe('check-suite checks fail hand-built families (issue 36)', function () {
     expect(problems[0], problems[0]).to.match(/^P6 L1 seed \d: generation [23] differs from generation 1 at reveal\.plan: first ".*, generation [23] ".* \(generate must be a pure function/);
   });
 
+  it('(f) the answer\'s option letter in what the family tells the agent fails the episode scan; the letter the agent named, said back, does not', async () => {
+    const V2 = getFamily('V2') as TaskFamily;
+    const answerOf = async (i: Instance): Promise<string> => String((await V2.reference(i)).calls.at(-1)?.args.option);
+    const hinting: TaskFamily = {
+      ...V2,
+      async build(instance, world) {
+        const env: FamilyEnv = await V2.build(instance, world);
+        const letter = await answerOf(instance);
+        return { ...env, observationText: () => `Option ${letter} looks different.` };
+      },
+    };
+    const instance = hinting.generate(100, 'L1');
+    const letter = await answerOf(instance);
+    const problems = await textLeakProblems(new TierInstances(hinting, 'L1'), instance, await runReference(hinting, instance), { seeds: [100, 101, 102], randomTurns: 1 });
+    expect(problems.join('\n')).to.match(new RegExp(`^V2-L1-s100 reference episode, observation text start: the answer's option letter "${letter}", which the agent did not name`, 'm'));
+    const varying = seedVaryingNumbers(instance, [101, 102].map((s) => V2.generate(s, 'L1')), await V2.reference(instance));
+    expect(varying.answerLetters).to.deep.equal([letter]);
+    expect(textFindings(`option ${letter} is not a choice here`, varying, { echoWords: [letter] })).to.deep.equal([]);
+    expect(textFindings('A move was refused', { numbers: [], answerWords: [], answerLetters: ['A'] })).to.deep.equal([]);
+    expect(textFindings('the odd one is A.', { numbers: [], answerWords: [], answerLetters: ['A'] })).to.have.length(1);
+    const plain = await textLeakProblems(new TierInstances(V2, 'L1'), instance, await runReference(V2, instance), { seeds: [100, 101, 102], randomTurns: 1 });
+    expect(plain.filter((p) => p.includes('option letter'))).to.deep.equal([]);
+  });
+
   it('the episode scan finds percentages, distances, angles and seed-varying numbers, and spares masked values and small counts', () => {
     const instance = P6.generate(100, 'L7');
     const others = [0, 1, 2, 3].map((s) => P6.generate(s, 'L7'));

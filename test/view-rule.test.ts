@@ -137,14 +137,21 @@ describe('the view rule through the family hook (headless Chromium)', function (
     expect(kinds.some((k) => k.endsWith(' part-a'))).to.equal(false);
   });
 
-  it('what the tier hides on purpose is exempt, but a hidden ruler must not show its labels', async () => {
-    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], scenery: ['wall'], rulers: [] }] });
+  it('what the tier hides on purpose, with its reason, is exempt; a hidden ruler must not show its labels', async () => {
+    const because = 'the wall of this tier hides it';
+    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], hiddenBecause: because, scenery: ['wall'], rulers: [] }] });
     expect(exempt.problems).to.deep.equal([]);
     // The wall hides only part of the ruler: the labels left in sight give the hidden scale away.
-    const hiddenRuler = await verdictOf({ partBx: 0.2, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], scenery: ['wall', 'part-b'], hiddenRulers: [0] }] });
+    const hiddenRuler = await verdictOf({ partBx: 0.2, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], scenery: ['wall', 'part-b'], hiddenRulers: [0], hiddenBecause: because }] });
     const kinds = hiddenRuler.views[0].verdict.failures.map((f) => f.kind);
     expect(kinds).to.include('hidden-label-shown');
     expect(kinds.filter((k) => k !== 'hidden-label-shown')).to.deep.equal([]);
+  });
+
+  it('a body declared hidden without a reason fails (a family cannot quietly exempt what it failed to frame)', async () => {
+    const unexplained = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], scenery: ['wall'], rulers: [] }] });
+    expect(unexplained.views[0].verdict.failures.map((f) => `${f.kind} ${f.subject}`)).to.deep.equal(["hidden-unexplained 'part-b'"]);
+    expect(unexplained.problems[0]).to.match(/^P98-L1-s1 first view: 'part-b' declared hidden without a reason: say in hiddenBecause/);
   });
 
   it('the rule is not opt-in: a drawn body left undeclared fails, named, even outside the frame', async () => {

@@ -137,11 +137,24 @@ async function firstViewProblems(id: string, renderer: Renderer): Promise<string
 
 /**
  * Regenerates every checked-in fixture and compares it field by field (the golden hash by
- * replaying the reference). Also fails on a registered family with no fixtures, and on files
- * that belong to no registered family or are not instance files.
+ * replaying the reference), then holds each matching instance's first view to the view rule, as
+ * `--write` does (`viewRule: false` leaves the browser out). Also fails on a registered family
+ * with no fixtures, and on files that belong to no registered family or are not instance files.
  */
 export async function checkFixtures(
-  opts: { families?: string[]; root?: string; onReport?(r: FixtureReport): void } = {},
+  opts: { families?: string[]; root?: string; viewRule?: boolean; onReport?(r: FixtureReport): void } = {},
+): Promise<FixtureReport[]> {
+  let renderer: Renderer | null = null;
+  try {
+    return await checkFixturesWith(opts, async () => (renderer ??= new Renderer({ frameCache: 0 })));
+  } finally {
+    await (renderer as Renderer | null)?.close();
+  }
+}
+
+async function checkFixturesWith(
+  opts: { families?: string[]; root?: string; viewRule?: boolean; onReport?(r: FixtureReport): void },
+  rendererFor: () => Promise<Renderer>,
 ): Promise<FixtureReport[]> {
   const root = opts.root ?? FIXTURE_INSTANCES_DIR;
   const registered = new Set(families().map((f) => f.id));
@@ -187,7 +200,12 @@ export async function checkFixtures(
       }
       const diff = firstDifference(stored, fresh);
       const hint = `if the change is intended: spaceact fixtures --write --family ${fid}`;
-      report(diff ? { id, ok: false, file, problem: `${id}: ${diff} (${hint})` } : { id, ok: true, file });
+      if (diff) {
+        report({ id, ok: false, file, problem: `${id}: ${diff} (${hint})` });
+        continue;
+      }
+      const view = opts.viewRule === false ? [] : await firstViewProblems(id, await rendererFor());
+      report(view.length ? { id, ok: false, file, problem: `${id}: the first view breaks the view rule: ${view.join('; ')}` } : { id, ok: true, file });
     }
   }
   return reports;

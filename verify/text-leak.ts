@@ -46,6 +46,8 @@ export interface AgentText {
   ownCamera?: boolean;
   /** The numbers of the call's own arguments: a bare number equal to one echoes what the agent asked for. */
   echo?: number[];
+  /** The strings of the call's own arguments: an option letter the agent named, said back, tells it nothing. */
+  echoWords?: string[];
 }
 
 /** Every piece of text an instance shows before any call: title, rules, tools and their parameter descriptions. */
@@ -191,7 +193,7 @@ function stringLeaves(v: unknown, out: string[]): void {
  * answer (the arguments of its final calls). Whole numbers below 10 of the scene and of
  * non-final calls are left out: they are counts (of pieces, cells, moves) that text may name.
  */
-export function seedVaryingNumbers(instance: Instance, others: readonly Instance[], reference: ReferenceSolution | null): { numbers: VaryingNumber[]; answerWords: string[] } {
+export function seedVaryingNumbers(instance: Instance, others: readonly Instance[], reference: ReferenceSolution | null): SeedVarying {
   const mine = new Map<string, number>();
   numericLeaves(instance.scene, 'scene', mine);
   const theirs = others.map((o) => {
@@ -206,6 +208,7 @@ export function seedVaryingNumbers(instance: Instance, others: readonly Instance
     if (theirs.some((m) => m.get(path) !== value)) numbers.push({ value, source: path, answer: false });
   }
   const answerWords: string[] = [];
+  const answerLetters: string[] = [];
   const finals = new Set(instance.tools.filter((t) => t.kind === 'final').map((t) => t.name));
   reference?.calls.forEach((c, i) => {
     const leaves = new Map<string, number>();
@@ -218,11 +221,37 @@ export function seedVaryingNumbers(instance: Instance, others: readonly Instance
     if (final) {
       const words: string[] = [];
       stringLeaves(c.args, words);
-      // One-letter answers (an option letter) are names text uses anyway; longer ones are the answer's words.
+      // One-letter answers (an option letter) are names text uses anyway, so they are looked
+      // for only where the agent did not name them itself; longer ones are the answer's words.
       answerWords.push(...words.filter((w) => w.length >= 2));
+      answerLetters.push(...words.filter((w) => /^[A-Za-z]$/.test(w)));
     }
   });
-  return { numbers, answerWords };
+  return { numbers, answerWords, answerLetters: [...new Set(answerLetters)] };
+}
+
+/** What varies with the seed in an instance: its numbers, and the answer's words and option letters. */
+export interface SeedVarying {
+  numbers: VaryingNumber[];
+  /** The answer's words of two or more characters, looked for everywhere. */
+  answerWords: string[];
+  /**
+   * The answer's one-letter words (an option letter), looked for in texts that did not come
+   * from a call naming that letter; an English article ("A move was refused") is not one.
+   */
+  answerLetters?: string[];
+}
+
+/** Whether `text` names the option letter `letter` as a word of its own (not "A" or "I" starting a phrase). */
+export function namesLetter(text: string, letter: string): boolean {
+  const re = new RegExp(`(?<![A-Za-z0-9_'’-])${escapeRegExp(letter)}(?![A-Za-z0-9_'’-])`, 'g');
+  for (const m of text.matchAll(re)) {
+    const after = text.slice((m.index ?? 0) + 1);
+    // "A move", "I think": an article or a pronoun followed by a lower-case word.
+    if ((letter === 'A' || letter === 'I' || letter === 'a') && /^\s+[a-z]/.test(after)) continue;
+    return true;
+  }
+  return false;
 }
 
 const UNIT_TO_SI: Record<string, { factor: number; kind: 'length' | 'angle' }> = {
@@ -244,7 +273,7 @@ function near(a: number, b: number): boolean {
 }
 
 /** What is wrong with one piece of episode text (masked), one sentence per finding. */
-export function textFindings(text: string, varying: { numbers: VaryingNumber[]; answerWords: string[] }, opts: { units?: boolean; echo?: readonly number[] } = {}): string[] {
+export function textFindings(text: string, varying: SeedVarying, opts: { units?: boolean; echo?: readonly number[]; echoWords?: readonly string[] } = {}): string[] {
   const units = opts.units ?? true;
   const found: string[] = [];
   for (const m of text.matchAll(NUMBER)) {
@@ -269,6 +298,9 @@ export function textFindings(text: string, varying: { numbers: VaryingNumber[]; 
   for (const w of varying.answerWords) {
     if (new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(w)}(?![A-Za-z0-9])`).test(text)) found.push(`the answer "${w}"`);
   }
+  for (const l of varying.answerLetters ?? []) {
+    if (!(opts.echoWords ?? []).includes(l) && namesLetter(text, l)) found.push(`the answer's option letter "${l}", which the agent did not name`);
+  }
   return found;
 }
 
@@ -290,7 +322,9 @@ export function callTexts(where: string, r: CallResult, shown: ReadonlySet<strin
   const args = new Map<string, number>();
   numericLeaves(r.call.args, '', args);
   const echo = [...args.values()];
-  const out: AgentText[] = [{ where: `${where} message`, text: r.message, echo, ...(ownCamera ? { ownCamera } : {}) }];
+  const echoWords: string[] = [];
+  stringLeaves(r.call.args, echoWords);
+  const out: AgentText[] = [{ where: `${where} message`, text: r.message, echo, echoWords, ...(ownCamera ? { ownCamera } : {}) }];
   if (r.data !== undefined) {
     const leaves = new Map<string, number>();
     numericLeaves(r.data, 'data', leaves);
@@ -310,11 +344,11 @@ export function callTexts(where: string, r: CallResult, shown: ReadonlySet<strin
  * scanned for percentages, numbers with length or angle units, numbers equal to seed-varying
  * numbers of the instance and the answer's words. One sentence per text that leaks.
  */
-export function episodeTextLeaks(family: TaskFamily, instance: Instance, texts: readonly AgentText[], varying: { numbers: VaryingNumber[]; answerWords: string[] }, label: string): string[] {
+export function episodeTextLeaks(family: TaskFamily, instance: Instance, texts: readonly AgentText[], varying: SeedVarying, label: string): string[] {
   const mask = allowedValues(family, instance);
   const problems: string[] = [];
   for (const t of texts) {
-    const findings = t.finding ? [t.finding] : textFindings(maskText(t.text, mask), varying, { units: !t.ownCamera, ...(t.echo ? { echo: t.echo } : {}) });
+    const findings = t.finding ? [t.finding] : textFindings(maskText(t.text, mask), varying, { units: !t.ownCamera, ...(t.echo ? { echo: t.echo } : {}), ...(t.echoWords ? { echoWords: t.echoWords } : {}) });
     if (findings.length) problems.push(`${instance.id} ${label}, ${t.where}: ${findings.join('; ')} — in "${t.text.length > 160 ? `${t.text.slice(0, 157)}...` : t.text}"`);
   }
   return problems;

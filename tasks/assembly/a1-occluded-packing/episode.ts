@@ -129,6 +129,7 @@ export function build(instance: Instance<A1Scene>, world: World): FamilyEnv {
         ],
         // The pieces behind the wall are out of sight from the first view by design.
         hidden: s.pieces.filter((p) => p.hidden).map((p) => p.name),
+        hiddenBecause: 'the task: some pieces wait behind the wall, seen only by moving the camera',
       },
     ],
     solved() {

@@ -34,6 +34,8 @@ export interface HeldPartView {
   hidden?: string[];
   /** Rulers the tier hides on purpose. */
   hiddenRulers?: number[];
+  /** Why the tier hides them (required by the view rule when anything is hidden). */
+  hiddenBecause?: string;
 }
 
 /** The one picture of a held-part family's first view, declared for the view rule. */
@@ -49,5 +51,5 @@ export function heldPartViewParts(v: HeldPartView): ViewDeclaration[] {
   }
   // The small cubes where each set of arrows meets are part of the arrows, not something to read.
   const origins = [`${v.frameArrows}-origin`, ...(v.partArrows ? [`${v.partArrows}-origin`] : [])];
-  return [{ bodies, hidden: v.hidden ?? [], hiddenRulers: v.hiddenRulers ?? [], scenery: origins }];
+  return [{ bodies, hidden: v.hidden ?? [], hiddenRulers: v.hiddenRulers ?? [], ...(v.hiddenBecause ? { hiddenBecause: v.hiddenBecause } : {}), scenery: origins }];
 }

@@ -109,6 +109,7 @@ export function build(instance: Instance<V6Scene>, world: World): FamilyEnv {
           ...(s.screen ? [{ name: 'screen', minPixels: 3000, mayBeCut: true }] : []),
         ],
         hidden: s.screen ? ['turntable'] : [],
+        hiddenBecause: '+occ (L7): a screen in front of the turntable hides it and the lower part of the object',
       }));
     },
     async observe(ctx): Promise<ObservationImage[]> {

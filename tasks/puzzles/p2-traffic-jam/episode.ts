@@ -106,6 +106,7 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
       {
         bodies: [...trayViewBodies(s.vehicles.map((v) => vehicleBody(v.id))), { name: 'exit-gate', minPixels: 300 }],
         hidden: hiddenBehindTall(s).flatMap((id) => [vehicleBody(id), labelOf(vehicleBody(id))]),
+        hiddenBecause: '+occ (L7): the tall vehicle hides the vehicles just north of it from the low first view',
         // The painted cells in front of the exit gate (the gate itself is required).
         scenery: ['exit-cells'],
       },

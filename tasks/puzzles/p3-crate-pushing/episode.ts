@@ -290,6 +290,7 @@ export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
             { name: 'compass-N', minPixels: 120 },
           ],
           hidden: firstViewHiddenBodies(s),
+          hiddenBecause: '+occ (L7): the tall walls hide a crate or a green cell wholly from the low first view',
           // The floor's checker pattern and the ramp's stripes are paint on required bodies.
           scenery: ['floor-checker', 'ramp-stripes'],
         },

@@ -262,6 +262,7 @@ export function build(instance: Instance<P4Scene>, world: World): FamilyEnv {
           { name: 'ball', minPixels: 200 },
         ],
         hidden: s.opaque ? hiddenBehindOpaqueCube(s, instance.camera.initial.azimuth) : [],
+        hiddenBecause: 'opaque blocks (L5, L7): the maze cube hides what stands behind it',
         // The tiles the compass letters stand on (the letters are required).
         scenery: ['compass-tiles'],
         rulers: [],
