@@ -77,10 +77,13 @@ export interface FixtureReport {
   file: string;
 }
 
-/** The ids `fixtures --write` (re)writes for a family: those checked in, else the default released set. */
+/**
+ * The ids `fixtures --write` (re)writes for a family: those checked in and the default released
+ * set, so a first write that failed on some instances writes them on the next run too.
+ */
 export function fixtureIdsToWrite(familyId: string, root: string = FIXTURE_INSTANCES_DIR): string[] {
   const existing = fixtureInstanceIds(familyId, root);
-  return existing.length ? existing : defaultReleasedInstances(familyId);
+  return [...new Set([...existing, ...defaultReleasedInstances(familyId)])];
 }
 
 /**

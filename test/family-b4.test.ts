@@ -1,0 +1,125 @@
+/**
+ * B4 overhang stack: the loose-block kit's exact statics and farthest column on hand-built
+ * columns (the harmonic numbers, a column a millimetre past its limit, a block on nothing), the
+ * same columns in the real world (Rapier holds a column built at the rule's margin from the
+ * longest blocks the generator draws; the exact check refuses one past it and the world is put
+ * back), the tools, the generator's guarantees and the sightless column fitted to the prior.
+ */
+import { expect } from 'chai';
+import { b4OverhangStack } from '../tasks/construction/b4-overhang-stack/family.ts';
+import { actionBudget, blockBody, RULE_MARGIN, supplyPose, TIERS, type B4Scene } from '../tasks/construction/b4-overhang-stack/scene.ts';
+import { referenceColumn, ruleReach } from '../tasks/construction/b4-overhang-stack/solver.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { bestColumn, columnFailure, columnReach, farthestColumn } from '../tasks/kits/loose-blocks/column.ts';
+import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+
+const family = b4OverhangStack as unknown as TaskFamily<B4Scene>;
+const TIER_LIST: Tier[] = ['L1', 'L3', 'L5', 'L7'];
+
+describe('B4 overhang stack', function () {
+  this.timeout(300_000);
+
+  describe('loose-block kit (exact statics)', () => {
+    it('the farthest column of n equal blocks at zero margin is the harmonic overhang L/2 · (1 + 1/2 + … + 1/n)', () => {
+      const L = 0.2;
+      const harmonic = (n: number): number => (L / 2) * Array.from({ length: n }, (_, k) => 1 / (k + 1)).reduce((a, b) => a + b, 0);
+      for (const n of [1, 2, 3, 4, 5]) {
+        const c = farthestColumn(Array(n).fill(L), 0, 0);
+        expect(c, `n = ${n}`).to.not.equal(null);
+        expect(columnReach(c!)).to.be.closeTo(harmonic(n), 1e-12);
+      }
+    });
+
+    it('a margin costs reach, between one and n margins for n levels, and the column stands exactly at its margin', () => {
+      const harmonic4 = (0.1 * 25) / 12;
+      const c = farthestColumn([0.2, 0.2, 0.2, 0.2], 0, 0.005)!;
+      expect(columnReach(c)).to.be.within(harmonic4 - 4 * 0.005, harmonic4 - 0.005);
+      expect(columnFailure(c, 0, 0.005 - 1e-9)).to.equal(null);
+      // Every level of the construction sits at its margin: any push outward fails.
+      expect(columnFailure(c.map((b) => ({ ...b, x: b.x + 0.001 })), 0, 0.005)).to.deep.equal({ level: 0, kind: 'tips' });
+    });
+
+    it('the lowest failing level is named: a top block past its support tips there; a block past the one below rests on nothing', () => {
+      const bottom = { x: -0.15, length: 0.2 };
+      // The load of level 1 (its own block) 1 mm past the margin of the bottom block's far end.
+      expect(columnFailure([bottom, { x: -0.05 - RULE_MARGIN + 0.001, length: 0.2 }], 0, RULE_MARGIN)).to.deep.equal({ level: 1, kind: 'tips' });
+      expect(columnFailure([bottom, { x: -0.05 - RULE_MARGIN - 0.001, length: 0.2 }], 0, RULE_MARGIN)).to.equal(null);
+      expect(columnFailure([bottom, { x: 0.06, length: 0.1 }], 0, RULE_MARGIN)).to.deep.equal({ level: 1, kind: 'unsupported' });
+      expect(columnFailure([{ x: 0.2, length: 0.2 }], 0, RULE_MARGIN)).to.deep.equal({ level: 0, kind: 'unsupported' });
+    });
+
+    it('bestColumn tries every choice and order: with mixed lengths the shorter blocks go under the longer ones', () => {
+      const best = bestColumn([0.2, 0.2, 0.12, 0.13, 0.06, 0.07], 4, 0, 0.005)!;
+      expect(best.order.slice(2).sort()).to.deep.equal([0, 1]);
+      const naive = farthestColumn([0.2, 0.2, 0.13, 0.12], 0, 0.005)!;
+      expect(best.reach).to.be.greaterThan(columnReach(naive));
+    });
+  });
+
+  describe('the real world (Rapier) agrees with the exact check', () => {
+    /** An instance of `tier` whose blocks are all `length` long and whose marker is out of reach. */
+    function handBuilt(tier: Tier, length: number): Instance<B4Scene> {
+      const i = family.generate(100, tier);
+      return { ...i, scene: { ...i.scene, blocks: i.scene.blocks.map((b) => ({ ...b, length })), markerX: 0.74 } };
+    }
+
+    it('a column at the rule margin from the longest blocks stands through the settle check; 2 mm past it is refused and the world put back', async () => {
+      const instance = handBuilt('L3', TIERS.L3.length[1]);
+      const s = instance.scene;
+      const column = farthestColumn(s.blocks.map((b) => b.length), s.edgeX, RULE_MARGIN + 1e-5)!;
+      const env = await TaskEnv.create(family as TaskFamily, instance);
+      try {
+        for (let k = 0; k < 3; k++) expect(env.execute({ tool: 'place', args: { block: s.blocks[k].color, x_m: column[k].x } }).status, `level ${k}`).to.equal('ok');
+        const before = env.stateHash();
+        const over = env.execute({ tool: 'place', args: { block: s.blocks[3].color, x_m: column[3].x + 0.002 } });
+        expect(over.status).to.equal('violation');
+        expect(over.message).to.equal(`The stack would not stand with '${blockBody(s.blocks[3].color)}' there; the placement was undone.`);
+        expect(env.stateHash()).to.equal(before);
+        const ok = env.execute({ tool: 'place', args: { block: s.blocks[3].color, x_m: column[3].x } });
+        expect(ok.status, ok.message).to.equal('ok');
+      } finally {
+        env.free();
+      }
+    });
+
+    it('a block beyond the edge rests on nothing; remove puts a block back where it lay; an empty stack has nothing to remove', async () => {
+      const instance = family.generate(100, 'L1');
+      const s = instance.scene;
+      const env = await TaskEnv.create(family as TaskFamily, instance);
+      try {
+        const off = env.execute({ tool: 'place', args: { block: s.blocks[0].color, x_m: s.edgeX + s.blocks[0].length } });
+        expect(off.message).to.equal(`'${blockBody(s.blocks[0].color)}' would rest on nothing there; the placement was undone.`);
+        expect(env.execute({ tool: 'remove', args: {} }).status).to.equal('violation');
+        expect(env.execute({ tool: 'place', args: { block: s.blocks[1].color, x_m: s.edgeX - 0.1 } }).status).to.equal('ok');
+        expect(env.execute({ tool: 'place', args: { block: s.blocks[1].color, x_m: s.edgeX - 0.1 } }).status).to.equal('invalid');
+        expect(env.execute({ tool: 'remove', args: {} }).status).to.equal('ok');
+        const p = env.world.getPose(blockBody(s.blocks[1].color)).p;
+        const home = supplyPose(s, 1).p;
+        for (let a = 0; a < 3; a++) expect(p[a]).to.be.closeTo(home[a], 0.002);
+      } finally {
+        env.free();
+      }
+    });
+  });
+
+  describe('generator', () => {
+    it('at every tier the marker needs the tier\'s number of blocks, the reference column reaches it, and the budget is two over', () => {
+      for (const tier of TIER_LIST) {
+        for (const seed of [0, 1, 2, 3, 4, 5]) {
+          const s = family.generate(seed, tier).scene;
+          expect(s.blocks).to.have.length(TIERS[tier].supply);
+          expect(ruleReach(s, s.needed - 1)).to.be.lessThan(s.markerX);
+          expect(columnReach(referenceColumn(s).blocks)).to.be.greaterThan(s.markerX);
+          expect(actionBudget(tier)).to.equal(s.needed + 2);
+        }
+      }
+    });
+
+    it('the rules carry no length or position: two seeds of a tier read alike', () => {
+      for (const tier of TIER_LIST) {
+        expect(family.generate(1, tier).rules).to.equal(family.generate(2, tier).rules);
+        expect(JSON.stringify(family.generate(1, tier).tools)).to.equal(JSON.stringify(family.generate(2, tier).tools));
+      }
+    });
+  });
+});
