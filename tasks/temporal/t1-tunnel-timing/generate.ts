@@ -9,7 +9,7 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { fitTrackCamera } from './framing.ts';
+import { fitTrackCamera } from '../../kits/track-framing.ts';
 import { analyticArrival, analyticWindow, BALL_RADIUS, DECOY_Z, fmt, G, GATE_GAP, GATE_HEIGHT, GATE_LIFT, GATE_MOVE_S, GATE_THICKNESS, PIT_LENGTH, PREROLL_S, RUNOUT, TIER_PARAMS, WAIT_MAX_S, WAIT_MIN_S, type DecoySpec, type GateSpec, type T1Scene } from './scene.ts';
 import { GROUND_Y, STRIP_Z } from './track.ts';
 

@@ -1,27 +1,27 @@
 /**
- * T1 framing: the first camera and the frame size, chosen so that the long, low track fills the
- * picture. A square frame of a 1.5 m track leaves the scene a thin band with a ball of a dozen
+ * Framing a long, low track (T1's channel, T2's ice): the first camera and the frame size,
+ * chosen so that the track fills the picture. A square frame of a 1.5 m track leaves the scene a thin band with a ball of a dozen
  * pixels; a wide frame (strobe frames stacked in a column) and a camera fitted to the track's
  * own corners make the ball about 30 px and the 1 cm ticks about 7 px apart. The camera is
  * orthographic: with perspective, the ruler (6 cm in front of the ball) would read a ball near
  * the end of a 1.5 m track a few centimetres off.
  */
-import { roundTo } from '../../../core/determinism.ts';
-import type { Vec3 } from '../../../sim/types.ts';
-import { cameraFrame } from '../../../render/camera-frame.ts';
-import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { roundTo } from '../../core/determinism.ts';
+import type { Vec3 } from '../../sim/types.ts';
+import { cameraFrame } from '../../render/camera-frame.ts';
+import type { CameraSpec } from '../../render/camera-spec.ts';
 
-/** Width in pixels of each T1 picture (each strobe frame); the height follows the scene's shape. */
-export const T1_FRAME_WIDTH = 1280;
+/** Width in pixels of each track picture (each strobe frame); the height follows the scene's shape. */
+export const TRACK_FRAME_WIDTH = 1280;
 /** Frame heights allowed, pixels (a multiple of 8 in between). */
 const FRAME_HEIGHT: [number, number] = [240, 352];
 /** Camera elevation of the first view, degrees: high enough that the rails do not hide the ball. */
-export const T1_ELEVATION = 38;
+export const TRACK_ELEVATION = 38;
 /**
  * Field of view, degrees, from which the orthographic camera's visible height follows its
  * distance (so zooming works as for a perspective camera).
  */
-export const T1_FOV = 12;
+export const TRACK_FOV = 12;
 /** Fraction of the frame left free on each side. */
 const MARGIN_X = 0.025;
 const MARGIN_Y = 0.06;
@@ -69,10 +69,10 @@ function closestFit(cam: CameraSpec, aspect: number, points: Vec3[]): number {
 }
 
 /**
- * The first camera and frame of a T1 scene: an orthographic camera at azimuth 0 (looking along
+ * The first camera and frame of a track scene: an orthographic camera at azimuth 0 (looking along
  * −z at the track's side, so that a point of the track and the ruler mark in front of it share
- * one column of pixels wherever they are), raised by {@link T1_ELEVATION}, that shows every point of `points` as close as
- * the margins allow and centred on them, in a frame {@link T1_FRAME_WIDTH} wide and as tall as
+ * one column of pixels wherever they are), raised by {@link TRACK_ELEVATION}, that shows every point of `points` as close as
+ * the margins allow and centred on them, in a frame {@link TRACK_FRAME_WIDTH} wide and as tall as
  * the scene's shape needs (the picture is cropped to the track's band). Plain arithmetic with
  * rounded results, so the generator stays pure.
  */
@@ -85,15 +85,15 @@ export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [nu
   }
   const cam: CameraSpec = {
     azimuth: 0,
-    elevation: T1_ELEVATION,
+    elevation: TRACK_ELEVATION,
     distance: 1,
     target: [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2],
-    fov: T1_FOV,
+    fov: TRACK_FOV,
     projection: 'orthographic',
   };
   let height = 320;
   for (let round = 0; round < 4; round++) {
-    const aspect = T1_FRAME_WIDTH / height;
+    const aspect = TRACK_FRAME_WIDTH / height;
     cam.distance = closestFit(cam, aspect, points);
     const b = bounds(cam, aspect, points);
     // Centre the projected bounds: move the target along the camera's right and up axes.
@@ -107,8 +107,8 @@ export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [nu
     const usedY = (b.y1 - b.y0) / 2 / (1 - 2 * MARGIN_Y);
     height = Math.min(FRAME_HEIGHT[1], Math.max(FRAME_HEIGHT[0], Math.ceil((height * usedY) / usedX / 8) * 8));
   }
-  const aspect = T1_FRAME_WIDTH / height;
+  const aspect = TRACK_FRAME_WIDTH / height;
   const target = cam.target.map((v) => roundTo(v, 4)) as Vec3;
   const distance = roundTo(closestFit({ ...cam, target }, aspect, points) * 1.002, 4);
-  return { camera: { ...cam, distance, target }, frame: [T1_FRAME_WIDTH, height] };
+  return { camera: { ...cam, distance, target }, frame: [TRACK_FRAME_WIDTH, height] };
 }

@@ -1,0 +1,115 @@
+/**
+ * T2 shortcut filters and sightless strategies. The filters keep worlds where the puck stops
+ * for good (friction beats the tilt with room to spare), within one wait of the launch, before
+ * the bumper, and — at L7 — where the patch matters: the speed a probe on the first stretch of
+ * ice alone would suggest misses the band.
+ */
+import type { SightlessStrategy } from '../../sightless.ts';
+import type { InstanceFilter } from '../../types.ts';
+import { analyticStop, BUMPER_THICKNESS, deceleration, PUCK_RADIUS, TIERS, WAIT_RANGE, zoneCentre, type T2Scene } from './scene.ts';
+import { analyticSpeedFor } from './solver.ts';
+
+/** Least deceleration on any stretch, m/s²: the puck must slow visibly and stop for good. */
+const MIN_DECELERATION = 0.25;
+
+/** Seconds until the puck rests after a launch at `speed` (textbook, piecewise). */
+function restTime(s: T2Scene, speed: number): number {
+  const a1 = deceleration(s, s.friction);
+  if (!s.patch || (speed * speed) / (2 * a1) <= s.patch.from) return speed / a1;
+  const v2 = Math.sqrt(speed * speed - 2 * a1 * s.patch.from);
+  return (speed - v2) / a1 + v2 / deceleration(s, s.patch.friction);
+}
+
+/** Shortcut filters: each names a way an instance could be trivial or unfair. */
+export const SHORTCUT_FILTERS: InstanceFilter<T2Scene>[] = [
+  {
+    name: 'stops-for-good',
+    check(instance) {
+      const s = instance.scene;
+      const slowest = Math.min(deceleration(s, s.friction), s.patch ? deceleration(s, s.patch.friction) : Infinity);
+      return slowest >= MIN_DECELERATION ? null : 'the ice barely slows the puck (it would creep on or slide back)';
+    },
+  },
+  {
+    name: 'rests-within-one-wait',
+    check(instance) {
+      const s = instance.scene;
+      const v = analyticSpeedFor(s, zoneCentre(s));
+      return restTime(s, v) <= WAIT_RANGE[1] - 1 ? null : 'the puck would take longer than one wait to come to rest in the band';
+    },
+  },
+  {
+    name: 'bumper-past-band',
+    check(instance) {
+      const s = instance.scene;
+      return s.end - BUMPER_THICKNESS / 2 - PUCK_RADIUS > s.zone.to + 0.1 ? null : 'the bumper is too close to the band';
+    },
+  },
+  {
+    name: 'patch-matters',
+    check(instance) {
+      const s = instance.scene;
+      if (!TIERS[instance.tier].patch || !s.patch) return null;
+      // The speed the first stretch alone suggests (a probe that stops before the patch).
+      const naive = Math.sqrt(2 * deceleration(s, s.friction) * zoneCentre(s));
+      const lands = analyticStop(s, naive);
+      const width = s.zone.to - s.zone.from;
+      return Math.abs(lands - zoneCentre(s)) >= 1.5 * width ? null : 'the patch hardly changes where the first stretch\'s speed lands';
+    },
+  },
+];
+
+/** Instances of the tier the fixed speeds are fitted on. */
+const PRIOR_POOL = 400;
+
+/**
+ * The best a model can do without looking: it knows the generator (public code), so it draws a
+ * pool of the tier's instances, works out for each the speeds that land the puck in the band (by
+ * the textbook formula), and picks the two speeds that between them hit the most; it plays them
+ * one after the other with the longest wait after each. Nothing the calls return tells it where
+ * the puck went.
+ */
+const priorFittedSpeeds: SightlessStrategy<number[] | undefined> = {
+  name: 'prior-fitted-speeds',
+  description: 'launches the two speeds that together land the puck in the band on most of 400 instances the generator draws for the tier, each followed by the longest wait',
+  bound: 0.1,
+  adaptive: true,
+  async next(ctx) {
+    const tools = ctx.tools;
+    if (!tools) return null;
+    const speeds = await tools.shared(
+      'prior-fitted-speeds',
+      () => {
+        const windows = tools.sampleSeeds(PRIOR_POOL).map((seed) => {
+          const sc = tools.family.generate(seed, tools.tier).scene as T2Scene;
+          return [analyticSpeedFor(sc, sc.zone.from), analyticSpeedFor(sc, sc.zone.to)] as const;
+        });
+        const grid = Array.from({ length: 391 }, (_, i) => Math.round((0.1 + i * 0.01) * 100) / 100);
+        const chosen: number[] = [];
+        let open = windows;
+        for (let k = 0; k < 2; k++) {
+          let best = { v: grid[0], hits: -1 };
+          for (const v of grid) {
+            const hits = open.filter(([lo, hi]) => v >= lo && v <= hi).length;
+            if (hits > best.hits) best = { v, hits };
+          }
+          chosen.push(best.v);
+          open = open.filter(([lo, hi]) => !(best.v >= lo && best.v <= hi));
+        }
+        return chosen;
+      },
+      { uncapped: true },
+    );
+    let sent = 0;
+    for (const turn of ctx.history) for (const r of turn) if (r.status !== 'not-run') sent++;
+    const plan = speeds.flatMap((v) => [
+      { tool: 'launch', args: { speed_mps: v } },
+      { tool: 'wait', args: { seconds: WAIT_RANGE[1] } },
+    ]);
+    const rest = plan.slice(sent, sent + ctx.actionCap);
+    return rest.length ? rest : null;
+  },
+};
+
+/** T2's own sightless strategies (the shared battery covers memorised and random play). */
+export const SIGHTLESS: SightlessStrategy[] = [priorFittedSpeeds as SightlessStrategy];
