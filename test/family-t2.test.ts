@@ -67,7 +67,7 @@ describe('T2 ice slope', function () {
       expect(first.status).to.equal('ok');
       expect(env.world.time).to.equal(t0);
       const waited = env.execute({ tool: 'wait', args: { seconds: 2 } });
-      expect(waited.message).to.match(/^Waited 2 s; world time is now [\d.]+ s\.$/);
+      expect(waited.message).to.equal('Waited 2 s.');
       expect(slopeCoordinate(instance.scene, env.world.getPose('puck').p)).to.be.greaterThan(0.2);
       env.execute({ tool: 'launch', args: { speed_mps: 0.5 } });
       expect(Math.abs(slopeCoordinate(instance.scene, env.world.getPose('puck').p))).to.be.lessThan(0.001);

@@ -210,27 +210,43 @@ async function poolOf(tools: AdaptiveTools, view: SightlessView): Promise<Candid
   if (family.candidates) {
     return tools.shared(`candidates:${digest(text)}`, () => dedupe([...family.candidates!(view, tools.tier)]), { uncapped: true });
   }
-  const pool = await tools.shared<Pool>('pool', () => {
-    const groups: Pool = new Map();
-    const seen = new Set<string>();
-    for (const seed of tools.sampleSeeds(CANDIDATE_POOL)) {
-      let instance: Instance;
-      try {
-        instance = family.generate(seed, tools.tier);
-      } catch {
-        continue;
-      }
-      const key = canonicalJson(instance.scene);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const k = digest(textKey(instanceView(instance)));
-      let g = groups.get(k);
-      if (!g) groups.set(k, (g = []));
-      g.push({ instance, key });
-    }
-    return groups;
-  }, { uncapped: true });
+  const pool = await tools.shared<Pool>('pool', () => generatedPool(tools), { uncapped: true });
   return pool.get(digest(text)) ?? [];
+}
+
+/**
+ * The generator's pool for a tier, made once and shared by every adaptive strategy of the tier
+ * (probe-and-map and reconstruct-then-plan draw the same seeds): it depends only on the family,
+ * its version, the tier and the seeds sampled, so sharing changes no result, and a slow
+ * generator (P1-L5, V1) is paid for once instead of once per strategy. One pool is kept (the
+ * battery plays a tier's strategies one after another), so memory stays one tier's pool.
+ */
+let lastPool: { key: string; pool: Pool } | null = null;
+
+function generatedPool(tools: AdaptiveTools): Pool {
+  const family = tools.family;
+  const seeds = tools.sampleSeeds(CANDIDATE_POOL);
+  const key = `${family.id}/${family.version}/${tools.tier}/${digest(seeds.join(','))}`;
+  if (lastPool?.key === key) return lastPool.pool;
+  const pool: Pool = new Map();
+  const seen = new Set<string>();
+  for (const seed of seeds) {
+    let instance: Instance;
+    try {
+      instance = family.generate(seed, tools.tier);
+    } catch {
+      continue;
+    }
+    const scene = canonicalJson(instance.scene);
+    if (seen.has(scene)) continue;
+    seen.add(scene);
+    const k = digest(textKey(instanceView(instance)));
+    let g = pool.get(k);
+    if (!g) pool.set(k, (g = []));
+    g.push({ instance, key: scene });
+  }
+  lastPool = { key, pool };
+  return pool;
 }
 
 function dedupe(instances: Instance[]): Candidate[] {

@@ -11,6 +11,8 @@ import { analyticSpeedFor } from './solver.ts';
 
 /** Least deceleration on any stretch, m/s²: the puck must slow visibly and stop for good. */
 const MIN_DECELERATION = 0.25;
+/** How far friction must exceed the tangent of the tilt for a stopped puck to stay put. */
+const HOLD_MARGIN = 0.03;
 
 /** Seconds until the puck rests after a launch at `speed` (textbook, piecewise). */
 function restTime(s: T2Scene, speed: number): number {
@@ -26,8 +28,11 @@ export const SHORTCUT_FILTERS: InstanceFilter<T2Scene>[] = [
     name: 'stops-for-good',
     check(instance) {
       const s = instance.scene;
-      const slowest = Math.min(deceleration(s, s.friction), s.patch ? deceleration(s, s.patch.friction) : Infinity);
-      return slowest >= MIN_DECELERATION ? null : 'the ice barely slows the puck (it would creep on or slide back)';
+      const frictions = [s.friction, ...(s.patch ? [s.patch.friction] : [])];
+      if (Math.min(...frictions.map((mu) => deceleration(s, mu))) < MIN_DECELERATION) return 'the ice barely slows the puck (it would creep on)';
+      // Uphill, the puck stops and then must stay: friction beats the tilt with room to spare.
+      const tan = Math.tan((Math.abs(s.tiltDeg) * Math.PI) / 180);
+      return Math.min(...frictions) >= tan + HOLD_MARGIN ? null : 'the puck would slide back down once stopped';
     },
   },
   {

@@ -24,11 +24,14 @@ export async function simulatedStop(instance: Instance<T2Scene>, speed: number):
     env.tools.launch({ speed_mps: speed });
     let t = 0;
     const step = 0.05;
-    while (t < MAX_SLIDE_S) {
+    // At rest means staying at rest: a puck that stops uphill for an instant and slides back
+    // is still moving a quarter second later.
+    let still = 0;
+    while (t < MAX_SLIDE_S && still < 5) {
       world.advance(step);
       t += step;
       const v = world.getVelocity('puck').linear;
-      if (Math.hypot(v[0], v[1], v[2]) < REST_SPEED) break;
+      still = Math.hypot(v[0], v[1], v[2]) < REST_SPEED ? still + 1 : 0;
     }
     return { at: slopeCoordinate(instance.scene, world.getPose('puck').p), seconds: t };
   } finally {
