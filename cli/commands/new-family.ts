@@ -1,5 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createFamily } from '../../verify/new-family.ts';
+
+/** The CLI's own entry point, run again to write the new family's fixtures. */
+const BIN = fileURLToPath(new URL('../../bin/spaceact.mjs', import.meta.url));
 
 /** `spaceact new-family ID --category C [--title T] [--no-register]`: a family folder from the template. */
 export function register(program: Command): void {
@@ -17,12 +22,18 @@ export function register(program: Command): void {
       const r = createFamily({ id, category: opts.category, title: opts.title, register: opts.register });
       const out = process.stdout;
       out.write(`created ${r.dir}/\n${r.files.map((f) => `  ${f}\n`).join('')}`);
-      if (r.registered) out.write(`registered ${r.id} in tasks/registry.ts (${r.exportName})\n`);
-      else out.write(`to register it, add to tasks/registry.ts:\n  ${r.importLine}\n  and ${r.exportName} to the FAMILIES array\n`);
+      if (r.registered) {
+        out.write(`registered ${r.id} in tasks/registry.ts (${r.exportName})\n`);
+        // Its released fixtures, so scripts/check-family.sh passes as it stands. A fresh process:
+        // this one loaded the registry before the family was in it.
+        const w = spawnSync(process.execPath, [BIN, 'fixtures', '--write', '--family', r.id], { stdio: ['ignore', 'inherit', 'inherit'] });
+        if (w.status !== 0) out.write(`writing the fixtures failed (exit ${w.status}); fix what it says, then: npx spaceact fixtures --write --family ${r.id}\n`);
+      } else out.write(`to register it, add to tasks/registry.ts:\n  ${r.importLine}\n  and ${r.exportName} to the FAMILIES array\n`);
       out.write(
         `next: declare what the first view must show (viewParts in episode.ts, AUTHORING.md step 4a); scripts/check-family.sh ${r.id} ` +
           `(the check-suite with the view rule); npx spaceact contact-sheet --family ${r.id} --out DIR (look at the pictures); ` +
-          `npx spaceact verify --family ${r.id}; npx spaceact fixtures --write --family ${r.id}; see AUTHORING.md\n`,
+          `npx spaceact verify --family ${r.id} (the full battery: green in the check-suite is not yet sound); ` +
+          `npx spaceact fixtures --write --family ${r.id} after every change to the generator; see AUTHORING.md\n`,
       );
     });
 }
