@@ -1,10 +1,15 @@
 /**
  * Verification benchmarks: how long `spaceact verify` takes per released instance and in all,
  * in this process and with two worker processes (`--concurrency 2`, as a ratio to one worker,
- * measured in the same run; target ≤ 0.6), and the exact-cover packing count of the Soma cube
- * against a plain backtracking count of the same packings.
+ * measured in the same run; target ≤ 0.6), the exact-cover packing count of the Soma cube
+ * against a plain backtracking count of the same packings, and what the shortcut battery costs
+ * per family, tier and seed (adaptive agents apart).
  */
+import { ADAPTIVE_STRATEGIES } from '../agents/sightless/adaptive.ts';
+import { SHARED_STRATEGIES } from '../agents/sightless/shared.ts';
+import { families } from '../tasks/registry.ts';
 import { suiteInstances } from '../tasks/suites.ts';
+import { runBattery } from '../verify/battery.ts';
 import { countPackings, orientations, type Cell } from '../solvers/polycube.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS } from '../verify/verify.ts';
 import { verifyAll } from '../verify/verify-all.ts';
@@ -190,4 +195,41 @@ export async function benchVerify(): Promise<Record<string, unknown>> {
       perInstance: Object.fromEntries(results.map((r) => [r.instance, r.seconds])),
     },
   };
+}
+
+/** Judged seeds per tier of the battery cost bench (`SPACEACT_BENCH_BATTERY_SEEDS`, default 3). */
+const BATTERY_BENCH_SEEDS = Number(process.env.SPACEACT_BENCH_BATTERY_SEEDS ?? 3);
+
+/**
+ * What the shortcut battery costs per family and tier — what an author's family adds to
+ * `spaceact verify` — with the adaptive agents (which draw candidate pools and simulate worlds)
+ * apart from the rest. One battery run per family at `SPACEACT_BENCH_BATTERY_SEEDS` judged seeds
+ * per tier; the per-seed figures divide the tier's whole cost by that count, so they include
+ * the tier's fixed work (candidate pools, fitting) and fall as the count grows: compare families
+ * at the same count. Every registered family, or those in `SPACEACT_FAMILIES` (comma-separated,
+ * as the check-suite reads it).
+ */
+export async function benchBatteryCost(): Promise<Record<string, unknown>> {
+  const only = (process.env.SPACEACT_FAMILIES ?? '').split(',').map((x) => x.trim().toUpperCase()).filter(Boolean);
+  const seeds = Math.max(1, Math.floor(BATTERY_BENCH_SEEDS));
+  const perFamily: Record<string, unknown> = {};
+  let total = 0;
+  for (const family of families().filter((f) => only.length === 0 || only.includes(f.id))) {
+    const adaptive = new Set([...SHARED_STRATEGIES, ...ADAPTIVE_STRATEGIES, ...(family.sightless ?? [])].filter((s) => s.adaptive).map((s) => s.name));
+    const reports = await runBattery(family, { seeds, certifyReferences: seeds });
+    const tiers: Record<string, unknown> = {};
+    for (const r of reports) {
+      total += r.seconds;
+      const cpu = (pick: (name: string) => boolean): number => round2(sum(r.agents.filter((a) => pick(a.name)).map((a) => a.cpuSeconds)) / seeds);
+      tiers[r.tier] = {
+        tierSeconds: round2(r.seconds),
+        secondsPerSeed: round2(r.seconds / seeds),
+        adaptiveCpuSecondsPerSeed: cpu((n) => adaptive.has(n)),
+        otherAgentsCpuSecondsPerSeed: cpu((n) => !adaptive.has(n)),
+        referenceSecondsPerSeed: round2(r.referenceSeconds / seeds),
+      };
+    }
+    perFamily[family.id] = tiers;
+  }
+  return { seedsPerTier: seeds, families: Object.keys(perFamily).length, totalSeconds: round2(total), perFamily };
 }
