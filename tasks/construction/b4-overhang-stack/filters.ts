@@ -5,6 +5,7 @@
  * reference's column must reach it with its own (larger) margin.
  */
 import type { SightlessStrategy } from '../../sightless.ts';
+import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { columnFailure, columnReach, farthestColumn } from '../../kits/loose-blocks/column.ts';
 import { RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
@@ -47,9 +48,6 @@ export const SHORTCUT_FILTERS: InstanceFilter<B4Scene>[] = [
   },
 ];
 
-/** Instances of the tier the prior-fitted column is chosen over. */
-const PRIOR_POOL = 400;
-
 /** A fixed column: the colours' places in the tool's list (bottom to top) and the centres, m. */
 interface FixedColumn {
   slots: number[];
@@ -70,55 +68,41 @@ function fixedColumnSolves(s: B4Scene, plan: FixedColumn): boolean {
 }
 
 /**
- * The best column a model could build without looking: it knows the generator (public code) and
- * the rules, so it draws a pool of the tier's instances and, over a grid of guessed block
- * lengths, edge positions and margins, picks the harmonic column that solves most of them by
- * the rule's exact check; then it plays that column on the judged instance. Block choice is the
- * tool's list order (at L5/L7 the text does not say which colour is long).
+ * The best column a model could build without looking: over a grid of guessed block lengths,
+ * edge positions and margins (spanning what the pool of generated instances spans), the harmonic
+ * column that solves most of the pool by the rule's exact check. Block choice is the tool's list
+ * order (at L5/L7 the text does not say which colour is long).
  */
-const priorFittedColumn: SightlessStrategy = {
+const priorFittedColumn = priorFittedStrategy<B4Scene>({
   name: 'prior-fitted-column',
-  description: "builds the one harmonic column (guessed lengths, edge and margin) that solves most of 400 instances the generator draws for the tier",
+  description: 'builds the one harmonic column (guessed lengths, edge and margin) that solves most of 400 instances the generator draws for the tier',
   bound: 0.1,
-  adaptive: true,
-  maxTurns: 2,
-  async next(ctx) {
-    const tools = ctx.tools;
-    if (!tools || ctx.turn > 1) return null;
-    const place = ctx.view.tools.find((t) => t.name === 'place');
+  choose(pool, view, tier) {
+    const place = view.tools.find((t) => t.name === 'place');
     const colors = ((place?.parameters as { properties?: { block?: { enum?: string[] } } })?.properties?.block?.enum ?? []) as string[];
-    const count = TIERS[tools.tier].needed;
-    const plan = await tools.shared(
-      'prior-fitted-column',
-      () => {
-        const pool = tools.sampleSeeds(PRIOR_POOL).map((seed) => tools.family.generate(seed, tools.tier).scene as B4Scene);
-        let best: { plan: FixedColumn; solved: number } | null = null;
-        const slots = Array.from({ length: count }, (_, k) => k);
-        // The ranges the pool spans: what the generator draws, learned from its own output.
-        const lengths = pool.flatMap((sc) => sc.blocks.map((b) => b.length));
-        const [lMin, lMax] = [Math.min(...lengths), Math.max(...lengths)];
-        const [eMin, eMax] = [Math.min(...pool.map((sc) => sc.edgeX)), Math.max(...pool.map((sc) => sc.edgeX))];
-        for (let li = 0; li <= 24; li++) {
-          const guess = lMin + ((lMax - lMin) * li) / 24;
-          for (let ei = 0; ei <= 24; ei++) {
-            const edge = eMin + ((eMax - eMin) * ei) / 24;
-            for (const margin of [RULE_MARGIN, RULE_MARGIN + 0.005, RULE_MARGIN + 0.015]) {
-              const column = farthestColumn(slots.map(() => guess), edge, margin);
-              if (!column) continue;
-              const candidate = { slots, xs: column.map((b) => b.x) };
-              const solved = pool.filter((sc) => fixedColumnSolves(sc, candidate)).length;
-              if (!best || solved > best.solved) best = { plan: candidate, solved };
-            }
-          }
+    const count = TIERS[tier].needed;
+    if (colors.length < count) return null;
+    const slots = Array.from({ length: count }, (_, k) => k);
+    const lengths = pool.flatMap((sc) => sc.blocks.map((b) => b.length));
+    const [lMin, lMax] = [Math.min(...lengths), Math.max(...lengths)];
+    const [eMin, eMax] = [Math.min(...pool.map((sc) => sc.edgeX)), Math.max(...pool.map((sc) => sc.edgeX))];
+    let best: { plan: FixedColumn; solved: number } | null = null;
+    for (let li = 0; li <= 24; li++) {
+      const guess = lMin + ((lMax - lMin) * li) / 24;
+      for (let ei = 0; ei <= 24; ei++) {
+        const edge = eMin + ((eMax - eMin) * ei) / 24;
+        for (const margin of [RULE_MARGIN, RULE_MARGIN + 0.005, RULE_MARGIN + 0.015]) {
+          const column = farthestColumn(slots.map(() => guess), edge, margin);
+          if (!column) continue;
+          const candidate = { slots, xs: column.map((b) => b.x) };
+          const solved = pool.filter((sc) => fixedColumnSolves(sc, candidate)).length;
+          if (!best || solved > best.solved) best = { plan: candidate, solved };
         }
-        return best?.plan ?? null;
-      },
-      { uncapped: true },
-    );
-    if (!plan || colors.length < count) return null;
-    return plan.slots.slice(0, ctx.actionCap).map((i, k) => ({ tool: 'place', args: { block: colors[i], x_m: Math.round(plan.xs[k] * 1e4) / 1e4 } }));
+      }
+    }
+    return best ? best.plan.slots.map((i, k) => ({ tool: 'place', args: { block: colors[i], x_m: Math.round(best!.plan.xs[k] * 1e4) / 1e4 } })) : null;
   },
-};
+});
 
 /** B4's own sightless strategies (the shared battery covers memorised, random and probing play). */
-export const SIGHTLESS: SightlessStrategy[] = [priorFittedColumn as SightlessStrategy];
+export const SIGHTLESS: SightlessStrategy[] = [priorFittedColumn];

@@ -5,6 +5,7 @@
  * ice alone would suggest misses the band.
  */
 import type { SightlessStrategy } from '../../sightless.ts';
+import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { analyticStop, BUMPER_THICKNESS, deceleration, PUCK_RADIUS, TIERS, WAIT_RANGE, zoneCentre, type T2Scene } from './scene.ts';
 import { analyticSpeedFor } from './solver.ts';
@@ -64,57 +65,34 @@ export const SHORTCUT_FILTERS: InstanceFilter<T2Scene>[] = [
   },
 ];
 
-/** Instances of the tier the fixed speeds are fitted on. */
-const PRIOR_POOL = 400;
-
 /**
- * The best a model can do without looking: it knows the generator (public code), so it draws a
- * pool of the tier's instances, works out for each the speeds that land the puck in the band (by
- * the textbook formula), and picks the two speeds that between them hit the most; it plays them
- * one after the other with the longest wait after each. Nothing the calls return tells it where
- * the puck went.
+ * The best a model can do without looking: for each generated instance, the speeds that land
+ * the puck in the band (by the textbook formula); then the two speeds that between them hit the
+ * most, each followed by the longest wait. Nothing the calls return tells it where the puck went.
  */
-const priorFittedSpeeds: SightlessStrategy<number[] | undefined> = {
+const priorFittedSpeeds = priorFittedStrategy<T2Scene>({
   name: 'prior-fitted-speeds',
   description: 'launches the two speeds that together land the puck in the band on most of 400 instances the generator draws for the tier, each followed by the longest wait',
   bound: 0.1,
-  adaptive: true,
-  async next(ctx) {
-    const tools = ctx.tools;
-    if (!tools) return null;
-    const speeds = await tools.shared(
-      'prior-fitted-speeds',
-      () => {
-        const windows = tools.sampleSeeds(PRIOR_POOL).map((seed) => {
-          const sc = tools.family.generate(seed, tools.tier).scene as T2Scene;
-          return [analyticSpeedFor(sc, sc.zone.from), analyticSpeedFor(sc, sc.zone.to)] as const;
-        });
-        const grid = Array.from({ length: 391 }, (_, i) => Math.round((0.1 + i * 0.01) * 100) / 100);
-        const chosen: number[] = [];
-        let open = windows;
-        for (let k = 0; k < 2; k++) {
-          let best = { v: grid[0], hits: -1 };
-          for (const v of grid) {
-            const hits = open.filter(([lo, hi]) => v >= lo && v <= hi).length;
-            if (hits > best.hits) best = { v, hits };
-          }
-          chosen.push(best.v);
-          open = open.filter(([lo, hi]) => !(best.v >= lo && best.v <= hi));
-        }
-        return chosen;
-      },
-      { uncapped: true },
-    );
-    let sent = 0;
-    for (const turn of ctx.history) for (const r of turn) if (r.status !== 'not-run') sent++;
-    const plan = speeds.flatMap((v) => [
+  choose(pool) {
+    let open = pool.map((sc) => [analyticSpeedFor(sc, sc.zone.from), analyticSpeedFor(sc, sc.zone.to)] as const);
+    const grid = Array.from({ length: 391 }, (_, i) => Math.round((0.1 + i * 0.01) * 100) / 100);
+    const chosen: number[] = [];
+    for (let k = 0; k < 2; k++) {
+      let best = { v: grid[0], hits: -1 };
+      for (const v of grid) {
+        const hits = open.filter(([lo, hi]) => v >= lo && v <= hi).length;
+        if (hits > best.hits) best = { v, hits };
+      }
+      chosen.push(best.v);
+      open = open.filter(([lo, hi]) => !(best.v >= lo && best.v <= hi));
+    }
+    return chosen.flatMap((v) => [
       { tool: 'launch', args: { speed_mps: v } },
       { tool: 'wait', args: { seconds: WAIT_RANGE[1] } },
     ]);
-    const rest = plan.slice(sent, sent + ctx.actionCap);
-    return rest.length ? rest : null;
   },
-};
+});
 
 /** T2's own sightless strategies (the shared battery covers memorised and random play). */
-export const SIGHTLESS: SightlessStrategy[] = [priorFittedSpeeds as SightlessStrategy];
+export const SIGHTLESS: SightlessStrategy[] = [priorFittedSpeeds];
