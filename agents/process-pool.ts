@@ -63,6 +63,8 @@ export interface ProcessPoolOptions<Init, Job, Result, Event = never> {
   shouldStop?(): boolean;
   /** How a worker that exits mid-job is named in the error (default "job N"). */
   describe?(index: number, job: Job): string;
+  /** Aborted: every worker is killed at once (its job's work is dropped) and the run rejects. */
+  signal?: AbortSignal;
 }
 
 /** What a pool's workers cost, for benchmarks. */
@@ -166,9 +168,19 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
     children.push(child);
     done.push(runWorker(child));
   }
+  const killAll = (): void => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  };
+  const onAbort = (): void => {
+    failure ??= new SpaceActError('invalid-state', 'the process pool was stopped');
+    killAll();
+  };
+  opts.signal?.addEventListener('abort', onAbort);
+  if (opts.signal?.aborted) onAbort();
   try {
     await Promise.all(done);
   } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
   }
   if (failure) throw failure;

@@ -46,8 +46,9 @@ describe('renderer browser lifecycle (headless Chromium)', function () {
   this.timeout(60000);
   let renderer: Renderer;
   before(() => {
-    // A short hang timeout so the hang test stays quick; a 96² render takes milliseconds.
-    renderer = new Renderer({ width: 96, height: 96, timeoutMs: 3000, frameCache: 0 });
+    // A hang timeout short enough for the hang test, long enough for a relaunch on a busy machine
+    // (tests run two files at once); a 96² render takes milliseconds.
+    renderer = new Renderer({ width: 96, height: 96, timeoutMs: 10_000, frameCache: 0 });
   });
   after(async () => {
     await renderer.close();

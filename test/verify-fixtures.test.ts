@@ -6,7 +6,9 @@ import { families } from '../tasks/registry.ts';
 import { releasedInstances, suiteInstances } from '../tasks/suites.ts';
 import { buildFixture, checkFixtures, firstDifference } from '../verify/fixtures.ts';
 
-describe('fixtures: the checked-in released set', () => {
+describe('fixtures: the checked-in released set', function () {
+  // Regenerates and renders every released instance: minutes on a loaded machine.
+  this.timeout(900_000);
   it('spaceact fixtures --check: every fixture regenerates identically, golden hashes included', async () => {
     const reports = await checkFixtures();
     const bad = reports.filter((r) => !r.ok).map((r) => r.problem);

@@ -47,6 +47,13 @@ export interface VerifyAllOptions extends VerifySettings {
   batteryFamilies?: string[];
   /** Worker processes (default 1: everything in this process). */
   concurrency?: number;
+  /**
+   * `redis://HOST:PORT`: the jobs go to `spaceact worker` processes through BullMQ instead
+   * (`verify/queue.ts`); `concurrency` is then the workers' business.
+   */
+  queue?: string;
+  /** With `queue`: lines about the queue (no worker listening, a worker with another checkout, Redis gone). */
+  onNotice?(line: string): void;
   /** Each instance's verdict, in the order of `instances`. */
   onResult?(r: VerifyResult, done: number, total: number): void;
   /** Each family × tier's text-leak record, after every instance, before the battery. */
@@ -237,7 +244,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     took.set(units[i].timeKey, seconds);
   };
 
-  if (concurrency === 1 || units.length <= 1) {
+  if (!opts.queue && (concurrency === 1 || units.length <= 1)) {
     // One instance at a time, generated just before it is verified (the ids are checked
     // above), so each one's CPU time is its own.
     const instances: VerifyResult[] = [];
@@ -285,7 +292,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
 
   // Results arrive in completion order; they are reported in serial order as soon as every
   // earlier record is in, so the output reads as a serial run's.
-  const plan = planJobs(units, concurrency, readJobTimes());
+  const plan = planJobs(units, opts.queue ? Math.max(2, concurrency) : concurrency, readJobTimes());
   const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'text'; report: TextLeakReport } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
   let reported = 0;
   const instances: VerifyResult[] = [];
@@ -307,6 +314,34 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       reported++;
     }
   };
+  const onJobResult = (k: number, result: VerifyJobResult): void => {
+    const at = plan[k].units;
+    if (result.kind === 'instances') {
+      result.results.forEach((r, j) => {
+        records[at[j]] = { kind: 'instance', result: r };
+        tookCpu(at[j], result.cpuSeconds[j]);
+      });
+    } else if (result.kind === 'text') {
+      records[at[0]] = { kind: 'text', report: result.report };
+      tookCpu(at[0], result.cpuSeconds[0]);
+    } else {
+      records[at[0]] = { kind: 'battery', report: result.report };
+      tookCpu(at[0], result.cpuSeconds[0]);
+    }
+    flush();
+  };
+  const describe = (job: VerifyJob): string => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${job.tier} text-leak check` : `the ${job.family}-${job.tier} battery`);
+  if (opts.queue) {
+    // Loaded only here: a verify worker process (which imports this module) needs no queue client.
+    const { runVerifyQueue } = await import('./queue.ts');
+    try {
+      await runVerifyQueue({ url: opts.queue, settings, jobs: plan.map((p) => p.job), onResult: onJobResult, describe, ...(opts.onNotice ? { onNotice: opts.onNotice } : {}) });
+      opts.onUnitCpu?.(unitCpu);
+    } finally {
+      recordJobTimes(took);
+    }
+    return { instances, textLeaks, battery };
+  }
   try {
     const stats = await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
       entry: WORKER_ENTRY,
@@ -317,23 +352,8 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       jobs: plan.map((p) => p.job),
       workers: concurrency,
       init: settings,
-      onResult(k, result) {
-        const at = plan[k].units;
-        if (result.kind === 'instances') {
-          result.results.forEach((r, j) => {
-            records[at[j]] = { kind: 'instance', result: r };
-            tookCpu(at[j], result.cpuSeconds[j]);
-          });
-        } else if (result.kind === 'text') {
-          records[at[0]] = { kind: 'text', report: result.report };
-          tookCpu(at[0], result.cpuSeconds[0]);
-        } else {
-          records[at[0]] = { kind: 'battery', report: result.report };
-          tookCpu(at[0], result.cpuSeconds[0]);
-        }
-        flush();
-      },
-      describe: (_, job) => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${job.tier} text-leak check` : `the ${job.family}-${job.tier} battery`),
+      onResult: onJobResult,
+      describe: (_, job) => describe(job),
     });
     opts.onWorkerCpu?.(
       stats.workerCpuMs.map((ms) => ms / 1000),

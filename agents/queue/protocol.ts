@@ -181,7 +181,7 @@ export function episodeJobId(run: string, instance: string): string {
 }
 
 /** Instance ids a job or message may name (the registry's ids are far shorter). */
-const INSTANCE_ID = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+export const INSTANCE_ID = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
 /** Attempt ids: a BullMQ lock token and a counter. */
 const ATTEMPT_ID = '^[A-Za-z0-9:_-]{1,128}$';
 /** Most images one message carries, and the most bytes of each. */
@@ -212,7 +212,7 @@ const JOB_SCHEMA = {
 const checkJobData: ValidateFunction = ajv.compile(JOB_SCHEMA);
 
 /** Why a value failed a schema, in one short line. */
-function schemaProblem(v: ValidateFunction): string {
+export function schemaProblem(v: ValidateFunction): string {
   const e = v.errors?.[0];
   if (!e) return 'does not fit the schema';
   const where = e.instancePath || '(top)';

@@ -23,6 +23,7 @@ import { instanceFromId } from '../../tasks/registry.ts';
 import type { LogHeader } from '../episode-log.ts';
 import { playEpisode, type EpisodeEnd, type EpisodeOpening, type EpisodeRecorder } from '../episode-runner.ts';
 import { fsErrorLine } from '../fs-errors.ts';
+import type { OneJobAtATime } from './one-at-a-time.ts';
 import type { ObservationImage, TurnRecord } from '../types.ts';
 import {
   checkJob,
@@ -69,6 +70,8 @@ export interface QueueWorkerOptions {
    * `random`, `greedy`).
    */
   agents?: Record<string, AgentOptions>;
+  /** Shared with the process's other queue workers (verification), so that one job runs at a time. */
+  gate?: OneJobAtATime;
 }
 
 /** Agents every worker plays unless told otherwise: none of them reads an endpoint, a key or a file. */
@@ -234,7 +237,7 @@ export class QueueWorker {
     const blocking = duplicateRedis(commands);
     const bullConnection = duplicateRedis(commands);
     let self: QueueWorker | null = null;
-    const worker = new CheckedWorker(QUEUE_NAME, (job, token) => self!.process(job, token!), {
+    const worker: CheckedWorker = new CheckedWorker(QUEUE_NAME, (job, token) => (opts.gate ? opts.gate.run(worker, () => self!.process(job, token!)) : self!.process(job, token!)), {
       connection: bullConnection,
       concurrency: 1,
       autorun: false,
@@ -243,6 +246,7 @@ export class QueueWorker {
       maxStalledCount: MAX_STALLED,
     });
     self = new QueueWorker(worker, commands, blocking, bullConnection, opts);
+    opts.gate?.add(worker);
     // A lost connection is said once per outage (ioredis reconnects and the worker goes on).
     const outage = new OutageNotice(opts.url, (line) => self!.log(line));
     // Redis refusing writes makes BullMQ report every lock renewal: said once a minute at most.

@@ -6,6 +6,8 @@ import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, type BatteryReport } f
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, type VerifyResult } from '../../verify/verify.ts';
 import { VERIFY_TEXT_SEEDS } from '../../verify/text-leak.ts';
 import { verifyAll } from '../../verify/verify-all.ts';
+import { VERIFY_LIMITS } from '../../verify/verify-limits.ts';
+import { checkRedisUrl } from '../../agents/queue/protocol.ts';
 
 function yesNo(x: boolean | null): string {
   return x === null ? '-' : x ? 'yes' : 'no';
@@ -81,13 +83,15 @@ export function register(program: Command): void {
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
     .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; textSeeds: string; concurrency: string }) => {
-      const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: 1000, integer: true })!;
-      const turns = numberOption(opts, 'randomTurns', { min: 1, max: 1000, integer: true })!;
+    .option('--queue <url>', 'redis://HOST:PORT: hand the pieces (a family\'s instances, a family × tier\'s text check or battery) to `spaceact worker` processes on any machine with this checkout (results as a local run, in the same order)')
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; textSeeds: string; concurrency: string; queue?: string }) => {
+      const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: VERIFY_LIMITS.randomSeeds, integer: true })!;
+      const turns = numberOption(opts, 'randomTurns', { min: 1, max: VERIFY_LIMITS.randomTurns, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
-      const batterySeeds = explicitBattery ? numberOption(opts, 'batterySeeds', { min: 0, max: 100000, integer: true })! : opts.instance !== undefined || opts.suite !== undefined ? 0 : DEFAULT_BATTERY_SEEDS;
-      const batteryTraining = numberOption(opts, 'batteryTraining', { min: 1, max: 1000, integer: true })!;
+      const batterySeeds = explicitBattery ? numberOption(opts, 'batterySeeds', { min: 0, max: VERIFY_LIMITS.batterySeeds, integer: true })! : opts.instance !== undefined || opts.suite !== undefined ? 0 : DEFAULT_BATTERY_SEEDS;
+      const batteryTraining = numberOption(opts, 'batteryTraining', { min: 1, max: VERIFY_LIMITS.batteryTraining, integer: true })!;
       const concurrency = numberOption(opts, 'concurrency', { min: 1, max: 64, integer: true })!;
+      const queue = opts.queue !== undefined ? checkRedisUrl(opts.queue) : undefined;
       const ids = selectVerifyInstances(opts);
       const familiesToJudge = batterySeeds > 0 ? batteryFamilies(opts.family !== undefined ? opts.family.split(',').map((f) => f.trim()).filter(Boolean) : ids).map((f) => getFamily(f).id) : [];
       const out = process.stdout;
@@ -97,7 +101,7 @@ export function register(program: Command): void {
       }
       let batteryHeader = false;
       let textHeader = false;
-      const textSeeds = numberOption(opts, 'textSeeds', { min: 0, max: 100000, integer: true })!;
+      const textSeeds = numberOption(opts, 'textSeeds', { min: 0, max: VERIFY_LIMITS.textSeeds, integer: true })!;
       const { instances: results, textLeaks, battery } = await verifyAll({
         textSeeds,
         instances: ids,
@@ -107,6 +111,7 @@ export function register(program: Command): void {
         batteryTraining,
         batteryFamilies: familiesToJudge,
         concurrency,
+        ...(queue ? { queue, onNotice: (line: string) => process.stderr.write(`${line}\n`) } : {}),
         onResult: (r) => {
           if (opts.json) return;
           out.write(row(r) + '\n');

@@ -5,6 +5,8 @@ import { numberOption, stringOption } from '../../core/options.ts';
 import { agentFactory } from '../../agents/agent-registry.ts';
 import { checkRedisUrl, DEFAULT_LOCK_SECONDS, shownUrl } from '../../agents/queue/protocol.ts';
 import { KEYLESS_AGENTS, QueueWorker, workerName } from '../../agents/queue/worker.ts';
+import { OneJobAtATime } from '../../agents/queue/one-at-a-time.ts';
+import { VerifyQueueWorker } from '../../verify/queue.ts';
 import type { AgentOptions } from '../../agents/types.ts';
 import { AGENT_OPTIONS, agentOptions } from './run.ts';
 
@@ -31,8 +33,11 @@ export function workerAgents(opts: Record<string, unknown>): Record<string, Agen
 
 /** Runs one queue worker in this process until SIGINT/SIGTERM (or its parent going away). */
 async function runOne(url: string, lockSeconds: number, agents: Record<string, AgentOptions>): Promise<void> {
-  const worker = await QueueWorker.start({ url, lockSeconds, log: say, agents });
-  say(`waiting for episodes on ${shownUrl(url)} (agents: ${Object.keys(agents).map((k) => (k === 'openai' ? `openai:${String(agents[k].model)}` : k)).join(', ')})`);
+  // Episodes of queue runs and pieces of queue verifications, one job at a time.
+  const gate = new OneJobAtATime();
+  const worker = await QueueWorker.start({ url, lockSeconds, log: say, agents, gate });
+  const verifier = await VerifyQueueWorker.start({ url, lockSeconds, log: say, gate, name: workerName() });
+  say(`waiting for episodes and verification jobs on ${shownUrl(url)} (agents: ${Object.keys(agents).map((k) => (k === 'openai' ? `openai:${String(agents[k].model)}` : k)).join(', ')})`);
   let closing: Promise<void> | null = null;
   const stop = (why: string): Promise<void> => {
     if (closing) {
@@ -40,7 +45,8 @@ async function runOne(url: string, lockSeconds: number, agents: Record<string, A
       process.exit(130);
     }
     say(`${why}: the episode in flight stops after its turn in flight and goes back to the queue (again to leave at once)`);
-    closing = worker.close();
+    gate.close();
+    closing = Promise.all([worker.close(), verifier.close()]).then(() => {});
     return closing;
   };
   await new Promise<void>((resolve) => {
@@ -88,13 +94,13 @@ async function runMany(n: number, childArgs: string[]): Promise<void> {
   await allDone;
 }
 
-/** `spaceact worker --queue redis://HOST:PORT [--concurrency N]`: play episodes of queue runs. */
+/** `spaceact worker --queue redis://HOST:PORT [--concurrency N]`: play episodes of queue runs and check pieces of queue verifications. */
 export function register(program: Command): void {
   program
     .command('worker')
-    .description('play episodes of queue runs (`spaceact run … --queue URL`) with this machine\'s browser and environment (API keys); the coordinator writes the logs')
+    .description('play episodes of queue runs (`spaceact run … --queue URL`) with this machine\'s browser and environment (API keys), and check pieces of queue verifications (`spaceact verify … --queue URL`), one job at a time per process; the coordinator writes the logs and the verdicts')
     .requiredOption('--queue <url>', 'the Redis the run\'s coordinator uses, e.g. redis://10.0.0.5:6379')
-    .option('--concurrency <n>', 'episodes at once, each in its own process with its own Chromium', '1')
+    .option('--concurrency <n>', 'jobs at once, each in its own process (an episode with its own Chromium)', '1')
     .option('--lock-seconds <s>', 'how long the queue waits for a worker that stopped answering before its episode goes to another worker', String(DEFAULT_LOCK_SECONDS))
     // The agent's options are this worker's own: a job names only the agent's kind.
     .option('--seed <n>', 'random/greedy: seed (with the instance id); openai: retry jitter seed')

@@ -52,7 +52,10 @@ export class RedisServer {
    */
   static async start(opts: { own?: boolean; port?: number } = {}): Promise<RedisServer> {
     const given = process.env.SPACEACT_TEST_REDIS_URL;
-    if (given && !opts.own && opts.port === undefined) {
+    // Under `mocha --parallel` (MOCHA_WORKER_ID set) two queue test files may run at once; a shared
+    // server would let one file's workers take the other's jobs, so each file starts its own.
+    const parallel = process.env.MOCHA_WORKER_ID !== undefined;
+    if (given && !parallel && !opts.own && opts.port === undefined) {
       const u = new URL(given);
       if (u.hostname !== '127.0.0.1' || !u.port) throw new Error(`SPACEACT_TEST_REDIS_URL must be redis://127.0.0.1:PORT, not ${given}`);
       return new RedisServer(null, Number(u.port), null);
