@@ -108,28 +108,30 @@ describe('A5 blueprint build', function () {
     it('the reading model is the renderer\'s: structures the model calls alike draw byte-identical line pictures, and ones it tells apart do not', async () => {
       const renderer = new Renderer({ width: 200, height: 200 });
       try {
-        // A 2 × 2 × 2 block: a pair the front view cannot tell apart, and a pair it can.
+        // On a 2 × 2 × 2 block, per view: a pair the view cannot tell apart, and a pair with the
+        // same silhouette that it can (told apart only by where the lines fall).
         const maps = allMaps(2, 2, 2);
         const ext = { cols: 2, rows: 2, layers: 2 };
-        let alike: [HeightMap, HeightMap] | null = null;
-        let apart: [HeightMap, HeightMap] | null = null;
-        for (const a of maps) {
-          for (const b of maps) {
-            if (a === b) continue;
-            const same = sameDrawing(viewImage(a, 'front', 2), viewImage(b, 'front', 2));
-            if (same && !alike) alike = [a, b];
-            // Same silhouette, told apart only by where the lines fall.
-            const silhouette = viewImage(a, 'front', 2).depth.every((d, i) => (d < 0) === (viewImage(b, 'front', 2).depth[i] < 0));
-            if (!same && silhouette && !apart) apart = [a, b];
+        for (const view of ['front', 'top', 'right'] as ViewName[]) {
+          let alike: [HeightMap, HeightMap] | null = null;
+          let apart: [HeightMap, HeightMap] | null = null;
+          for (const a of maps) {
+            for (const b of maps) {
+              if (a === b) continue;
+              const [va, vb] = [viewImage(a, view, 2), viewImage(b, view, 2)];
+              const same = sameDrawing(va, vb);
+              if (same && !alike) alike = [a, b];
+              const silhouette = va.depth.every((d, i) => (d < 0) === (vb.depth[i] < 0));
+              if (!same && silhouette && !apart) apart = [a, b];
+            }
           }
+          expect(alike, view).to.not.equal(null);
+          expect(apart, view).to.not.equal(null);
+          const draw = async (h: HeightMap): Promise<Buffer> =>
+            (await decodePng(await renderer.render(structureScene(cellsOf(h)), viewCamera({ extent: ext }, view), { view: 'lines', width: 200, height: 200 }))).data;
+          expect((await draw(alike![0])).equals(await draw(alike![1])), `${view}: alike pair`).to.equal(true);
+          expect((await draw(apart![0])).equals(await draw(apart![1])), `${view}: apart pair`).to.equal(false);
         }
-        expect(alike && apart).to.not.equal(null);
-        const draw = async (h: HeightMap): Promise<Buffer> =>
-          renderer.render(structureScene(cellsOf(h)), viewCamera({ extent: ext }, 'front'), { view: 'lines', width: 200, height: 200 });
-        const [a1, a2] = [await draw(alike![0]), await draw(alike![1])];
-        expect((await decodePng(a1)).data.equals((await decodePng(a2)).data)).to.equal(true);
-        const [b1, b2] = [await draw(apart![0]), await draw(apart![1])];
-        expect((await decodePng(b1)).data.equals((await decodePng(b2)).data)).to.equal(false);
       } finally {
         await renderer.close();
       }
@@ -223,6 +225,34 @@ describe('A5 blueprint build', function () {
       } finally {
         env.free();
       }
+    });
+
+    it('what a call returns does not depend on the target: the same probing calls on instances with different structures read the same, word for word', async () => {
+      const a = family.generate(100, 'L5');
+      const b = family.generate(101, 'L5');
+      expect(structureKey(a.scene.target)).to.not.equal(structureKey(b.scene.target));
+      // A prober's sweep: every front-row cell, a tower, floating and occupied cells, removes of
+      // full, empty and covered cells; everything but commit.
+      const calls: ToolCall[] = [];
+      for (let col = 0; col < 5; col++) calls.push({ tool: 'place', args: { cell: [col, 0, 0] } });
+      calls.push({ tool: 'place', args: { cell: [2, 0, 1] } }, { tool: 'place', args: { cell: [2, 0, 3] } }, { tool: 'place', args: { cell: [2, 0, 0] } });
+      calls.push({ tool: 'remove', args: { cell: [2, 0, 0] } }, { tool: 'remove', args: { cell: [4, 4, 0] } }, { tool: 'remove', args: { cell: [2, 0, 1] } });
+      for (let row = 1; row < 5; row++) calls.push({ tool: 'place', args: { cell: [0, row, 0] } });
+      const read = async (inst: Instance<A5Scene>): Promise<string[]> => {
+        const env = await envOf(inst);
+        try {
+          return calls.map((c) => {
+            const r = env.execute(c);
+            return `${r.status}|${r.message}`;
+          });
+        } finally {
+          env.free();
+        }
+      };
+      const [ra, rb] = [await read(a), await read(b)];
+      expect(ra).to.deep.equal(rb);
+      expect(ra.some((r) => r.startsWith('violation'))).to.equal(true);
+      expect(ra.some((r) => r.startsWith('ok'))).to.equal(true);
     });
 
     it('progress counts cubes where a shifted target has them, less the cubes elsewhere', () => {
