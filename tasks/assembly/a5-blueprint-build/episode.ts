@@ -26,6 +26,9 @@ import { cellCentre, ORIGIN_MARK_HALF, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MA
 const PLATE_COLOR = '#d9bf92';
 const CUBE_COLOR = '#c8894a';
 
+/** World time each place or remove lets the loose cubes settle before the statics check judges them. */
+export const SETTLE_SECONDS = 0.2;
+
 /** One text for every refused place, whatever the cause (collision, nothing under it, no cube left). */
 export const PLACE_REFUSED = 'The cube does not fit there; nothing moved.';
 /** One text for every refused remove (nothing in that cell, or a cube on top of it). */
@@ -185,6 +188,10 @@ export function build(instance: Instance<A5Scene>, world: World): FamilyEnv {
       },
     },
     viewParts: () => viewParts(s),
+    // Placed cubes are judged by the kit's rigid-body statics and fixed; what the settle watches
+    // is the loose cubes on the table (and one put back, lowered to within half a millimetre of
+    // it), which come to rest well within a fifth of a second.
+    staticsAfter: () => ({ seconds: SETTLE_SECONDS }),
     async observe(ctx): Promise<ObservationImage[]> {
       const view = await ctx.renderer.render(ctx.scene(), ctx.camera);
       sheet ??= await blueprintSheet(ctx.renderer, s);
