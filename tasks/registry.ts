@@ -1,6 +1,7 @@
 import { compareFamilies, parseInstanceId } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { a1OccludedPacking } from './assembly/a1-occluded-packing/family.ts';
+import { a5BlueprintBuild } from './assembly/a5-blueprint-build/family.ts';
 import { a6PartToWhole } from './assembly/a6-part-to-whole/family.ts';
 import { b1Bridge } from './construction/b1-bridge/family.ts';
 import { b4OverhangStack } from './construction/b4-overhang-stack/family.ts';
@@ -31,7 +32,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {
