@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseMode } from '../agents/modes.ts';
 import { runInstances } from '../agents/runner.ts';
 import { RedisServer } from '../test/support/redis-server.ts';
+import { verifyAll, type VerifyAllOptions } from '../verify/verify-all.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'spaceact.mjs');
@@ -89,6 +90,58 @@ export async function benchQueue(): Promise<Record<string, unknown>> {
     episodesPerMinute: Object.fromEntries(Object.entries(perMinute).map(([k, v]) => [k, round(v)])),
     ratioToOneWorker: { workers1: 1, workers2: round(perMinute.workers2 / one), workers4: round(perMinute.workers4 / one) },
     oneWorkerToSerial: round(one / perMinute.serialInProcess),
+  };
+}
+
+/**
+ * A verification of several families' released instances, their text checks and a small
+ * battery (no adaptive agents): about thirty pieces of unequal size, like a full `verify`.
+ */
+const VERIFY_SELECTION: VerifyAllOptions = {
+  instances: ['B1', 'P6', 'V1', 'M1', 'A6'].flatMap((f) => ['L3', 'L5', 'L7'].map((t) => `${f}-${t}-s100`)),
+  randomSeeds: 2,
+  textSeeds: 4,
+  batterySeeds: 4,
+  batteryTraining: 4,
+  batterySkipAdaptive: true,
+  batteryFamilies: ['B1', 'P6', 'V1', 'M1'],
+  viewRule: false,
+};
+
+/**
+ * `verify --queue` wall time with 1 and 2 `spaceact worker` processes on this machine (the same
+ * verification each time), and the ratio of the two: what a second worker buys. A local
+ * `verify --concurrency 2` is timed beside them, for the queue's own cost.
+ */
+export async function benchVerifyQueue(): Promise<Record<string, unknown>> {
+  const redis = await RedisServer.start();
+  const wall: Record<string, number> = {};
+  try {
+    let started = performance.now();
+    await verifyAll({ ...VERIFY_SELECTION, concurrency: 2 });
+    wall.localConcurrency2 = (performance.now() - started) / 1000;
+    for (const n of [1, 2]) {
+      const workers = await Promise.all(Array.from({ length: n }, () => startWorker(redis.url)));
+      try {
+        started = performance.now();
+        const r = await verifyAll({ ...VERIFY_SELECTION, queue: redis.url });
+        wall[`workers${n}`] = (performance.now() - started) / 1000;
+        if (r.instances.some((i) => !i.verified)) throw new Error(`workers${n}: an instance failed to verify`);
+      } finally {
+        await stopWorkers(workers);
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+  const round = (x: number): number => Number(x.toFixed(2));
+  return {
+    instances: VERIFY_SELECTION.instances.length,
+    batteryFamilies: VERIFY_SELECTION.batteryFamilies!.length,
+    cores: (await import('node:os')).availableParallelism(),
+    wallSeconds: Object.fromEntries(Object.entries(wall).map(([k, v]) => [k, round(v)])),
+    oneWorkerToTwo: round(wall.workers1 / wall.workers2),
+    twoWorkersToLocalConcurrency2: round(wall.workers2 / wall.localConcurrency2),
   };
 }
 
