@@ -1,5 +1,6 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { SpaceActError } from '../core/errors.ts';
 
 /** What each file-system error code means, in words a person can act on. */
 const MEANING: Record<string, string> = {
@@ -99,4 +100,40 @@ export function outFolderError(out: string, err: unknown): unknown {
     }
   }
   return err;
+}
+
+/** File systems that hold no files of ours: the kernel's views of processes, devices and settings (statfs magic numbers). */
+const SPECIAL_FILE_SYSTEMS = new Map<number, string>([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x64626720, 'debugfs'],
+  [0x73636673, 'securityfs'],
+  [0x1cd1, 'devpts'],
+  [0x74726163, 'tracefs'],
+  [0xcafe4a11, 'bpf'],
+]);
+
+/**
+ * Refuses an output folder on a special file system (`/proc`, `/sys`, `/dev` …) at once with one
+ * line: nothing of a run can be written there, and Node's recursive mkdir under `/proc` never
+ * returns. The nearest existing folder of `out` is asked (`statfs`); `/dev` is refused by its path
+ * (its devtmpfs reports the same kind as an ordinary tmpfs such as `/tmp`; `/dev/shm` is one of those and is allowed).
+ */
+export function refuseSpecialFolder(out: string, what = '--out'): void {
+  const base = nearestExisting(out);
+  const say = (kind: string): never => {
+    throw new SpaceActError('io', `${what} ${out}: ${base} is on a special file system (${kind}), where nothing can be written; choose a folder on a disk`, { path: out });
+  };
+  const under = (dir: string): boolean => base === dir || base.startsWith(`${dir}/`);
+  if (under('/dev') && !under('/dev/shm')) say('devtmpfs');
+  let type: number;
+  try {
+    type = Number(statfsSync(base).type);
+  } catch {
+    return;
+  }
+  const kind = SPECIAL_FILE_SYSTEMS.get(type);
+  if (kind) say(kind);
 }

@@ -89,6 +89,10 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         endReason = 'turn-budget';
         break;
       }
+      // A turn of the event loop between turns: an agent that never waits on I/O (reference,
+      // random) would otherwise hold it for the whole episode, and a Ctrl-C, a timer or a
+      // message from the coordinator would be seen only at the end.
+      if (opts.shouldStop) await new Promise<void>((resolve) => setImmediate(resolve));
       if (opts.shouldStop?.()) {
         endReason = 'stopped';
         break;

@@ -8,7 +8,7 @@ import { instanceFromId } from '../tasks/registry.ts';
 import { agentFactory, describeAgent } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
 import { EpisodeLog, instanceDigest, LogDamageError, type LogInspection } from './episode-log.ts';
-import { namingFile, outFolderError } from './fs-errors.ts';
+import { namingFile, outFolderError, refuseSpecialFolder } from './fs-errors.ts';
 import { DiskEpisodeRecorder, playEpisode, roundCost, summaryEntry, type EpisodeResult } from './episode-runner.ts';
 import { modeName, type Mode } from './modes.ts';
 import { runQueued } from './queue/coordinator.ts';
@@ -341,6 +341,7 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   // An unreachable queue fails before anything is written.
   if (opts.queue !== undefined) (await connectRedis(opts.queue)).disconnect();
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new SpaceActError('io', `--out ${opts.out} is a file, not a folder`, { path: opts.out });
+  refuseSpecialFolder(opts.out);
   try {
     mkdirSync(opts.out, { recursive: true });
   } catch (err) {

@@ -73,7 +73,13 @@ export function instanceId(family: string, tier: Tier, seed: number): string {
 /** Splits an instance id like `P6-L3-s100`; throws `unknown-instance` for anything else. */
 export function parseInstanceId(id: string): { family: string; tier: Tier; seed: number } {
   const m = INSTANCE_ID.exec(id);
-  if (!m) throw new SpaceActError('unknown-instance', `"${id}" is not an instance id (expected e.g. P6-L3-s100)`, { instance: id });
+  if (!m) {
+    // The same id in other capitals ("p6-l3-s100"): say the one meant rather than a general example.
+    const loose = /^([A-Za-z][0-9]+)-([Ll][0-9])-[Ss]([0-9]{1,9})$/.exec(id);
+    const meant = loose ? `${loose[1].toUpperCase()}-${loose[2].toUpperCase()}-s${loose[3]}` : null;
+    const hint = meant && INSTANCE_ID.test(meant) ? `did you mean ${meant}?` : 'expected e.g. P6-L3-s100';
+    throw new SpaceActError('unknown-instance', `"${id}" is not an instance id (${hint})`, { instance: id });
+  }
   return { family: m[1].toUpperCase(), tier: m[2] as Tier, seed: Number(m[3]) };
 }
 

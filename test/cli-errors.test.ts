@@ -47,6 +47,52 @@ describe('command line: every error is one clear line and a non-zero exit', func
     expect(existsSync(join(tmp, 'tier'))).to.equal(false);
   });
 
+  it('an id in other capitals is refused naming the id meant', async () => {
+    const r = await spaceact([...run, '--instance', 'p6-l3-s100', '--out', join(tmp, 'caps')]);
+    expect(r.code).to.equal(2);
+    expect(oneLine(r.stderr)).to.equal('spaceact: "p6-l3-s100" is not an instance id (did you mean P6-L3-s100?)');
+    expect(existsSync(join(tmp, 'caps'))).to.equal(false);
+  });
+
+  it('an output folder on a special file system (/proc, /sys, /dev) is refused at once in one line', async () => {
+    for (const [out, kind] of [['/proc/spaceact-x', 'proc'], ['/sys/spaceact-y/z', 'sysfs'], ['/dev/spaceact-z', 'devtmpfs']]) {
+      const r = await spaceact([...run, '--instance', 'P6-L1-s100', '--out', out]);
+      expect(r.code, out).to.equal(2);
+      expect(oneLine(r.stderr)).to.match(new RegExp(`^spaceact: --out ${out}: /\\w+ is on a special file system \\(${kind}\\), where nothing can be written; choose a folder on a disk$`));
+    }
+  });
+
+  it('Ctrl-C stops a run after the turn in flight: the report is written, the line says how to continue, and the same command finishes it', async () => {
+    const out = join(tmp, 'interrupted');
+    const args = ['run', '--agent', 'random', '--seed', '3', '--render', 'never', '--instance', 'P6-L5-s100,P6-L7-s100,P6-L3-s101', '--out', out];
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Interrupted once the first turn of an episode is logged.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        const logs = ['P6-L5-s100', 'P6-L7-s100', 'P6-L3-s101'].map((id) => join(out, 'episodes', id, 'log.jsonl'));
+        if (logs.some((f) => existsSync(f) && readFileSync(f, 'utf8').includes('"type":"turn"'))) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    child.kill('SIGINT');
+    expect(await exited).to.equal(130);
+    expect(stderr).to.include('spaceact: stopping after the turn in flight (Ctrl-C again to leave at once)');
+    expect(stdout).to.match(/stopped: stopped on request; rerun with the same --out to continue; [1-3] episode\(s\) unfinished/);
+    expect(stdout).to.include(`report: ${join(out, 'report.html')}`);
+    expect(existsSync(join(out, 'report.html'))).to.equal(true);
+    const again = await spaceact(args);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stdout).to.match(/^0\/3 solved|^[0-3]\/3 solved/m);
+    expect(again.stdout).to.match(/resumed: \d+ finished episode\(s\) reused, [1-3] unfinished one\(s\) continued from their logs/);
+  });
+
   it('a run folder that cannot be resumed is refused in one line; --replace-stale moves it aside whole and starts afresh', async () => {
     const out = join(tmp, 'stale');
     const args = [...run, '--instance', 'P6-L1-s100', '--out', out];
@@ -113,7 +159,10 @@ describe('command line: every error is one clear line and a non-zero exit', func
     // As root permissions do not bind, so use a file system that refuses new folders.
     const root = process.getuid?.() === 0;
     const parent = join(tmp, 'read-only');
-    const target = root ? '/sys/spaceact-cannot-create' : join(parent, 'sub');
+    // Root may write anywhere that is not special (refused by its own line, tested above): a
+    // path through a file cannot be created by anyone.
+    const target = root ? join(tmp, 'a-file', 'sub') : join(parent, 'sub');
+    if (root) writeFileSync(join(tmp, 'a-file'), 'not a folder');
     if (!root) {
       mkdirSync(parent);
       const { chmodSync } = await import('node:fs');
@@ -121,7 +170,7 @@ describe('command line: every error is one clear line and a non-zero exit', func
     }
     const r = await spaceact([...run, '--instance', 'P6-L1-s100', '--out', target]);
     expect(r.code).to.equal(2);
-    expect(oneLine(r.stderr)).to.match(new RegExp(`^spaceact: cannot create the folder ${target}: (operation not permitted \\(EPERM\\)|permission denied \\(EACCES\\)|the file system is read-only \\(EROFS\\))$`));
+    expect(oneLine(r.stderr)).to.match(new RegExp(`^spaceact: cannot create the folder ${target}: (operation not permitted \\(EPERM\\)|permission denied \\(EACCES\\)|the file system is read-only \\(EROFS\\)|a part of the path is a file, not a folder \\(ENOTDIR\\))$`));
   });
 
   it('a summary that cannot be written mid-run: one line, exit 2, and the finished episode is kept', async () => {

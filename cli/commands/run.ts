@@ -51,7 +51,7 @@ export function register(program: Command): void {
   program
     .command('run')
     .description('run an agent over instances; writes DIR/episodes/*/log.jsonl and DIR/summary.json')
-    .requiredOption('--agent <name>', `agent: ${Object.keys(AGENTS).join(', ')}`)
+    .requiredOption('--agent <name>', `agent: ${Object.keys(AGENTS).join(', ')} (a person plays with \`spaceact play\`)`)
     .option('--instance <ids>', 'instance id(s), comma-separated')
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--suite <name>', `${suiteNames().join(', ')} (main: hardest tier of each family; all: the released set; the others: the seed benchmarks' own sets)`)
@@ -81,7 +81,7 @@ export function register(program: Command): void {
     .option('--cache <dir>', 'openai: response cache folder')
     .option('--repair', 'cut a damaged episode log after its last good line (saying what is dropped, keeping a copy) instead of stopping')
     .option('--keep-abandoned', 'reuse abandoned episodes as they are instead of retrying them from the failed turn')
-    .option('--abandon-limit <n>', 'stop the run after n episodes in a row are abandoned (default 3; 0: never)', '3')
+    .option('--abandon-limit <n>', 'stop the run after n episodes in a row are abandoned (0: never)', '3')
     .option('--no-report', 'do not write DIR/report.html at the end')
     .option('--replace-stale', 'when --out holds a run that cannot be resumed (an instance changed since, another agent or mode), move it aside to DIR.stale-N (nothing is deleted) and start afresh')
     .action(async (opts: Record<string, string | undefined>) => {
@@ -109,6 +109,20 @@ export function register(program: Command): void {
         if (why) process.stderr.write(`spaceact: ${why}; moved the old run to ${moveRunAside(opts.out!)}\n`);
       }
       const progress = new RunProgress(ids.length, { concurrency });
+      const say = (m: string): void => (progress.live ? progress.log(`spaceact: ${m}`) : void process.stderr.write(`spaceact: ${m}\n`));
+      // Ctrl-C: the episodes in flight end after their turn in flight, the summary and the report
+      // are written for what finished, and the same command continues the run; a second Ctrl-C
+      // leaves at once (the turns in flight are lost, nothing logged before them).
+      let interrupted = false;
+      const onInterrupt = (): void => {
+        if (interrupted) {
+          say(`left at once; every turn logged in ${opts.out} is kept; rerun the same command to continue`);
+          process.exit(130);
+        }
+        interrupted = true;
+        say('stopping after the turn in flight (Ctrl-C again to leave at once)');
+      };
+      process.on('SIGINT', onInterrupt);
       let summary: Awaited<ReturnType<typeof runInstances>>;
       try {
         summary = await runInstances({
@@ -126,6 +140,7 @@ export function register(program: Command): void {
           repair: flags.repair === true,
           keepAbandoned: flags.keepAbandoned === true,
           abandonLimit,
+          shouldStop: () => interrupted,
           // What was repaired or dropped is never silent.
           onNotice: (m) => (progress.live ? progress.log(`spaceact: ${m}`) : process.stderr.write(`spaceact: ${m}\n`)),
           onEpisode: (e, _done, _total, info) => {
@@ -134,6 +149,7 @@ export function register(program: Command): void {
           },
         });
       } finally {
+        process.removeListener('SIGINT', onInterrupt);
         progress.close();
       }
       const t = summary.totals;
@@ -148,6 +164,8 @@ export function register(program: Command): void {
         process.stdout.write(`stopped: ${summary.stopped.message}; ${summary.unfinished.length} episode(s) unfinished\n`);
       }
       if ((opts as { report?: boolean }).report !== false) process.stdout.write(`report: ${await writeReport(opts.out!)}\n`);
+      // Interrupted: the "stopped:" line above says what is saved and how to continue.
+      if (interrupted) process.exitCode = 130;
       if (summary.stopped?.reason === 'abandonments') {
         // The circuit breaker: the run did not do its job, and scripts must see that.
         process.stderr.write(`spaceact: ${summary.stopped.message}\n`);
