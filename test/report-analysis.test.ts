@@ -15,7 +15,9 @@ import {
   commit,
   move,
   OBSERVATION_LOOP,
+  RULE_LOOP,
   STALL,
+  VIOLATION_LOOP,
   writeAnalysisRun,
   type EpisodeSpec,
 } from './support/analysis-logs.ts';
@@ -42,9 +44,23 @@ describe('behaviour analysis and leaderboard', () => {
     expect(byId.get('A1-L5-s1')!.turns).to.deep.equal([2, 3, 4, 5, 6]);
     expect(byId.get('T1-L5-s1')).to.include({ label: 'stall' });
     expect(byId.get('T1-L5-s1')!.turns).to.deep.equal([2, 3, 4, 5, 6]);
-    expect(a.failures.overall.counts).to.deep.equal({ abandoned: 0, 'premature commit': 0, 'budget exhaustion': 0, 'collision loop': 1, 'observation loop': 1, stall: 1 });
+    expect(a.failures.overall.counts).to.deep.equal({ abandoned: 0, 'premature commit': 0, 'budget exhaustion': 0, 'violation loop': 0, 'collision loop': 1, 'observation loop': 1, stall: 1 });
     expect(a.failures.overall.loopShare).to.be.closeTo(2 / 3, 1e-12);
     expect(a.runs[0].progressRecorded).to.equal(true);
+  });
+
+  it('labels a violation loop: the same refused call again and again, or one rule broken whatever the arguments', () => {
+    const dir = join(tmp, 'violation-loops');
+    writeAnalysisRun(dir, [VIOLATION_LOOP, RULE_LOOP, COLLISION_LOOP]);
+    const byId = new Map(analyzeRuns([dir]).failures.episodes.map((v) => [v.instance, v]));
+    expect(byId.get('P6-L3-s1')).to.include({ label: 'violation loop' });
+    expect(byId.get('P6-L3-s1')!.turns).to.deep.equal([2, 3, 5, 6]);
+    expect(byId.get('P6-L3-s1')!.reason).to.equal('the same refused call (move {"from":"C","to":"A"}) recurred on 4 of the last 5 turns without progress, 2 in a row');
+    expect(byId.get('P2-L7-s1')).to.include({ label: 'violation loop' });
+    expect(byId.get('P2-L7-s1')!.turns).to.deep.equal([2, 3, 4, 5, 6]);
+    expect(byId.get('P2-L7-s1')!.reason).to.equal('the rule "along its length only" recurred on 5 of the last 5 turns without progress, 5 in a row');
+    // Collisions of ever other moves stay a collision loop.
+    expect(byId.get('M1-L5-s1')).to.include({ label: 'collision loop' });
   });
 
   it('computes the behaviour figures of those four episodes as counted by hand', () => {

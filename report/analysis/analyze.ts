@@ -28,7 +28,7 @@ export interface FailureCounts {
   key: string;
   unsolved: number;
   counts: Record<FailureLabel, number>;
-  /** (collision loops + observation loops) ÷ unsolved. */
+  /** (violation loops + collision loops + observation loops) ÷ unsolved. */
   loopShare: number | null;
 }
 
@@ -52,7 +52,7 @@ export interface Analysis {
 
 function failureCounts(key: string, verdicts: FailureVerdict[]): FailureCounts {
   const counts = countLabels(verdicts);
-  const loops = counts['collision loop'] + counts['observation loop'];
+  const loops = counts['violation loop'] + counts['collision loop'] + counts['observation loop'];
   return { key, unsolved: verdicts.length, counts, loopShare: verdicts.length ? loops / verdicts.length : null };
 }
 

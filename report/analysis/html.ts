@@ -14,6 +14,7 @@ export const LABEL_COLORS: Record<FailureLabel, string> = {
   abandoned: '#a31515',
   'premature commit': '#8e5ea2',
   'budget exhaustion': '#3e95cd',
+  'violation loop': '#e67e22',
   'collision loop': '#c0392b',
   'observation loop': '#d4a017',
   stall: '#6b6b6b',

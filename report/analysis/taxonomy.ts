@@ -14,12 +14,17 @@
  * 3. **budget exhaustion** — the failure phase is short: fewer than
  *    max({@link LOOP_MIN_TURNS}, ⌈{@link STALL_MIN_SHARE} × turns⌉) turns. The agent was still
  *    making progress when the budget ran out. Turns: the failure phase (or the last turn).
- * 4. **collision loop** — repeated collisions without progress: the failure phase holds
+ * 4. **violation loop** — the same refused move again and again: in the failure phase, one
+ *    refused call (the same tool with the same arguments, refused for any cause) or one broken
+ *    rule of the family (by its name, whatever the arguments) recurs on at least
+ *    {@link LOOP_MIN_TURNS} turns, either that many in a row or on at least
+ *    {@link LOOP_MIN_SHARE} of the phase's turns. Turns: the turns it recurs on.
+ * 5. **collision loop** — repeated collisions without progress: the failure phase holds
  *    {@link LOOP_MIN_TURNS} or more consecutive collision turns, and collision turns are at
  *    least {@link LOOP_MIN_SHARE} of it. Turns: the phase's collision turns.
- * 5. **observation loop** — camera-only turns without progress: the same test with turns
+ * 6. **observation loop** — camera-only turns without progress: the same test with turns
  *    whose calls were all camera calls. Turns: the phase's camera-only turns.
- * 6. **stall** — anything else: turns went by, actions ran, nothing improved. Turns: the
+ * 7. **stall** — anything else: turns went by, actions ran, nothing improved. Turns: the
  *    failure phase.
  *
  * Labels are tried in this order and the first that applies is given.
@@ -27,7 +32,7 @@
 import type { EpisodeTrace, TurnTrace } from './trace.ts';
 
 /** The failure labels, in the order they are tried. */
-export const FAILURE_LABELS = ['abandoned', 'premature commit', 'budget exhaustion', 'collision loop', 'observation loop', 'stall'] as const;
+export const FAILURE_LABELS = ['abandoned', 'premature commit', 'budget exhaustion', 'violation loop', 'collision loop', 'observation loop', 'stall'] as const;
 
 /** One failure label. */
 export type FailureLabel = (typeof FAILURE_LABELS)[number];
@@ -58,6 +63,27 @@ function longestRun(turns: TurnTrace[], test: (t: TurnTrace) => boolean): number
   for (const t of turns) {
     cur = test(t) ? cur + 1 : 0;
     best = Math.max(best, cur);
+  }
+  return best;
+}
+
+/**
+ * The value of `key` that recurs most in `turns` as a loop (see the module comment: at least
+ * {@link LOOP_MIN_TURNS} turns, that many in a row or {@link LOOP_MIN_SHARE} of the turns), with
+ * the turns it recurs on and its longest run; null when none does.
+ */
+function recurring(turns: TurnTrace[], key: (t: TurnTrace) => string | null): { value: string; turns: number[]; run: number } | null {
+  const byValue = new Map<string, number[]>();
+  for (const t of turns) {
+    const k = key(t);
+    if (k !== null) byValue.set(k, [...(byValue.get(k) ?? []), t.turn]);
+  }
+  let best: { value: string; turns: number[]; run: number } | null = null;
+  for (const [value, at] of byValue) {
+    if (at.length < LOOP_MIN_TURNS) continue;
+    const run = longestRun(turns, (t) => key(t) === value);
+    if (run < LOOP_MIN_TURNS && at.length < LOOP_MIN_SHARE * turns.length) continue;
+    if (!best || at.length > best.turns.length) best = { value, turns: at, run };
   }
   return best;
 }
@@ -95,6 +121,16 @@ export function classifyFailure(ep: EpisodeTrace): FailureVerdict | null {
   if (phase.length < needed) {
     return verdict('budget exhaustion', phaseTurns.length ? phaseTurns : lastTurn, `${measure} last improved ${phase.length} turn(s) before the budget of ${n} ran out (a stall or loop needs ${needed} turns without it)`);
   }
+  const sameCall = recurring(phase, (t) => t.refusedCall);
+  const sameRule = recurring(phase, (t) => t.brokenRule);
+  const repeated = sameCall && (!sameRule || sameCall.turns.length >= sameRule.turns.length) ? { ...sameCall, what: `the same refused call (${clipText(sameCall.value)})` } : sameRule ? { ...sameRule, what: `the rule "${clipText(sameRule.value)}"` } : null;
+  if (repeated) {
+    return verdict(
+      'violation loop',
+      repeated.turns,
+      `${repeated.what} recurred on ${repeated.turns.length} of the last ${phase.length} turns without ${measure}, ${repeated.run} in a row`,
+    );
+  }
   const collisions = phase.filter((t) => t.collision);
   const cameraOnly = phase.filter((t) => t.cameraOnly);
   const collisionRun = longestRun(phase, (t) => t.collision);
@@ -115,6 +151,11 @@ export function classifyFailure(ep: EpisodeTrace): FailureVerdict | null {
   }
   const valid = phase.filter((t) => t.physicalOk > 0).length;
   return verdict('stall', phaseTurns, `the last ${phase.length} of ${n} turns made no ${measure === 'progress' ? 'progress' : 'new world state'} (${valid} of them ran actions without a violation)`);
+}
+
+/** `text`, at most 80 characters. */
+function clipText(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** Counts per label (every label present, zeros included). */

@@ -29,6 +29,13 @@ export interface TurnTrace {
   collision: boolean;
   /** The kind of the turn's violation (`collision`, `rule`, `workspace`, …), if any. */
   violationKind: string | null;
+  /**
+   * The turn's first refused call — a violation or a call refused as invalid — as its tool and
+   * arguments (keys sorted), so that the same call made again reads the same; null if none.
+   */
+  refusedCall: string | null;
+  /** The family's name of the rule the turn's violation broke (`empty peg`, …), if it was a rule. */
+  brokenRule: string | null;
   /** Every call that ran was a camera call, at least one ran, and nothing was violated. */
   cameraOnly: boolean;
   /** The reply was accepted (not refused, not abandoned): a model response. */
@@ -80,6 +87,19 @@ function arr(x: unknown): Loose[] {
   return Array.isArray(x) ? (x.filter((v) => v && typeof v === 'object') as Loose[]) : [];
 }
 
+/** A JSON value with object keys sorted, so that equal calls give equal text. */
+function sortedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${sortedJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** A call as `tool {args}` (keys sorted), or `?` when the log does not say. */
+function callSignature(call: unknown): string {
+  const c = call as Loose | undefined;
+  return c && typeof c.tool === 'string' ? `${c.tool} ${sortedJson(c.args ?? {})}` : '?';
+}
+
 /** Reads one logged turn. `prevNote` is the note written the turn before. */
 function turnTrace(t: LogTurn, prevNote: string): TurnTrace {
   const reply = (t.reply ?? {}) as Loose;
@@ -91,6 +111,8 @@ function turnTrace(t: LogTurn, prevNote: string): TurnTrace {
   let violations = 0;
   let collision = false;
   let violationKind: string | null = null;
+  let refusedCall: string | null = null;
+  let brokenRule: string | null = null;
   for (const r of results) {
     const status = r.status;
     if (status === 'not-run') continue;
@@ -100,11 +122,14 @@ function turnTrace(t: LogTurn, prevNote: string): TurnTrace {
       if (isCamera) camera += 1;
       else if (status === 'ok') physicalOk += 1;
     }
+    if ((status === 'violation' || status === 'invalid') && refusedCall === null) refusedCall = callSignature(r.call);
     if (status === 'violation') {
       violations += 1;
-      const kind = (r.violation as Loose | undefined)?.kind;
+      const v = r.violation as Loose | undefined;
+      const kind = v?.kind;
       violationKind = typeof kind === 'string' ? kind : 'unknown';
       if (kind === 'collision') collision = true;
+      if (kind === 'rule' && typeof v?.rule === 'string') brokenRule = v.rule;
     }
   }
   const responded = !reply.abandoned && !(Array.isArray(reply.refused) && reply.refused.length > 0) && sent > 0;
@@ -119,6 +144,8 @@ function turnTrace(t: LogTurn, prevNote: string): TurnTrace {
     violations,
     collision,
     violationKind,
+    refusedCall,
+    brokenRule,
     cameraOnly: camera > 0 && camera === ran && violations === 0,
     responded,
     noteChanged: responded && note !== prevNote,

@@ -16,6 +16,10 @@ export interface CallSpec {
   kind: ToolKind;
   status: CallResult['status'];
   violation?: 'collision' | 'rule' | 'workspace' | 'statics' | 'topology';
+  /** The family's name of a broken rule (with `violation: 'rule'`). */
+  rule?: string;
+  /** The call's arguments (default none). */
+  args?: Record<string, unknown>;
 }
 
 /** A camera call that ran. */
@@ -23,7 +27,9 @@ export const cam = (): CallSpec => ({ tool: 'orbit', kind: 'perception', status:
 /** A physical move that ran. */
 export const move = (): CallSpec => ({ tool: 'move', kind: 'physical', status: 'ok' });
 /** A physical move rolled back after a collision. */
-export const collide = (): CallSpec => ({ tool: 'move', kind: 'physical', status: 'violation', violation: 'collision' });
+export const collide = (distance = 0): CallSpec => ({ tool: 'move', kind: 'physical', status: 'violation', violation: 'collision', args: { distance_m: distance } });
+/** A move refused by a named rule of the family. */
+export const broken = (rule: string, args: Record<string, unknown>): CallSpec => ({ tool: 'move', kind: 'physical', status: 'violation', violation: 'rule', rule, args });
 /** A call not run (after a violation). */
 export const skipped = (): CallSpec => ({ tool: 'move', kind: 'physical', status: 'not-run' });
 /** A final commit that ran. */
@@ -81,11 +87,11 @@ export function writeAnalysisRun(dir: string, episodes: EpisodeSpec[], opts: { a
     let violations = 0;
     ep.turns.forEach((t, i) => {
       const results: CallResult[] = t.calls.map((c) => ({
-        call: { tool: c.tool, args: {} },
+        call: { tool: c.tool, args: c.args ?? {} },
         status: c.status,
         kind: c.kind,
         message: c.status,
-        ...(c.violation ? { violation: { kind: c.violation, bodies: ['part'], message: c.violation } } : {}),
+        ...(c.violation ? { violation: { kind: c.violation, bodies: ['part'], message: c.violation, ...(c.rule ? { rule: c.rule } : {}) } } : {}),
         timeBefore: 0,
         timeAfter: 0,
       }));
@@ -105,7 +111,7 @@ export function writeAnalysisRun(dir: string, episodes: EpisodeSpec[], opts: { a
         reply: {
           rationale: `turn ${i + 1}`,
           note: t.note ?? '',
-          actions: t.refused || t.abandoned ? [] : t.calls.map((c) => ({ tool: c.tool, args: {} })),
+          actions: t.refused || t.abandoned ? [] : t.calls.map((c) => ({ tool: c.tool, args: c.args ?? {} })),
           ...(t.refused ? { refused: ['not JSON'] } : {}),
           ...(t.abandoned ? { abandoned: { reason: t.abandoned } } : {}),
           usage: { inputTokens: 100, outputTokens: 10 },
@@ -212,14 +218,37 @@ export const COLLISION_LOOP: EpisodeSpec = {
   endReason: 'turn-budget',
   turns: [
     { calls: [move()], note: 'n1', progress: [0, 0.2] },
-    { calls: [collide(), skipped()], note: 'n1', progress: [0.2, 0.2] },
-    { calls: [collide(), skipped(), skipped()], note: 'n2', progress: [0.2, 0.2] },
-    { calls: [collide()], note: 'n2', progress: [0.2, 0.2] },
-    { calls: [collide(), skipped()], note: 'n3', progress: [0.2, 0.2] },
+    { calls: [collide(0.01), skipped()], note: 'n1', progress: [0.2, 0.2] },
+    { calls: [collide(0.02), skipped(), skipped()], note: 'n2', progress: [0.2, 0.2] },
+    { calls: [collide(0.03)], note: 'n2', progress: [0.2, 0.2] },
+    { calls: [collide(0.04), skipped()], note: 'n3', progress: [0.2, 0.2] },
     { calls: [cam()], note: 'n3', progress: [0.2, 0.2] },
-    { calls: [collide()], note: 'n3', progress: [0.2, 0.2] },
-    { calls: [collide(), skipped()], note: 'n3', progress: [0.2, 0.2] },
+    { calls: [collide(0.05)], note: 'n3', progress: [0.2, 0.2] },
+    { calls: [collide(0.06), skipped()], note: 'n3', progress: [0.2, 0.2] },
   ],
+};
+
+/** A violation loop: progress on turn 1, then the same illegal move on turns 2, 3, 5 and 6 (a camera turn between). */
+export const VIOLATION_LOOP: EpisodeSpec = {
+  instance: 'P6-L3-s1',
+  solved: false,
+  endReason: 'turn-budget',
+  turns: [
+    { calls: [move()], note: 'a', progress: [0, 0.2] },
+    { calls: [broken('empty peg', { from: 'C', to: 'A' })], note: 'a', progress: [0.2, 0.2] },
+    { calls: [broken('empty peg', { from: 'C', to: 'A' })], note: 'a', progress: [0.2, 0.2] },
+    { calls: [cam()], note: 'a', progress: [0.2, 0.2] },
+    { calls: [broken('empty peg', { from: 'C', to: 'A' })], note: 'a', progress: [0.2, 0.2] },
+    { calls: [broken('empty peg', { from: 'C', to: 'A' }), skipped()], note: 'a', progress: [0.2, 0.2] },
+  ],
+};
+
+/** A rule loop: sideways drives of ever other lengths, each refused by the same rule, on five turns in a row. */
+export const RULE_LOOP: EpisodeSpec = {
+  instance: 'P2-L7-s1',
+  solved: false,
+  endReason: 'turn-budget',
+  turns: [{ calls: [move()], note: 'a', progress: [0, 0.1] }, ...[1, 2, 3, 4, 5].map((n): TurnSpec => ({ calls: [broken('along its length only', { vehicle: 'B', cells: n })], note: 'a', progress: [0.1, 0.1] }))],
 };
 
 /** An observation loop: one placement that makes progress, then five turns of two camera calls. */
