@@ -131,6 +131,12 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         if (!replayed) await opts.onTurn?.(turnRecord(turn, env.time, env.time, images, reply, [], env.stateHash()), images);
         break;
       }
+      if (reply.gaveUp) {
+        endReason = 'gave-up';
+        if (!mode.nonote) note = reply.note;
+        if (!replayed) await opts.onTurn?.(turnRecord(turn, env.time, env.time, images, reply, [], env.stateHash()), images);
+        break;
+      }
       const timeBefore = env.time;
       const progressBefore = env.progress();
       const results = executeTurn(env, Array.isArray(reply.actions) ? reply.actions : [], actionCap, instance.budgets.actions !== undefined ? instance.budgets.actions - actions : Infinity);
@@ -170,7 +176,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
       agent: agent.name,
       mode: modeName(mode),
       solved,
-      terminated: endReason === 'solved' || endReason === 'commit' || endReason === 'failed',
+      terminated: endReason === 'solved' || endReason === 'commit' || endReason === 'failed' || endReason === 'gave-up',
       truncated: endReason === 'turn-budget' || endReason === 'action-budget',
       abandoned,
       endReason: endReason!,
@@ -213,6 +219,7 @@ function turnRecord(
   if (reply.requests) r.requests = reply.requests;
   if (reply.refused) r.refused = reply.refused;
   if (reply.abandoned) r.abandoned = reply.abandoned;
+  if (reply.gaveUp) r.gaveUp = true;
   return {
     turn,
     worldTimeBefore,

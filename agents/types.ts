@@ -102,6 +102,8 @@ export interface AgentReply {
   apiRetries?: number;
   /** The agent could not produce a reply (API failures past retries): the episode is abandoned. */
   abandoned?: { reason: string };
+  /** The agent gives up (a person's "Give up" button): the episode ends unsolved, no call runs. */
+  gaveUp?: true;
   /** Raw text of the accepted reply, for the log. */
   raw?: string;
   /** A digest of the request that produced the reply (for logs and the response cache). */
@@ -176,6 +178,8 @@ export interface TurnRecord {
     refused?: string[];
     /** Set on the turn that abandoned the episode, so a resumed run ends it the same way. */
     abandoned?: { reason: string };
+    /** Set on the turn the agent gave up on, so a resumed run ends it the same way. */
+    gaveUp?: true;
   };
   results: CallResult[];
   stateHash: string;
@@ -198,7 +202,7 @@ export interface EpisodeOutcome {
   truncated: boolean;
   abandoned: boolean;
   abandonReason?: string;
-  endReason: 'solved' | 'commit' | 'failed' | 'turn-budget' | 'action-budget' | 'abandoned' | 'stopped';
+  endReason: 'solved' | 'commit' | 'failed' | 'gave-up' | 'turn-budget' | 'action-budget' | 'abandoned' | 'stopped';
   turns: number;
   /** Executed non-perception calls (violations included). */
   actions: number;

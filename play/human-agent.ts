@@ -65,6 +65,16 @@ export class PlaySession {
     return true;
   }
 
+  /**
+   * The server's side: the person gives up. The awaited turn is answered with a reply that ends
+   * the episode unsolved (logged and scored like any end). False when no reply is awaited.
+   */
+  giveUp(): boolean {
+    const obs = this.observation;
+    if (!obs) return false;
+    return this.submit({ rationale: 'I give up.', note: obs.note, actions: [], gaveUp: true });
+  }
+
   /** The episode ended. */
   finish(entry: SummaryEntry): void {
     this.outcome = entry;

@@ -51,7 +51,7 @@ ${inlineElement('style', STYLE)}
 <h2>Calls this turn <span id="cap" class="muted"></span></h2><ol id="queue"></ol>
 <label for="rationale">Rationale (what you see and why)</label><textarea id="rationale" rows="3"></textarea>
 <div id="note-box"><label for="note">Note (your memory; replaces the previous one)</label><textarea id="note" rows="3"></textarea></div>
-<p><button type="button" id="submit" class="primary">Submit turn</button></p>
+<p><button type="button" id="submit" class="primary">Submit turn</button> <button type="button" id="give-up">Give up</button></p>
 <ul id="problems" class="problems"></ul>
 </section>
 </div>

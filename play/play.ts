@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EpisodeLog } from '../agents/episode-log.ts';
@@ -75,11 +76,25 @@ export async function startPlay(opts: PlayOptions): Promise<PlayHandle> {
   const summaryFile = join(out, 'summary.json');
   const session = new PlaySession();
   const states = new PlayStateBuilder(session, {
-    instance: { id: instance.id, title: instance.title, family: instance.family, tier: instance.tier, rules: instance.rules, turns: instance.budgets.turns },
+    instance: {
+      id: instance.id,
+      title: instance.title,
+      family: instance.family,
+      tier: instance.tier,
+      rules: instance.rules,
+      turns: instance.budgets.turns,
+      ...(instance.budgets.actions !== undefined ? { actions: instance.budgets.actions } : {}),
+    },
     mode: modeName(mode),
     logFile: log.file,
     summaryFile,
     loggedTurns: () => log.read().turns,
+    finalImages: () =>
+      (log.read().end?.finalImages ?? []).flatMap((f) => {
+        // A plain file name in the episode's folder, nothing else (the log is data, not a path to follow).
+        const file = join(log.dir, f.file);
+        return /^[A-Za-z0-9_.-]+\.png$/.test(f.file) && existsSync(file) ? [{ kind: f.kind, caption: f.caption, png: readFileSync(file) }] : [];
+      }),
   });
   const server = new PlayServer(session, states, playPageHtml(await pageScript(PLAY_PAGE), instance.id));
   const url = await server.listen(opts.port ?? 0);

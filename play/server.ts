@@ -12,7 +12,7 @@ const MAX_REPLY_DEPTH = 32;
 
 /** The play page's content security policy: its own inline code, its own images and API only. */
 export const PLAY_CSP =
-  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'";
+  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'";
 
 const COMMON_HEADERS: Record<string, string> = {
   // frame-ancestors works only as a header, so the page's <meta> copy leaves it out.
@@ -131,7 +131,8 @@ export class PlayServer {
       return this.send(res, 200, 'image/png', png);
     }
     if (path === '/api/turn' && method === 'POST') return this.turn(req, res);
-    if (['/', '/api/state', '/api/turn'].includes(path) || image) throw new HttpError(405, 'method not allowed');
+    if (path === '/api/give-up' && method === 'POST') return this.giveUp(req, res);
+    if (['/', '/api/state', '/api/turn', '/api/give-up'].includes(path) || image) throw new HttpError(405, 'method not allowed');
     throw new HttpError(404, 'not found');
   }
 
@@ -146,6 +147,33 @@ export class PlayServer {
       chunks.push(chunk as Buffer);
     }
     return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** `POST /api/give-up` with `{version}`: the episode ends unsolved now; answers with the end state. */
+  private async giveUp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await this.body(req);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'the body is not valid JSON');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'the body must be an object {version}');
+    const { version, ...rest } = parsed as { version?: unknown };
+    if (Object.keys(rest).length) throw new HttpError(400, 'the body may hold only "version"');
+    if (!Number.isInteger(version)) throw new HttpError(400, '"version" must be the whole number of the state given up on');
+    const s = this.session;
+    if (s.status !== 'waiting') throw new HttpError(409, `no turn is awaited now (the episode is ${s.status})`);
+    if (version !== s.version) throw new HttpError(409, 'this answers an older state; reload the page');
+    const before = s.version;
+    if (!s.giveUp()) throw new HttpError(409, 'no turn is awaited now');
+    let v = before + 1;
+    const running = (): boolean => s.status === 'running';
+    while (running()) {
+      await s.changed(v);
+      v = s.version;
+    }
+    this.json(res, 200, this.states.state());
   }
 
   private async turn(req: IncomingMessage, res: ServerResponse): Promise<void> {

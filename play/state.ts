@@ -1,3 +1,4 @@
+import { endReasonText } from '../agents/end-reasons.ts';
 import { buildTurnMessages } from '../agents/prompt.ts';
 import type { HistoryEntry, Observation, ObservationImage } from '../agents/types.ts';
 import type { LogTurn } from '../agents/episode-log.ts';
@@ -36,6 +37,10 @@ export interface PlayState {
   turn: number;
   turnsLeft: number;
   turnBudget: number;
+  /** The episode's action budget (refused calls count), when the instance has one. */
+  actionBudget?: number;
+  /** Actions left of it, counting this turn's. */
+  actionsLeft?: number;
   actionCap: number;
   worldTime: number;
   noteEnabled: boolean;
@@ -54,6 +59,8 @@ export interface PlayState {
     solved: boolean;
     score: number | null;
     endReason: string;
+    /** The end reason in words. */
+    endText: string;
     turns: number;
     actions: number;
     referenceActions: number;
@@ -65,12 +72,14 @@ export interface PlayState {
 
 /** Fixed facts of the episode the state is built around. */
 export interface PlayContext {
-  instance: { id: string; title: string; family: string; tier: string; rules: string; turns: number };
+  instance: { id: string; title: string; family: string; tier: string; rules: string; turns: number; actions?: number };
   mode: string;
   logFile: string;
   summaryFile: string;
   /** Turns logged so far (after the episode ends, the history comes from here: it has the last turn too). */
   loggedTurns(): LogTurn[];
+  /** The pictures of the final state the log wrote beside it (none when it wrote none). */
+  finalImages?(): ObservationImage[];
 }
 
 function json(x: unknown): string {
@@ -160,13 +169,21 @@ export class PlayStateBuilder {
       turn: obs?.turn ?? 0,
       turnsLeft: obs?.turnsLeft ?? this.ctx.instance.turns,
       turnBudget: this.ctx.instance.turns,
+      ...(this.ctx.instance.actions !== undefined ? { actionBudget: this.ctx.instance.actions, actionsLeft: obs?.actionsLeft ?? this.ctx.instance.actions } : {}),
       actionCap: obs?.actionCap ?? 0,
       worldTime: obs?.worldTime ?? 0,
       noteEnabled: obs ? !obs.mode.nonote : true,
       note: obs?.note ?? '',
       conditions: obs ? conditionsOf(obs) : [],
       tools: (obs?.tools ?? []).map(toolForm),
-      images: s.status === 'waiting' ? publish(obs?.images, 'now') : [],
+      // After the end: the final state, as the log keeps it, inline (the server closes when the
+      // episode ends, so the page could not ask for it afterwards).
+      images:
+        s.status === 'waiting'
+          ? publish(obs?.images, 'now')
+          : s.status === 'finished'
+            ? (this.ctx.finalImages?.() ?? []).map((img) => ({ kind: img.kind, caption: img.caption, url: `data:image/png;base64,${img.png.toString('base64')}` }))
+            : [],
       history: (s.status === 'waiting' ? (obs?.history ?? []) : this.loggedHistory()).map((h) => ({
         turn: h.turn,
         rationale: h.rationale,
@@ -180,11 +197,14 @@ export class PlayStateBuilder {
     if (obs?.state !== undefined) st.stateText = obs.state;
     if (obs?.extraText !== undefined) st.extraText = obs.extraText;
     const e = s.outcome;
+    // After the end the last observation's count is a turn old: the outcome has the actions spent.
+    if (e && st.actionBudget !== undefined) st.actionsLeft = Math.max(0, st.actionBudget - e.actions);
     if (e) {
       st.outcome = {
         solved: e.solved,
         score: e.score,
         endReason: e.endReason,
+        endText: endReasonText(e.endReason),
         turns: e.turns,
         actions: e.actions,
         referenceActions: e.referenceActions,

@@ -1,3 +1,4 @@
+import { END_REASON_TEXT } from '../agents/end-reasons.ts';
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,15 +52,7 @@ function plural(n: number, word: string): string {
 }
 
 /** What ended an episode, in words. */
-const END_TEXT: Record<string, string> = {
-  solved: 'solved',
-  commit: 'the agent committed',
-  failed: 'failed for good',
-  'turn-budget': 'the turn budget ran out',
-  'action-budget': 'the action budget ran out',
-  abandoned: 'abandoned',
-  stopped: 'stopped',
-};
+const END_TEXT: Record<string, string> = END_REASON_TEXT;
 
 /** The content security policy of the page: nothing from the network, nothing but inline code. */
 export const REPORT_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";

@@ -148,7 +148,7 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     expect(await page.$$eval('img[src="x"], #xss-bold, svg[onload]', (e) => e.length)).to.equal(0);
     expect(watch.dialogs).to.deep.equal([]);
     expect(watch.errors).to.deep.equal([]);
-    expect(watch.requests.every((u) => u.startsWith(handle.url))).to.equal(true);
+    expect(watch.requests.every((u) => u.startsWith(handle.url) || u.startsWith('data:image/png;base64,'))).to.equal(true);
 
     const outcome = await handle.done;
     expect(outcome.status).to.equal('finished');
@@ -170,6 +170,53 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     let closed = false;
     await fetch(handle.url).catch(() => (closed = true));
     expect(closed).to.equal(true);
+    await page.close();
+  });
+
+  it('shows moves and turns used and left, gives up on request, and ends on a screen with the final picture and the end in words', async () => {
+    const out = join(tmp, 'gives-in');
+    const handle = await startPlay({ instance: ID, out });
+    open.push(handle);
+    const { family, instance } = instanceFromId(ID);
+    const budget = instance.budgets.actions!;
+    const calls = (await family.reference(instance)).calls;
+    const { page, watch } = await watchedPage(browser, { height: 1000 });
+    await page.goto(handle.url);
+    await page.waitForSelector('body.st-waiting [data-add="move"]:not([disabled])', { timeout: 60000 });
+    expect(await page.$eval('#turn-info', (e) => e.textContent)).to.match(new RegExp(`^moves used 0 of ${budget} \\(${budget} left\\) · turn 1 of ${instance.budgets.turns} \\(${instance.budgets.turns - 1} left after this\\) · `));
+    // One move, then the counters move on.
+    const c = calls[0];
+    await page.click(`[data-tool="move"] [data-field="from"] button[data-label="${String(c.args.from)}"]`);
+    await page.click(`[data-tool="move"] [data-field="to"] button[data-label="${String(c.args.to)}"]`);
+    await page.click('[data-add="move"]');
+    let version = await page.$eval('body', (b) => (b as HTMLElement).dataset.version ?? '');
+    await page.click('#submit');
+    await page.waitForFunction((old) => document.body.dataset.version !== old && document.body.classList.contains('st-waiting'), { timeout: 60000 }, version);
+    expect(await page.$eval('#turn-info', (e) => e.textContent)).to.match(new RegExp(`^moves used 1 of ${budget} \\(${budget - 1} left\\) · turn 2 of `));
+    version = await page.$eval('body', (b) => (b as HTMLElement).dataset.version ?? '');
+    await page.click('#give-up');
+    // A first click only asks; the second gives up.
+    expect(await page.$eval('#give-up', (e) => e.textContent)).to.equal('Click again to give up (the episode ends unsolved)');
+    expect(await page.$eval('body', (b) => b.classList.contains('st-waiting'))).to.equal(true);
+    await page.click('#give-up');
+    await page.waitForSelector('#outcome:not([hidden])', { timeout: 60000 });
+    const outcomeText = await page.$eval('#outcome', (e) => e.textContent ?? '');
+    expect(outcomeText).to.match(/Not solved[\s\S]*the agent gave up · 2 turns · 1 actions/);
+    expect(outcomeText).to.not.include('gave-up');
+    // The end screen shows the final state, inline (the server has closed).
+    const finalSrc = await page.$eval('#images img', (img) => (img as HTMLImageElement).src);
+    expect(finalSrc.startsWith('data:image/png;base64,')).to.equal(true);
+    const log = new EpisodeLog(out, ID).read();
+    expect(Buffer.from(finalSrc.slice('data:image/png;base64,'.length), 'base64').equals(readFileSync(join(new EpisodeLog(out, ID).dir, log.end!.finalImages![0].file)))).to.equal(true);
+    expect(await page.$eval('#turn-section', (e) => (e as HTMLElement).hidden)).to.equal(true);
+    await page.screenshot({ path: join(tmp, 'gave-up.png') });
+    if (process.env.SPACEACT_SCREENSHOTS) await page.screenshot({ path: join(process.env.SPACEACT_SCREENSHOTS, 'play-gave-up.png'), fullPage: true });
+    expect(watch.errors).to.deep.equal([]);
+    expect(watch.dialogs).to.deep.equal([]);
+    const outcome = await handle.done;
+    expect(outcome.entry).to.include({ solved: false, endReason: 'gave-up', turns: 2, actions: 1 });
+    expect(log.turns[1].reply).to.include({ gaveUp: true });
+    expect(log.turns[1].results).to.deep.equal([]);
     await page.close();
   });
 

@@ -216,6 +216,7 @@ function drawQueue(): void {
   const full = queue.length >= cap;
   document.querySelectorAll<HTMLButtonElement>('button[data-add]').forEach((b) => (b.disabled = full || busy || state?.status !== 'waiting'));
   byId<HTMLButtonElement>('submit').disabled = queue.length === 0 || busy || state?.status !== 'waiting';
+  byId<HTMLButtonElement>('give-up').disabled = busy || state?.status !== 'waiting';
 }
 
 // ---- drawing the state --------------------------------------------------------------------
@@ -249,7 +250,7 @@ function drawOutcome(s: PlayState): void {
   const score = o.score === null ? (o.solved ? 'pass' : 'fail') : `score ${o.score}`;
   box.replaceChildren(
     el('h2', {}, o.solved ? 'Solved' : 'Not solved'),
-    el('p', {}, `${score} · ${o.endReason} · ${o.turns} turns · ${o.actions} actions (reference ${o.referenceActions}) · ${o.violations} violations`),
+    el('p', {}, `${score} · ${o.endText} · ${o.turns} turns · ${o.actions} actions (reference ${o.referenceActions}) · ${o.violations} violations`),
     el('p', { className: 'muted' }, `Log: ${o.logFile}`),
     el('p', { className: 'muted' }, `Summary: ${o.summaryFile}`),
   );
@@ -258,7 +259,10 @@ function drawOutcome(s: PlayState): void {
 function draw(s: PlayState): void {
   setStatus(STATUS_TEXT[s.status] ?? s.status, s.status);
   document.body.dataset.version = String(s.version);
-  byId('turn-info').textContent = s.turn ? `turn ${s.turn} of ${s.turnBudget} · world time ${s.worldTime.toFixed(2)} s · mode ${s.mode}` : `mode ${s.mode}`;
+  // Moves first: the action budget (refused calls count) is what ends most episodes.
+  const moves = s.actionBudget !== undefined && s.actionsLeft !== undefined ? `moves used ${s.actionBudget - s.actionsLeft} of ${s.actionBudget} (${s.actionsLeft} left) · ` : '';
+  const turns = s.turn ? `turn ${s.turn} of ${s.turnBudget} (${Math.max(0, s.turnBudget - s.turn)} left after this) · ` : '';
+  byId('turn-info').textContent = `${moves}${turns}world time ${s.worldTime.toFixed(2)} s · mode ${s.mode}`;
   byId('task-title').textContent = `${s.instance.id}: ${s.instance.title}`;
   byId('rules').textContent = s.instance.rules;
   byId('conditions').replaceChildren(...s.conditions.map((c) => el('li', {}, c)));
@@ -273,6 +277,12 @@ function draw(s: PlayState): void {
   drawOutcome(s);
   drawHistory(s);
   byId('turn-section').hidden = s.status === 'finished' || s.status === 'failed' || s.status === 'stopped';
+  if (s.version !== shownVersion && s.status === 'finished') {
+    shownVersion = s.version;
+    // The end screen shows the final state.
+    byId('images').replaceChildren(...(s.images.length ? s.images.map(figure) : [el('p', { className: 'muted' }, 'No pictures in this condition.')]));
+    byId('prev-section').hidden = true;
+  }
   if (s.version !== shownVersion && s.status === 'waiting') {
     shownVersion = s.version;
     queue = [];
@@ -334,5 +344,45 @@ async function submit(): Promise<void> {
   }
 }
 
+/** Set by a first click on "Give up": a second click within a few seconds gives up. */
+let giveUpArmed: ReturnType<typeof setTimeout> | null = null;
+
+async function giveUp(): Promise<void> {
+  if (!state || busy || state.status !== 'waiting') return;
+  const button = byId<HTMLButtonElement>('give-up');
+  // Two clicks, not a dialog: the episode ends for good, and a stray click must not end it.
+  if (giveUpArmed === null) {
+    button.textContent = 'Click again to give up (the episode ends unsolved)';
+    giveUpArmed = setTimeout(() => {
+      giveUpArmed = null;
+      button.textContent = 'Give up';
+    }, 5000);
+    return;
+  }
+  clearTimeout(giveUpArmed);
+  giveUpArmed = null;
+  button.textContent = 'Give up';
+  busy = true;
+  setStatus(STATUS_TEXT.running, 'running');
+  drawQueue();
+  try {
+    const res = await fetch('/api/give-up', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ version: state.version }) });
+    const body = (await res.json()) as PlayState & { error?: string };
+    busy = false;
+    if (!res.ok) {
+      byId('problems').replaceChildren(el('li', {}, body.error ?? `HTTP ${res.status}`));
+      setStatus(STATUS_TEXT[state.status] ?? state.status, state.status);
+      drawQueue();
+      return;
+    }
+    state = body;
+    draw(state);
+  } catch {
+    busy = false;
+    setStatus('The play server did not answer.', 'failed');
+  }
+}
+
 byId('submit').addEventListener('click', () => void submit());
+byId('give-up').addEventListener('click', () => void giveUp());
 void load();

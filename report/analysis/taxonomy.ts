@@ -5,7 +5,7 @@
  * 1. **abandoned** — the run gave up on the episode (API failures past retries). Turn: the
  *    last one.
  * 2. **premature commit** — the agent ended the episode itself, by `commit` or another final
- *    or irreversible action, without solving it. Turn: the last one.
+ *    or irreversible action, or by giving up, without solving it. Turn: the last one.
  *
  * Every other unsolved episode ran out of turns. Its *failure phase* is the turns after the
  * last turn that made progress (a new best of the family's progress measure; all turns when
@@ -110,7 +110,7 @@ export function classifyFailure(ep: EpisodeTrace): FailureVerdict | null {
     reason,
   });
   if (ep.abandoned) return verdict('abandoned', lastTurn, 'the run abandoned the episode (API failures past retries)');
-  if (ep.endReason === 'commit' || ep.endReason === 'failed') {
+  if (ep.endReason === 'commit' || ep.endReason === 'failed' || ep.endReason === 'gave-up') {
     return verdict('premature commit', lastTurn, `the agent ended the episode itself on turn ${lastTurn[0] ?? 0} (${ep.endReason}) at progress ${ep.progress.toFixed(2)}`);
   }
   const phase = failurePhase(ep);
