@@ -43,8 +43,13 @@ const POST_HALF: [number, number] = [0.015, 0.03];
 /** The beam's half height and its bottom's height above the pivot, m. */
 const BEAM_HALF_HEIGHT = 0.015;
 const BEAM_ABOVE_PIVOT = 0.02;
-/** The white strip under the swing that carries the horizontal ruler: z range and depth below the drum's lowest point, m. */
-export const STRIP_Z: [number, number] = [0.07, 0.11];
+/**
+ * The white board under the swing that carries the horizontal ruler, standing on edge and facing
+ * the camera: its front face's z, its height, and how far its top edge is below the drum's lowest
+ * point, m. (A strip lying flat is a sliver of pixels at the camera's low elevation.)
+ */
+export const STRIP_FRONT_Z = 0.1;
+export const STRIP_HEIGHT = 0.045;
 export const STRIP_BELOW = 0.03;
 /** Gap between the clamp and the held ball's top, m. */
 const CLAMP_GAP = 0.001;
@@ -125,14 +130,14 @@ export function build(instance: Instance<T3Scene>, world: World): FamilyEnv {
     material: { density: 1000, friction: 0.5, restitution: 0 },
     color: '#5d6d7e',
   });
-  // The white strip under the swing, in front of the ball's path, carrying the horizontal ruler.
-  const stripY = drumLowestY(s) - STRIP_BELOW;
+  // The white board under the swing, in front of the ball's path, carrying the horizontal ruler.
+  const stripTop = drumLowestY(s) - STRIP_BELOW;
   world.addBody({
     name: RULER_STRIP,
     kind: 'static',
     collides: false,
-    pose: { p: [0, stripY - 0.003, (STRIP_Z[0] + STRIP_Z[1]) / 2], q: [0, 0, 0, 1] },
-    shapes: [{ type: 'box', half: [px - POST_HALF[0], 0.003, (STRIP_Z[1] - STRIP_Z[0]) / 2] }],
+    pose: { p: [0, stripTop - STRIP_HEIGHT / 2, STRIP_FRONT_Z - 0.005], q: [0, 0, 0, 1] },
+    shapes: [{ type: 'box', half: [px - POST_HALF[0], STRIP_HEIGHT / 2, 0.005] }],
     color: '#fbfcfc',
   });
   // The pendulum: rod and drum, each posed about the pivot, swinging from the phase's angle.

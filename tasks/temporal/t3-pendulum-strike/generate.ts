@@ -11,7 +11,7 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { beamTopY, drumLowestY, postFrontZ, postHalfWidth, postX, STRIP_BELOW, STRIP_Z } from './episode.ts';
+import { beamTopY, drumLowestY, postFrontZ, postHalfWidth, postX, STRIP_BELOW, STRIP_FRONT_Z, STRIP_HEIGHT } from './episode.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { ACTION_BUDGET, heldBallCentre, pivotY, TIERS, WAIT_RANGE, type T3Scene } from './scene.ts';
 
@@ -42,7 +42,7 @@ const RULES = [
   'A pendulum — a red drum on a thin dark rod — swings from a pivot under the beam of a grey gantry, in the plane facing the first camera. Above the drum\'s path a blue steel ball hangs in a clamp; released, it falls straight down just in front of the rod, over the front half of the drum. Nothing says the pendulum is built the way it looks: time its swing in the strobe frames.',
   'Goal: the falling ball strikes the drum. The episode ends as soon as it does, and fails for good once the ball has fallen past the drum without touching it.',
   `Time: the world moves only while wait(seconds) runs (${WAIT_RANGE[0]}–${WAIT_RANGE[1]} s, rounded to the world's 1/240 s step). release() opens the clamp, once; it takes no world time, so the ball falls during the following waits. Thinking and looking around take no world time. Gravity is 9.81 m/s².`,
-  'Each picture is a strip of five frames of the same view taken 0.25 s of world time apart, stacked with the oldest at the top; the bottom frame always shows the world now, and each frame\'s label gives its age and world time. Two rulers have 1 cm ticks and 10 cm labels: one along the white strip under the swing, reading from its left end; one up the right-hand post, reading 0 at the height of the pivot and counting down.',
+  'Each picture is a strip of five frames of the same view taken 0.25 s of world time apart, stacked with the oldest at the top; the bottom frame always shows the world now, and each frame\'s label gives its age and world time. Two rulers have 1 cm ticks and 10 cm labels: one along the white board under the swing, reading from its left end; one up the right-hand post, reading 0 at the height of the pivot and counting down.',
   `Budget: ${ACTION_BUDGET} actions in all — every wait and every release counts, refused ones too; camera moves are free.`,
 ].join('\n');
 
@@ -59,20 +59,21 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const rodDensity = roundTo(rng.range(t.rodDensity[0], t.rodDensity[1]), 1);
   const scene: T3Scene = { length, amplitudeDeg, phase, bobRadius: t.bobRadius, ballRadius: t.ballRadius, dropX, dropGap, rodDensity };
   const px = roundTo(postX(scene), 5);
-  const stripTop = drumLowestY(scene) - STRIP_BELOW + 0.0005;
-  const stripZ = roundTo((STRIP_Z[0] + STRIP_Z[1]) / 2, 4);
+  const stripTop = drumLowestY(scene) - STRIP_BELOW;
+  const rulerY = roundTo(stripTop - 0.003, 5);
+  const stripZ = roundTo(STRIP_FRONT_Z + 0.0005, 5);
   const strip = px - postHalfWidth();
   const py = roundTo(pivotY(scene), 5);
   const rulers: RulerSpec[] = [
-    { from: [roundTo(-strip, 5), roundTo(stripTop, 5), stripZ], to: [roundTo(strip, 5), roundTo(stripTop, 5), stripZ], tickDir: [0, 0, 1], minor: 0.01, major: 0.1 },
+    { from: [roundTo(-strip, 5), rulerY, stripZ], to: [roundTo(strip, 5), rulerY, stripZ], tickDir: [0, -1, 0], minor: 0.01, major: 0.1 },
     { from: [px, py, roundTo(postFrontZ() + 0.0005, 5)], to: [px, 0.005, roundTo(postFrontZ() + 0.0005, 5)], tickDir: [1, 0, 0], minor: 0.01, major: 0.1 },
   ];
   const top = beamTopY(scene) + 0.005;
   const corners: Vec3[] = [
     [-px - postHalfWidth(), top, 0.06],
     [px + postHalfWidth() + LABEL_ROOM, top, 0.06],
-    [-px - postHalfWidth(), stripTop - 0.01, STRIP_Z[1] + LABEL_ROOM],
-    [px + postHalfWidth() + LABEL_ROOM, stripTop - 0.01, STRIP_Z[1] + LABEL_ROOM],
+    [-px - postHalfWidth(), stripTop - STRIP_HEIGHT - 0.01, STRIP_FRONT_Z],
+    [px + postHalfWidth() + LABEL_ROOM, stripTop - STRIP_HEIGHT - 0.01, STRIP_FRONT_Z],
     [px + postHalfWidth() + LABEL_ROOM, 0, postFrontZ()],
     heldBallCentre(scene),
   ];

@@ -77,10 +77,10 @@ export interface TierSettings {
 
 /** Tier settings (see the family's descriptor for the words). */
 export const TIERS: Record<Tier, TierSettings> = {
-  L1: { length: [0.35, 0.6], amplitudeDeg: [35, 50], bobRadius: 0.012, ballRadius: 0.006, dropShare: [0, 0], dropGap: [0.06, 0.12], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
-  L3: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.011, ballRadius: 0.0055, dropShare: [0, 0], dropGap: [0.08, 0.18], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
-  L5: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.011, ballRadius: 0.0055, dropShare: [0.1, 0.35], dropGap: [0.08, 0.18], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
-  L7: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.011, ballRadius: 0.0055, dropShare: [0.1, 0.35], dropGap: [0.08, 0.18], rodDensity: [4000, 9000] },
+  L1: { length: [0.35, 0.6], amplitudeDeg: [35, 50], bobRadius: 0.011, ballRadius: 0.007, dropShare: [0, 0], dropGap: [0.06, 0.12], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
+  L3: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.0095, ballRadius: 0.007, dropShare: [0, 0], dropGap: [0.08, 0.18], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
+  L5: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.0095, ballRadius: 0.007, dropShare: [0.1, 0.35], dropGap: [0.08, 0.18], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
+  L7: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.0095, ballRadius: 0.007, dropShare: [0.1, 0.35], dropGap: [0.08, 0.18], rodDensity: [4000, 9000] },
 };
 
 /** Height of the pivot above the floor, m. */
