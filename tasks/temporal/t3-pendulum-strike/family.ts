@@ -31,10 +31,10 @@ export const T3_DESCRIPTOR: FamilyDescriptor = {
   summary:
     'A pendulum swings; a steel ball hangs in a clamp above its path. Release the ball so that it falls onto the drum-shaped bob: the release window is a few tens of milliseconds wide, once per pass. The length and swing are read off the rulers, the phase and period off strobe frames 0.25 s apart (the clock is frozen while the model thinks); the period is the large-amplitude one. Verified by a phase-window solver in the engine, the period certified against the elliptic integral. At L7 the rod is heavier than it looks.',
   tiers: {
-    L1: { levers: [], description: 'Pendulum 0.40–0.60 m long swinging 35–50°; the ball falls straight below the pivot from 6–12 cm above the drum; windows about 20–45 ms wide.' },
-    L3: { levers: [], description: 'Pendulum 0.35–0.60 m swinging 40–60° (the period 3–7 % longer than 2π√(L/g)); the ball falls from 8–18 cm above the drum, below the pivot.' },
-    L5: { levers: [], description: 'As L3 with a smaller drum and ball, and the drop line off centre by 10–35 % of the swing (the drum passes under it at uneven intervals).' },
-    L7: { levers: ['+change'], description: 'L5 with the rod heavier than it looks (density 4,000–9,000 kg/m³ instead of a light rod): the period is 2–6 % shorter than the length suggests, so timing from the ruler alone misses; the strobe frames show it.' },
+    L1: { levers: [], description: 'Pendulum 0.35–0.60 m long swinging 35–50°; the ball falls straight below the pivot from 6–12 cm above the drum; windows 21–38 ms wide.' },
+    L3: { levers: [], description: 'Pendulum 0.35–0.60 m swinging 40–60° (the period 3–7 % longer than 2π√(L/g)) and a smaller drum; the ball falls from 8–18 cm above the drum, below the pivot.' },
+    L5: { levers: [], description: 'As L3 with the drop line off centre by 10–35 % of the swing (the drum passes under it at uneven intervals).' },
+    L7: { levers: ['+change'], description: 'L5 with the rod heavier than it looks (density 4,000–9,000 kg/m³ instead of a light rod): the period is 4.6–10.9 % shorter than the length suggests, so timing from the ruler alone misses; the strobe frames show it.' },
   },
 };
 
