@@ -15,6 +15,17 @@ import type { CameraSpec } from '../../render/camera-spec.ts';
 export const TRACK_FRAME_WIDTH = 1280;
 /** Frame heights allowed, pixels (a multiple of 8 in between). */
 const FRAME_HEIGHT: [number, number] = [240, 352];
+
+/**
+ * What a scene other than a long, low track changes in the framing (T3's pendulum is about as
+ * tall as it is wide): the elevation, the frame's width and the heights allowed. Left out, each
+ * is the track's.
+ */
+export interface FramingOptions {
+  elevation?: number;
+  width?: number;
+  heights?: [number, number];
+}
 /** Camera elevation of the first view, degrees: high enough that the rails do not hide the ball. */
 export const TRACK_ELEVATION = 38;
 /**
@@ -76,7 +87,9 @@ function closestFit(cam: CameraSpec, aspect: number, points: Vec3[]): number {
  * the scene's shape needs (the picture is cropped to the track's band). Plain arithmetic with
  * rounded results, so the generator stays pure.
  */
-export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [number, number] } {
+export function fitTrackCamera(points: Vec3[], opts: FramingOptions = {}): { camera: CameraSpec; frame: [number, number] } {
+  const width = opts.width ?? TRACK_FRAME_WIDTH;
+  const heights = opts.heights ?? FRAME_HEIGHT;
   const lo: Vec3 = [Infinity, Infinity, Infinity];
   const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (const p of points) for (let k = 0; k < 3; k++) {
@@ -85,15 +98,15 @@ export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [nu
   }
   const cam: CameraSpec = {
     azimuth: 0,
-    elevation: TRACK_ELEVATION,
+    elevation: opts.elevation ?? TRACK_ELEVATION,
     distance: 1,
     target: [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2],
     fov: TRACK_FOV,
     projection: 'orthographic',
   };
-  let height = 320;
+  let height = opts.heights ? Math.round((heights[0] + heights[1]) / 16) * 8 : 320;
   for (let round = 0; round < 4; round++) {
-    const aspect = TRACK_FRAME_WIDTH / height;
+    const aspect = width / height;
     cam.distance = closestFit(cam, aspect, points);
     const b = bounds(cam, aspect, points);
     // Centre the projected bounds: move the target along the camera's right and up axes.
@@ -105,10 +118,10 @@ export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [nu
     // Crop the frame to the scene's band: the height at which width and height fill together.
     const usedX = (b.x1 - b.x0) / 2 / (1 - 2 * MARGIN_X);
     const usedY = (b.y1 - b.y0) / 2 / (1 - 2 * MARGIN_Y);
-    height = Math.min(FRAME_HEIGHT[1], Math.max(FRAME_HEIGHT[0], Math.ceil((height * usedY) / usedX / 8) * 8));
+    height = Math.min(heights[1], Math.max(heights[0], Math.ceil((height * usedY) / usedX / 8) * 8));
   }
-  const aspect = TRACK_FRAME_WIDTH / height;
+  const aspect = width / height;
   const target = cam.target.map((v) => roundTo(v, 4)) as Vec3;
   const distance = roundTo(closestFit({ ...cam, target }, aspect, points) * 1.002, 4);
-  return { camera: { ...cam, distance, target }, frame: [TRACK_FRAME_WIDTH, height] };
+  return { camera: { ...cam, distance, target }, frame: [width, height] };
 }
