@@ -36,23 +36,38 @@ export function rollbackTitle(v: Violation): string {
 }
 
 /**
- * The caption of a rollback image: what was violated (kind and rule), the violation's own
- * sentence, and what each highlight colour means in this picture (given the violating scene,
- * which named bodies it cannot mark because they are not drawn).
+ * Which marked bodies a rollback image actually shows: `moved` for the magenta body (drawn
+ * where nothing stands in front of it), `tinted` for the cyan and amber ones (their outlines show
+ * through what hides them, so being inside the frame is enough). Measured by the renderer
+ * (`Renderer.measure` of the violating scene); without it every drawn body counts as shown.
  */
-export function rollbackCaption(v: Violation, scene?: SceneDescription): string {
+export interface RollbackPresence {
+  moved(body: string): boolean;
+  tinted(body: string): boolean;
+}
+
+/**
+ * The caption of a rollback image: what was violated (kind and rule), the violation's own
+ * sentence, and what each highlight colour means in this picture — only the colours the
+ * picture shows (given `present`), and never a body's internal name: parts the scene does not
+ * draw are said to be unmarked without naming them.
+ */
+export function rollbackCaption(v: Violation, scene?: SceneDescription, present?: RollbackPresence): string {
   const h = rollbackHighlight(v, scene);
   const undrawn = [...v.bodies, ...(v.target?.body !== undefined ? [v.target.body] : [])].filter(
     (n) => scene && !scene.bodies.some((b) => b.name === n && b.visible !== false),
   );
+  const moved = h.bodies.filter((b) => present?.moved(b) ?? true);
+  const others = (h.others ?? []).filter((b) => present?.tinted(b) ?? true);
+  const target = h.target?.body !== undefined && (present?.tinted(h.target.body) ?? true);
   const legend: string[] = [];
-  if (h.bodies.length) legend.push(`magenta: ${v.kind === 'collision' || v.kind === 'workspace' ? 'the part that moved' : 'the part concerned'}`);
-  if (h.others?.length) legend.push(`cyan tint: ${v.kind === 'collision' ? 'what it hit' : 'the other parts involved'}`);
-  if (h.target?.body !== undefined) legend.push('amber tint: the target');
-  if (h.others?.length || h.target?.body !== undefined) legend.push('tinted outlines show through what hides them');
+  if (moved.length) legend.push(`magenta: ${v.kind === 'collision' || v.kind === 'workspace' ? 'the part that moved' : 'the part concerned'}`);
+  if (others.length) legend.push(`cyan tint: ${v.kind === 'collision' ? 'what it hit' : 'the other parts involved'}`);
+  if (target) legend.push('amber tint: the target');
+  if (others.length || target) legend.push('tinted outlines show through what hides them');
   if (h.target?.point !== undefined) legend.push('amber ring: the target point');
   if (h.point) legend.push('magenta ring: where it happened');
-  if (undrawn.length) legend.push(`not drawn, so not marked: ${undrawn.map((n) => `'${n}'`).join(', ')}`);
+  if (undrawn.length) legend.push(`${undrawn.length === 1 ? 'a part involved is' : 'some parts involved are'} not drawn, so not marked`);
   const kind = `${KIND_TITLES[v.kind] ?? v.kind}${v.rule ? ` (rule: ${v.rule})` : ''}`;
   const sentence = /[.!?]$/.test(v.message.trim()) ? v.message.trim() : `${v.message.trim()}.`;
   return `${kind}. ${sentence}${legend.length ? ` Left: the moment of the violation; ${legend.join('; ')}.` : ' Left: the moment of the violation.'} Right: the state it was rolled back to.`;

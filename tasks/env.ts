@@ -202,7 +202,18 @@ export class TaskEnv {
     const images: ObservationImage[] = [];
     const rb = this.lastRollback;
     if (rb && opts.split !== false) {
-      const caption = rollbackCaption(rb.violation, rb.violating);
+      // The legend names only the colours the picture shows: measured on the violating scene.
+      const seen = await renderer.measure(rb.violating, this.camera, this.frameSize(renderer));
+      const byName = new Map(seen.bodies.map((b) => [b.name, b]));
+      const inFrame = (n: string): boolean => {
+        const b = byName.get(n);
+        if (!b) return false;
+        const [x0, y0, x1, y1] = b.bounds;
+        const w = Math.min(x1, seen.width) - Math.max(x0, 0);
+        const h = Math.min(y1, seen.height) - Math.max(y0, 0);
+        return w >= 2 && h >= 2;
+      };
+      const caption = rollbackCaption(rb.violation, rb.violating, { moved: (n) => (byName.get(n)?.pixels ?? 0) > 0, tinted: inFrame });
       const png = await renderer.rollback(rb.violating, rb.restored, this.camera, rollbackHighlight(rb.violation, rb.violating), { left: rollbackTitle(rb.violation), right: 'ROLLED BACK' }, { caption, ...this.frameSize(renderer) });
       images.push({ kind: 'rollback', png, caption });
     }

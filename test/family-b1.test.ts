@@ -349,8 +349,8 @@ describe('B1 bridge', function () {
           ['3.5 mm off along the span', at(0.0035, 0), 'rule'],
           ['3.5 mm off across it', at(0, -0.0035), 'rule'],
           ['turned 15°', at(0, 0, 15), 'rule'],
-          ['over the mat, far from the piers', { tool: 'place', args: { ...exact.args, x_m: 0.01, z_m: 0.01 } }, 'statics'],
-          ['across the middle of the gap', placeCall(s, { type, col: s.loadCell[0], row: 0, rot: 90 }), 'statics'],
+          ['over the mat, far from the piers', { tool: 'place', args: { ...exact.args, x_m: 0.01, z_m: 0.01 } }, 'rule'],
+          ['across the middle of the gap', placeCall(s, { type, col: s.loadCell[0], row: 0, rot: 90 }), 'rule'],
         ];
         for (const [name, call, kind] of refusals) {
           const r = env.execute(call);

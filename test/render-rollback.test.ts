@@ -48,7 +48,11 @@ describe('rollback images that explain (headless Chromium)', function () {
     const hidden: SceneDescription = { ...violating, bodies: [...violating.bodies, { ...disk('collider', 0.05, 0, '#888888'), visible: false }] };
     const hit: Violation = { kind: 'collision', bodies: ['large', 'collider'], message: "'large' would touch 'collider'." };
     expect(rollbackHighlight(hit, hidden)).to.deep.equal({ bodies: ['large'] });
-    expect(rollbackCaption(hit, hidden)).to.match(/not drawn, so not marked: 'collider'/);
+    expect(rollbackCaption(hit, hidden)).to.match(/a part involved is not drawn, so not marked\./);
+    // Only the colours the picture shows: a tinted body outside the frame and a hidden magenta one leave the legend.
+    const partly = rollbackCaption(v, undefined, { moved: () => false, tinted: (n) => n === 'peg-C' });
+    expect(partly).to.match(/Left: the moment of the violation; amber tint: the target; tinted outlines show through what hides them\./);
+    expect(partly).to.not.match(/magenta:|cyan/);
   });
 
   it('marks the moving disk magenta and the other tinted (so the two sizes can still be told), the target amber, and writes the caption under the picture', async () => {

@@ -240,7 +240,8 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
         const top = supportTop(cell, span);
         if (top === null) {
           ghost(name, t, x, z, yaw, 0);
-          throw new ViolationError({ kind: 'statics', bodies: [name], message: `'${name}' would land on the mat: nothing with studs is under it there.` });
+          // A placement rule, not a stability verdict: said as the rule it is (version 4).
+          throw new ViolationError({ kind: 'rule', rule: 'lands on studs', bodies: [name], message: `'${name}' would land on the mat: nothing with studs is under it there.` });
         }
         const bottomY = pierTopY(s) + top * PLATE;
         if (rot === null) {

@@ -34,7 +34,7 @@ import { reference } from './solver.ts';
 /** What B1 is: id, version, category, title, summary and tiers. */
 export const B1_DESCRIPTOR: FamilyDescriptor = {
   id: 'B1',
-  version: 3,
+  version: 4,
   category: 'B',
   title: 'Bridge',
   summary:
