@@ -1,5 +1,4 @@
 import { accessSync, constants } from 'node:fs';
-import puppeteer from 'puppeteer';
 import { SpaceActError } from '../core/errors.ts';
 
 function executable(path: string | undefined): path is string {
@@ -13,8 +12,10 @@ function executable(path: string | undefined): path is string {
 }
 
 /**
- * The Chromium to launch: an explicit path (which must exist), else `PUPPETEER_EXECUTABLE_PATH`, then
- * `/usr/bin/chromium`, then a browser already in puppeteer's cache. Never downloads one.
+ * The Chromium to launch: an explicit path (which must exist), else `PUPPETEER_EXECUTABLE_PATH`,
+ * then the usual system paths (`/usr/bin/chromium` first: what `scripts/ensure-chromium.sh`
+ * installs). Never downloads one (the project depends on `puppeteer-core`, which has no browser
+ * download).
  */
 export function resolveChromium(explicit?: string): string {
   if (explicit !== undefined) {
@@ -24,18 +25,11 @@ export function resolveChromium(explicit?: string): string {
     });
   }
   const tried: string[] = [];
-  const candidates = [process.env.PUPPETEER_EXECUTABLE_PATH, '/usr/bin/chromium'];
+  const candidates = [process.env.PUPPETEER_EXECUTABLE_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome'];
   for (const c of candidates) {
     if (c === undefined || c === '') continue;
     if (executable(c)) return c;
     tried.push(c);
-  }
-  try {
-    const cached = puppeteer.executablePath();
-    if (executable(cached)) return cached;
-    tried.push(cached);
-  } catch {
-    tried.push('(puppeteer cache: none)');
   }
   throw new SpaceActError(
     'browser',

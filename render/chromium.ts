@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { SpaceActError } from '../core/errors.ts';
 import { resolveChromium } from './browser-path.ts';
 import { pageScript, RENDER_PAGE } from './page-bundle.ts';

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Makes sure a Chromium the renderer can launch is present. puppeteer cannot download its own
-# browser on machines that reach only the npm registry and Debian's packages, so install
-# Debian's chromium when none is found (needs root or sudo).
+# Makes sure a Chromium the renderer can launch is present. The project uses puppeteer-core,
+# which never downloads a browser (machines here reach only the npm registry and Debian's
+# packages), so install Debian's chromium when none is found (needs root or sudo).
 set -euo pipefail
 if [ -n "${PUPPETEER_EXECUTABLE_PATH:-}" ] && [ -x "${PUPPETEER_EXECUTABLE_PATH}" ]; then exit 0; fi
 if [ -x /usr/bin/chromium ]; then exit 0; fi
-if ls "${PUPPETEER_CACHE_DIR:-$HOME/.cache/puppeteer}"/chrome/*/chrome-linux64/chrome >/dev/null 2>&1; then exit 0; fi
+for p in /usr/bin/chromium-browser /usr/bin/google-chrome-stable /usr/bin/google-chrome; do if [ -x "$p" ]; then exit 0; fi; done
 echo "spaceact: no Chromium found; installing Debian's chromium package" >&2
 SUDO=""
 if [ "$(id -u)" != "0" ]; then

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { EpisodeLog } from '../agents/episode-log.ts';
 import type { RunSummary } from '../agents/runner.ts';
 import { toolForm, type FormField } from '../play/form.ts';

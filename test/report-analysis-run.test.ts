@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { EpisodeLog } from '../agents/episode-log.ts';
 import { parseMode } from '../agents/modes.ts';
 import { runInstances } from '../agents/runner.ts';

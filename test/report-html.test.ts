@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, Page } from 'puppeteer-core';
 import { parseMode } from '../agents/modes.ts';
 import { runInstances, type RunSummary, type SummaryEntry } from '../agents/runner.ts';
 import { aggregateBy, groupStats } from '../report/aggregate.ts';

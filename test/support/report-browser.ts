@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { resolveChromium } from '../../render/browser-path.ts';
 import { CHROMIUM_ARGS } from '../../render/chromium.ts';
 
