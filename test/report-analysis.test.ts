@@ -1,12 +1,15 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { analyzeRuns, formatAnalysis, METRIC_ROWS, turnRanges } from '../report/analysis/analyze.ts';
 import { buildLeaderboard } from '../report/analysis/leaderboard.ts';
 import { FAILURE_LABELS } from '../report/analysis/taxonomy.ts';
+import { parseCsv, writeTables } from '../report/tables.ts';
+import { analysisTables, leaderboardTable } from '../report/analysis/tables.ts';
 import { wilson } from '../core/statistics.ts';
 import {
   cam,
@@ -23,6 +26,15 @@ import {
 } from './support/analysis-logs.ts';
 
 const exec = promisify(execFile);
+/** Whether a pdflatex is on PATH (LaTeX output is compiled only then). */
+function hasPdflatex(): boolean {
+  try {
+    execFileSync('pdflatex', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 const spaceact = (args: string[]): Promise<{ stdout: string; stderr: string }> => exec(process.execPath, ['bin/spaceact.mjs', ...args], { maxBuffer: 1 << 24 });
 
 describe('behaviour analysis and leaderboard', () => {
@@ -177,9 +189,12 @@ describe('behaviour analysis and leaderboard', () => {
     expect(formatAnalysis(analyzeRuns([dir]))).to.equal(text);
   });
 
-  it('ranks agents and modes in a leaderboard with Wilson intervals, abandoned apart and tokens per solved episode', async () => {
+  /** Two runs for the leaderboard: a model's over four categories (one abandoned, one pass/fail) and a random agent's. */
+  function leaderboardRuns(): [string, string] {
     const a = join(tmp, 'lb-a');
     const b = join(tmp, 'lb-b');
+    rmSync(a, { recursive: true, force: true });
+    rmSync(b, { recursive: true, force: true });
     writeAnalysisRun(
       a,
       [
@@ -191,6 +206,11 @@ describe('behaviour analysis and leaderboard', () => {
       { agent: 'openai:<b>m</b>', model: '<b>m</b>' },
     );
     writeAnalysisRun(b, [{ ...STALL, instance: 'P6-L5-s1' }], { agent: 'random' });
+    return [a, b];
+  }
+
+  it('ranks agents and modes in a leaderboard with Wilson intervals, abandoned apart and tokens per solved episode', async () => {
+    const [a, b] = leaderboardRuns();
     const lb = buildLeaderboard([a, b]);
     expect(lb.rows.map((r) => r.agent)).to.deep.equal(['openai:<b>m</b>', 'random']);
     const top = lb.rows[0];
@@ -210,6 +230,60 @@ describe('behaviour analysis and leaderboard', () => {
     expect(html).to.include('Content-Security-Policy');
     const json = JSON.parse((await spaceact(['leaderboard', a, b, '--json'])).stdout);
     expect(json.rows[1]).to.include({ agent: 'random', solved: 0, tokensPerSolved: null });
+  });
+
+  it('exports the leaderboard and the analysis as CSV, Markdown, LaTeX and JSON with the same numbers (round trip)', async () => {
+    const [a, b] = leaderboardRuns();
+    const lb = buildLeaderboard([a, b]);
+    // In this process for most formats (the command line is exercised for CSV, a file and a bad format).
+    const json = JSON.parse(writeTables([leaderboardTable(lb)], 'json')) as Array<{ name: string; columns: string[]; rows: Array<Record<string, number | string | null>> }>;
+    expect(json).to.have.length(1);
+    const table = json[0];
+    expect(table.rows.map((r) => r.agent)).to.deep.equal(lb.rows.map((r) => r.agent));
+    expect(table.rows[0]['success low']).to.equal(lb.rows[0].success.wilson95!.lo);
+    expect(table.rows[0]['mean score']).to.be.closeTo(lb.rows[0].meanScore!, 1e-12);
+    // CSV parsed back is the JSON, cell for cell (numbers to the digits written, null as empty).
+    const csv = parseCsv((await spaceact(['leaderboard', a, b, '--format', 'csv'])).stdout);
+    expect(csv[0]).to.deep.equal(table.columns);
+    expect(csv.slice(1)).to.have.length(table.rows.length);
+    csv.slice(1).forEach((row, i) =>
+      row.forEach((cell, j) => {
+        const want = table.rows[i][table.columns[j]];
+        if (want === null) expect(cell, table.columns[j]).to.equal('');
+        else if (typeof want === 'number') expect(Number(cell), table.columns[j]).to.be.closeTo(want, Math.abs(want) * 1e-5 + 1e-12);
+        else expect(cell, table.columns[j]).to.equal(want);
+      }),
+    );
+    // The model's name with markup comes through as text in every format.
+    expect(csv[1][table.columns.indexOf('model')]).to.equal('<b>m</b>');
+    const md = writeTables([leaderboardTable(lb)], 'md');
+    const mdRows = md.split('\n').filter((l) => l.startsWith('|'));
+    expect(mdRows).to.have.length(2 + table.rows.length);
+    expect(mdRows[0].split(' | ').length).to.equal(table.columns.length);
+    const tex = writeTables([leaderboardTable(lb)], 'tex');
+    expect(tex).to.match(/\\begin\{tabular\}\{[lr]+\}/);
+    expect(tex.match(/\\\\$/gm)).to.have.length(1 + table.rows.length);
+    expect(tex).to.include('openai:<b>m</b>');
+    const texFile = join(tmp, 'lb.tex');
+    await spaceact(['leaderboard', a, b, '--format', 'tex', '--out', texFile]);
+    expect(readFileSync(texFile, 'utf8')).to.equal(tex);
+    // LaTeX compiles when pdflatex is here; the structure above is checked either way.
+    if (hasPdflatex()) {
+      const doc = join(tmp, 'doc.tex');
+      writeFileSync(doc, `\\documentclass{article}\\usepackage{booktabs}\\usepackage[utf8]{inputenc}\\begin{document}\n${tex}\n\\end{document}\n`);
+      await exec('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', tmp, doc]);
+      expect(existsSync(join(tmp, 'doc.pdf'))).to.equal(true);
+    }
+    // The analysis: its failure table's counts are the analysis's.
+    const an = analyzeRuns([a]);
+    const tables = JSON.parse(writeTables(analysisTables(an), 'json')) as typeof json;
+    expect(tables.map((t) => t.name)).to.deep.equal(['behaviour', 'failures']);
+    const overall = tables[1].rows[0];
+    for (const l of FAILURE_LABELS) expect(overall[l], l).to.equal(an.failures.overall.counts[l]);
+    const acsv = writeTables(analysisTables(an), 'csv');
+    expect(acsv.startsWith('# behaviour\r\n')).to.equal(true);
+    const bad = await exec(process.execPath, ['bin/spaceact.mjs', 'analyze', a, '--format', 'xlsx']).then(() => null, (e: { stderr: string; code: number }) => e);
+    expect(bad?.stderr).to.match(/--format must be one of csv, md, tex, json/);
   });
 
   it('lets compare add both runs\' behaviour and labels over the paired instances', async () => {

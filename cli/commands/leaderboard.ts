@@ -6,6 +6,8 @@ import { leaderboardPage } from '../../report/analysis/html.ts';
 import { buildLeaderboard, type Leaderboard } from '../../report/analysis/leaderboard.ts';
 import { REPORT_CSP } from '../../report/html.ts';
 import { SpaceActError } from '../../core/errors.ts';
+import { leaderboardTable } from '../../report/analysis/tables.ts';
+import { tableFormatOption, writeTables } from '../../report/tables.ts';
 
 function pct(x: number | null): string {
   return x === null ? '–' : `${(100 * x).toFixed(1)}%`;
@@ -43,11 +45,19 @@ export function register(program: Command): void {
     .description('a leaderboard over runs: one row per agent (model) and mode; score, success with Wilson intervals overall and per category, graded/ungraded, abandoned, tokens and cost per solved episode')
     .argument('<dirs...>', 'run folders (spaceact run --out)')
     .option('--json', 'print the leaderboard as JSON')
-    .option('--out <file>', 'write the leaderboard as an HTML page (no network, one file)')
-    .action((dirs: string[], opts: { json?: boolean; out?: string }) => {
+    .option('--format <f>', 'print the table for a paper instead: csv, md, tex (LaTeX, booktabs) or json — the same numbers as the page (rates as fractions, Wilson 95 % ends, scores 0–100)')
+    .option('--out <file>', 'write the leaderboard as an HTML page (no network, one file); with --format, the table in that format')
+    .action((dirs: string[], opts: { json?: boolean; out?: string; format?: string }) => {
+      const format = tableFormatOption(opts.format);
       const out = opts.out ? resolve(opts.out) : null;
       if (out && !existsSync(dirname(out))) throw new SpaceActError('io', `the folder of ${opts.out} does not exist`, { out: opts.out });
       const lb = buildLeaderboard(dirs);
+      if (format) {
+        const text = writeTables([leaderboardTable(lb)], format);
+        if (out) writeFileSync(out, text);
+        process.stdout.write(text);
+        return;
+      }
       if (out) {
         const tmp = `${out}.${process.pid}.tmp`;
         writeFileSync(tmp, leaderboardPage(lb, REPORT_CSP));

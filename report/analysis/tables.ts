@@ -1,0 +1,65 @@
+/**
+ * The leaderboard's and the analysis's records as {@link Table}s (`--format csv|md|tex|json`),
+ * cell for cell the values the HTML page and the text print (rates as fractions 0–1, scores
+ * 0–100, intervals as their low and high ends).
+ */
+import { METRIC_ROWS, type Analysis } from './analyze.ts';
+import { FAILURE_LABELS } from './taxonomy.ts';
+import type { Leaderboard } from './leaderboard.ts';
+import type { Table } from '../tables.ts';
+
+/** The leaderboard as one table: a row per agent and mode; success with its Wilson 95 % interval, overall and per category. */
+export function leaderboardTable(lb: Leaderboard): Table {
+  const perCategory = lb.categories.flatMap((c) => [`success ${c}`, `success ${c} low`, `success ${c} high`]);
+  return {
+    name: 'leaderboard',
+    caption: 'Success rate (solved ÷ episodes) with Wilson 95 % intervals, mean tiered score over graded episodes (abandoned as 0), per agent and mode.',
+    columns: ['rank', 'agent', 'model', 'mode', 'episodes', 'solved', 'success', 'success low', 'success high', 'mean score', ...perCategory, 'graded', 'ungraded', 'abandoned', 'mean turns', 'mean violations', 'input tokens', 'output tokens', 'tokens per solved'],
+    rows: lb.rows.map((r) => [
+      r.rank,
+      r.agent,
+      r.model,
+      r.mode,
+      r.episodes,
+      r.solved,
+      r.success.rate,
+      r.success.wilson95?.lo ?? null,
+      r.success.wilson95?.hi ?? null,
+      r.meanScore,
+      ...lb.categories.flatMap((c) => {
+        const s = r.categories.find((x) => x.category === c);
+        return [s?.rate ?? null, s?.wilson95?.lo ?? null, s?.wilson95?.hi ?? null];
+      }),
+      r.graded,
+      r.ungraded,
+      r.abandoned,
+      r.meanTurns,
+      r.meanViolations,
+      r.inputTokens,
+      r.outputTokens,
+      r.tokensPerSolved,
+    ]),
+  };
+}
+
+/** The analysis as tables: behaviour per run, failure labels per category, and the diagnostic deltas' rows. */
+export function analysisTables(a: Analysis): Table[] {
+  const runs = a.behaviour.perRun;
+  const behaviour: Table = {
+    name: 'behaviour',
+    caption: 'Behaviour metrics per run (rates as fractions).',
+    columns: ['metric', ...runs.map((r) => r.key)],
+    rows: METRIC_ROWS.map((m) => [m.label, ...runs.map((r) => {
+      const v = r[m.field];
+      return typeof v === 'number' && Number.isFinite(v) ? v : null;
+    })]),
+  };
+  const groups = [a.failures.overall, ...a.failures.byCategory];
+  const failures: Table = {
+    name: 'failures',
+    caption: 'Failure labels of unsolved episodes, overall and per category; loop share = (violation + collision + observation loops) ÷ unsolved.',
+    columns: ['group', 'unsolved', ...FAILURE_LABELS, 'loop share'],
+    rows: groups.map((g) => [g.key, g.unsolved, ...FAILURE_LABELS.map((l) => g.counts[l]), g.loopShare]),
+  };
+  return [behaviour, failures];
+}
