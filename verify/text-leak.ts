@@ -1,5 +1,5 @@
 /**
- * The text-leak check (issue 36 item 4; README "What text may say"). A model reads sizes from
+ * The text-leak check (issue 36 item 4; docs/verification.md, "What text may say"). A model reads sizes from
  * the rulers in the picture, never from text. Two halves:
  *
  * - **What an instance says** (`staticTextLeaks`): the title, the rules, each tool's

@@ -185,7 +185,7 @@ export function formatAnalysis(a: Analysis): string {
     ),
   );
   const runNames = a.runs.length > 1 ? a.runs.map((_, i) => `run ${i + 1}`) : [];
-  parts.push('\nBehaviour (definitions in the README, "Behaviour analysis")\n');
+  parts.push('\nBehaviour (definitions in docs/analysis.md, "Behaviour analysis")\n');
   parts.push(metricsTable([a.behaviour.overall, ...(a.runs.length > 1 ? a.behaviour.perRun : [])], ['all', ...runNames]));
   parts.push('\nBehaviour by category\n');
   parts.push(metricsTable(a.behaviour.byCategory, a.behaviour.byCategory.map((g) => g.key)));

@@ -1,6 +1,6 @@
 /**
  * Behaviour metrics over episodes, as the paper measures trajectories (its §6.5 and Table
- * D.1). Definitions (also in the README):
+ * D.1). Definitions (also in docs/analysis.md):
  *
  * - **actions per response**: calls sent per accepted reply (a *response*; refused and
  *   abandoned turns are not responses).

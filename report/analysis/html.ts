@@ -138,7 +138,7 @@ function deltaTables(a: Analysis): Html {
  */
 export function analysisSection(a: Analysis, link: (instance: string, turn?: number) => string | null): Html {
   return html`<section id="analysis"><h2>Behaviour analysis</h2>
-<p class="muted">Measured from the logs as the README's "Behaviour analysis" defines: batching, camera use in solved and unsolved episodes, what follows a collision, note updates and violations; one failure label per unsolved episode.</p>
+<p class="muted">Measured from the logs as "Behaviour analysis" in docs/analysis.md defines: batching, camera use in solved and unsolved episodes, what follows a collision, note updates and violations; one failure label per unsolved episode.</p>
 ${charts(a)}
 <h3>Behaviour by category</h3>${behaviourTable(a)}${familyTable(a)}
 <h3>Failure taxonomy</h3>${failureTable(a)}${verdictList(a, link)}

@@ -1,6 +1,6 @@
 /**
  * The failure taxonomy: every finished, unsolved episode gets exactly one label, with the
- * turns that earned it. The definitions (also in the README, and tested on hand-built logs):
+ * turns that earned it. The definitions (also in docs/analysis.md, and tested on hand-built logs):
  *
  * 1. **abandoned** — the run gave up on the episode (API failures past retries). Turn: the
  *    last one.
