@@ -205,7 +205,8 @@ describe('behaviour analysis and leaderboard', () => {
       ],
       { agent: 'openai:<b>m</b>', model: '<b>m</b>' },
     );
-    writeAnalysisRun(b, [{ ...STALL, instance: 'P6-L5-s1' }], { agent: 'random' });
+    // Over the same four instances: a leaderboard ranks rows over one instance set.
+    writeAnalysisRun(b, ['P6-L5-s1', 'T1-L5-s1', 'M1-L7-s1', 'B1-L7-s1'].map((instance) => ({ ...STALL, instance })), { agent: 'random' });
     return [a, b];
   }
 
@@ -230,6 +231,25 @@ describe('behaviour analysis and leaderboard', () => {
     expect(html).to.include('Content-Security-Policy');
     const json = JSON.parse((await spaceact(['leaderboard', a, b, '--json'])).stdout);
     expect(json.rows[1]).to.include({ agent: 'random', solved: 0, tokensPerSolved: null });
+  });
+
+  it('ranks only rows over the same instances: a run over another set is refused in one line, or its own row with --allow-mixed', async () => {
+    const [a, b] = leaderboardRuns();
+    const p6 = join(tmp, 'lb-p6');
+    writeAnalysisRun(p6, [{ ...CLEAN_SOLVE, instance: 'P6-L3-s1' }, { ...CLEAN_SOLVE, instance: 'P6-L7-s1' }], { agent: 'random', mode: 'cap1' });
+    expect(() => buildLeaderboard([a, b, p6])).to.throw(/the runs cover different instance sets, so their rows would not be comparable — .*random \(cap1\): 2 instances.*; give runs over the same instances, or --allow-mixed/);
+    const refused = await exec(process.execPath, ['bin/spaceact.mjs', 'leaderboard', a, b, p6]).then(() => null, (e: { stderr: string; code: number }) => e);
+    expect(refused?.code).to.equal(2);
+    expect(refused?.stderr.trim().split('\n')).to.have.length(1);
+    const mixed = buildLeaderboard([a, b, p6], { allowMixed: true });
+    expect(mixed.rows.map((r) => [r.agent, r.mode, r.instanceSet.name, r.episodes])).to.deep.equal([
+      ['random', 'cap1', '2 instances', 2],
+      ['openai:<b>m</b>', 'default', '4 instances', 4],
+      ['random', 'default', '4 instances', 4],
+    ]);
+    // The same agent's runs over two sets make one row over their union, named as such.
+    const merged = buildLeaderboard([b, join(tmp, 'lb-p6')], { allowMixed: true });
+    expect(merged.rows.find((r) => r.mode === 'default')!.instanceSet.n).to.equal(4);
   });
 
   it('exports the leaderboard and the analysis as CSV, Markdown, LaTeX and JSON with the same numbers (round trip)', async () => {

@@ -35,7 +35,8 @@ export function formatLeaderboard(lb: Leaderboard): string {
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (r: string[]): string => r.map((x, c) => (c === 1 || c === 2 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
   const legend = lb.categories.map((c) => categoryLabel(c)).join('; ');
-  return [line(head), ...rows.map(line)].join('\n') + `\n\ncategories: ${legend}\nscore: mean tiered score over graded episodes (abandoned as 0); success over every episode\n`;
+  const sets = [...new Set(lb.rows.map((r) => r.instanceSet.name))];
+  return [line(head), ...rows.map(line)].join('\n') + `\n\ninstances: ${sets.join('; ')}\ncategories: ${legend}\nscore: mean tiered score over graded episodes (abandoned as 0); success over every episode\n`;
 }
 
 /** `spaceact leaderboard DIR … [--json] [--out FILE]`: one row per agent and mode, like the paper's main table. */
@@ -45,13 +46,14 @@ export function register(program: Command): void {
     .description('a leaderboard over runs: one row per agent (model) and mode; score, success with Wilson intervals overall and per category, graded/ungraded, abandoned, tokens and cost per solved episode')
     .argument('<dirs...>', 'run folders (spaceact run --out)')
     .option('--json', 'print the leaderboard as JSON')
+    .option('--allow-mixed', 'rank runs over different instance sets anyway (refused by default: their rows would not be comparable); each row names its set')
     .option('--format <f>', 'print the table for a paper instead: csv, md, tex (LaTeX, booktabs) or json — the same numbers as the page (rates as fractions, Wilson 95 % ends, scores 0–100)')
     .option('--out <file>', 'write the leaderboard as an HTML page (no network, one file); with --format, the table in that format')
-    .action((dirs: string[], opts: { json?: boolean; out?: string; format?: string }) => {
+    .action((dirs: string[], opts: { json?: boolean; out?: string; format?: string; allowMixed?: boolean }) => {
       const format = tableFormatOption(opts.format);
       const out = opts.out ? resolve(opts.out) : null;
       if (out && !existsSync(dirname(out))) throw new SpaceActError('io', `the folder of ${opts.out} does not exist`, { out: opts.out });
-      const lb = buildLeaderboard(dirs);
+      const lb = buildLeaderboard(dirs, { allowMixed: opts.allowMixed === true });
       if (format) {
         const text = writeTables([leaderboardTable(lb)], format);
         if (out) writeFileSync(out, text);

@@ -22,6 +22,7 @@ export const LABEL_COLORS: Record<FailureLabel, string> = {
 
 /** CSS the analysis section and the leaderboard page add to a page. */
 export const ANALYSIS_STYLE = `
+.table-scroll{max-width:100%;overflow-x:auto} .table-scroll table{min-width:0}
 table.analysis td,table.analysis th{white-space:nowrap} table.failures td:nth-child(n+2){text-align:left;white-space:normal} table.failures td:first-child{white-space:nowrap}
 .label{border-radius:9px;padding:1px 8px;font-size:12px;color:#fff;white-space:nowrap}
 li.turn.earned{background:#fff8e1} .earned-mark{font-size:12px;font-weight:600;margin-left:6px}
@@ -165,7 +166,7 @@ export function leaderboardPage(lb: Leaderboard, csp: string): string {
   const cats = lb.categories;
   const rows = lb.rows.map(
     (r) =>
-      html`<tr data-agent="${r.agent}" data-mode="${r.mode}"><td>${r.rank}</td><td><code>${r.agent}</code>${r.model ? html`<span class="ci">model ${r.model}</span>` : null}</td><td>${r.mode}</td><td data-col="score">${fixed(r.meanScore)}<span class="ci">n=${r.graded}${r.abandoned ? `; ${fixed(r.meanScoreNotAbandoned)} without abandoned` : ''}</span></td>${successCell(r.success)}${cats.map((c) => {
+      html`<tr data-agent="${r.agent}" data-mode="${r.mode}"><td>${r.rank}</td><td><code>${r.agent}</code>${r.model ? html`<span class="ci">model ${r.model}</span>` : null}</td><td>${r.mode}<span class="ci">${r.instanceSet.name}, n=${r.episodes}</span></td><td data-col="score">${fixed(r.meanScore)}<span class="ci">n=${r.graded}${r.abandoned ? `; ${fixed(r.meanScoreNotAbandoned)} without abandoned` : ''}</span></td>${successCell(r.success)}${cats.map((c) => {
         const s = r.categories.find((x) => x.category === c);
         return s ? successCell(s) : html`<td>–</td>`;
       })}<td>${r.graded}</td><td>${r.ungraded}</td><td data-col="abandoned">${r.abandoned}</td><td>${fixed(r.meanTurns)}</td><td>${fixed(r.meanViolations)}</td><td>${r.tokensPerSolved === null ? '–' : Math.round(r.tokensPerSolved)}</td><td>${r.costPerSolved === undefined ? '–' : r.costPerSolved === null ? '–' : `$${r.costPerSolved.toFixed(4)}`}</td></tr>`,
@@ -189,8 +190,8 @@ export function leaderboardPage(lb: Leaderboard, csp: string): string {
 <p class="muted">One row per agent (model) and mode over ${lb.rows.reduce((s, r) => s + r.runs.length, 0)} run folder(s). Score: mean tiered score over graded episodes, abandoned ones counted as 0 (the figure without them beside it). Success: every episode, with its Wilson 95 % interval, overall and per category. Pass/fail episodes are ungraded and count toward success only. Tokens and cost are per solved episode. Category columns: ${cats.map((c) => categoryLabel(c)).join('; ')}.</p>
 <div class="charts"><figure class="chart-box">${score}</figure><figure class="chart-box">${success}</figure></div>
 <h2>Table</h2>
-<table id="leaderboard"><thead><tr><th>#</th><th>agent</th><th>mode</th><th>score</th><th>success</th>${cats.map((c) => html`<th title="${categoryLabel(c)} success">${c}</th>`)}<th>graded</th><th>ungraded</th><th>abandoned</th><th>turns</th><th>violations</th><th>tokens / solved</th><th>cost / solved</th></tr></thead><tbody>${rows}</tbody></table>
-<h2>Runs</h2><ul>${lb.rows.map((r) => html`<li>${label(r)}: ${r.runs.join(', ')}${r.duplicates.length ? html` <span class="muted">(given more than once, first kept: ${r.duplicates.join(', ')})</span>` : null}</li>`)}</ul>`;
+<div class="table-scroll"><table id="leaderboard"><thead><tr><th>#</th><th>agent</th><th>mode</th><th>score</th><th>success</th>${cats.map((c) => html`<th title="${categoryLabel(c)} success">${c}</th>`)}<th>graded</th><th>ungraded</th><th>abandoned</th><th>turns</th><th>violations</th><th>tokens / solved</th><th>cost / solved</th></tr></thead><tbody>${rows}</tbody></table></div>
+<h2>Runs</h2><ul>${lb.rows.map((r) => html`<li>${label(r)} (${r.instanceSet.name}, ${r.instanceSet.n} instances): ${r.runs.join(', ')}${r.duplicates.length ? html` <span class="muted">(given more than once, first kept: ${r.duplicates.join(', ')})</span>` : null}</li>`)}</ul>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">

@@ -9,6 +9,8 @@ import { SpaceActError } from '../../core/errors.ts';
 import { CATEGORIES as CATEGORY_ORDER, categoryOf } from '../../core/catalog.ts';
 import { loadSummary } from '../run-data.ts';
 import { wilson, type Interval } from '../../core/statistics.ts';
+import { createHash } from 'node:crypto';
+import { suiteInstances } from '../../tasks/suites.ts';
 
 /** Success in one category (or overall). */
 export interface CategorySuccess {
@@ -53,6 +55,38 @@ export interface LeaderboardRow {
   costPerSolved?: number | null;
   /** Instances given more than once for this agent and mode (the first run's episode counts). */
   duplicates: string[];
+  /** The instances the row's runs played (finished or not), named: rows are compared only over the same set. */
+  instanceSet: InstanceSet;
+}
+
+/** A set of instances as a leaderboard names it. */
+export interface InstanceSet {
+  /** `main`, `all` (the released set), `main + 12 more`, or `23 instances`. */
+  name: string;
+  /** How many instances. */
+  n: number;
+  /** A short digest of the sorted ids (equal sets, equal digests). */
+  digest: string;
+}
+
+/** Options of {@link buildLeaderboard}. */
+export interface LeaderboardOptions {
+  /** Rank rows over different instance sets anyway (each row names its set); default: refuse. */
+  allowMixed?: boolean;
+}
+
+/** Names a set of instance ids: a suite it equals or extends, else its size. */
+export function nameInstanceSet(ids: readonly string[]): InstanceSet {
+  const sorted = [...new Set(ids)].sort();
+  const digest = createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 8);
+  for (const suite of ['main', 'all']) {
+    const members = new Set(suiteInstances(suite));
+    if (sorted.length >= members.size && [...members].every((id) => sorted.includes(id))) {
+      const more = sorted.length - members.size;
+      return { name: more ? `${suite} + ${more} more` : suite, n: sorted.length, digest };
+    }
+  }
+  return { name: `${sorted.length} instances`, n: sorted.length, digest };
 }
 
 /** The leaderboard. */
@@ -73,18 +107,23 @@ function successOf(category: string, entries: readonly SummaryEntry[]): Category
 }
 
 /** Builds the leaderboard from run folders (each read through its `summary.json`). */
-export function buildLeaderboard(dirs: readonly string[]): Leaderboard {
+export function buildLeaderboard(dirs: readonly string[], opts: LeaderboardOptions = {}): Leaderboard {
   if (dirs.length === 0) throw new SpaceActError('invalid-argument', 'give at least one run folder');
-  const groups = new Map<string, { agent: string; model: string | null; mode: string; runs: string[]; entries: Map<string, SummaryEntry>; duplicates: string[] }>();
+  const groups = new Map<string, { agent: string; model: string | null; mode: string; runs: string[]; entries: Map<string, SummaryEntry>; duplicates: string[]; asked: Set<string> }>();
   for (const dir of dirs) {
     const s = loadSummary(dir);
+    // The instances a run was asked to play: finished and unfinished alike.
+    const asked = [...s.episodes.map((e) => e.instance), ...(s.unfinished ?? [])];
     const model = typeof s.agent.settings?.model === 'string' ? s.agent.settings.model : null;
     for (const e of s.episodes) {
       const agent = e.agent || s.agent.name;
       const key = JSON.stringify([agent, e.mode]);
-      if (!groups.has(key)) groups.set(key, { agent, model, mode: e.mode, runs: [], entries: new Map(), duplicates: [] });
+      if (!groups.has(key)) groups.set(key, { agent, model, mode: e.mode, runs: [], entries: new Map(), duplicates: [], asked: new Set() });
       const g = groups.get(key)!;
-      if (!g.runs.includes(dir)) g.runs.push(dir);
+      if (!g.runs.includes(dir)) {
+        g.runs.push(dir);
+        for (const id of asked) g.asked.add(id);
+      }
       if (g.entries.has(e.instance)) g.duplicates.push(e.instance);
       else g.entries.set(e.instance, e);
     }
@@ -116,6 +155,7 @@ export function buildLeaderboard(dirs: readonly string[]): Leaderboard {
       outputTokens: entries.reduce((s, e) => s + e.outputTokens, 0),
       tokensPerSolved: solved ? tokens / solved : null,
       duplicates: g.duplicates,
+      instanceSet: nameInstanceSet([...g.asked]),
     };
     if (entries.some((e) => e.cost !== undefined)) {
       const cost = Math.round(entries.reduce((s, e) => s + (e.cost ?? 0), 0) * 1e6) / 1e6;
@@ -132,6 +172,13 @@ export function buildLeaderboard(dirs: readonly string[]): Leaderboard {
       (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0) ||
       (a.mode < b.mode ? -1 : a.mode > b.mode ? 1 : 0),
   );
+  // A ranking compares rows over the same instances: a run over another set (a run over P6 given
+  // beside runs over the main suite) would be ranked on other tasks without a word.
+  const sets = new Map(rows.map((r) => [r.instanceSet.digest, r.instanceSet]));
+  if (sets.size > 1 && !opts.allowMixed) {
+    const said = rows.map((r) => `${r.agent} (${r.mode}): ${r.instanceSet.name}`).join('; ');
+    throw new SpaceActError('invalid-argument', `the runs cover different instance sets, so their rows would not be comparable — ${said}; give runs over the same instances, or --allow-mixed to rank them anyway (each row names its set)`);
+  }
   rows.forEach((r, i) => (r.rank = i + 1));
   const categories = CATEGORY_ORDER.filter((c) => rows.some((r) => r.categories.some((x) => x.category === c)));
   return { rows, categories };

@@ -14,12 +14,13 @@ export function leaderboardTable(lb: Leaderboard): Table {
   return {
     name: 'leaderboard',
     caption: 'Success rate (solved ÷ episodes) with Wilson 95 % intervals, mean tiered score over graded episodes (abandoned as 0), per agent and mode.',
-    columns: ['rank', 'agent', 'model', 'mode', 'episodes', 'solved', 'success', 'success low', 'success high', 'mean score', ...perCategory, 'graded', 'ungraded', 'abandoned', 'mean turns', 'mean violations', 'input tokens', 'output tokens', 'tokens per solved'],
+    columns: ['rank', 'agent', 'model', 'mode', 'instance set', 'episodes', 'solved', 'success', 'success low', 'success high', 'mean score', ...perCategory, 'graded', 'ungraded', 'abandoned', 'mean turns', 'mean violations', 'input tokens', 'output tokens', 'tokens per solved'],
     rows: lb.rows.map((r) => [
       r.rank,
       r.agent,
       r.model,
       r.mode,
+      r.instanceSet.name,
       r.episodes,
       r.solved,
       r.success.rate,
