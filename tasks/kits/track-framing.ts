@@ -74,9 +74,11 @@ function closestFit(cam: CameraSpec, aspect: number, points: Vec3[]): number {
  * one column of pixels wherever they are), raised by {@link TRACK_ELEVATION}, that shows every point of `points` as close as
  * the margins allow and centred on them, in a frame {@link TRACK_FRAME_WIDTH} wide and as tall as
  * the scene's shape needs (the picture is cropped to the track's band). Plain arithmetic with
- * rounded results, so the generator stays pure.
+ * rounded results, so the generator stays pure. `opts.elevation` overrides the elevation for a
+ * scene whose heights matter as much as its lengths (T4's flight over a shelf: a lower camera
+ * shows the drop nearly at full height).
  */
-export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [number, number] } {
+export function fitTrackCamera(points: Vec3[], opts: { elevation?: number } = {}): { camera: CameraSpec; frame: [number, number] } {
   const lo: Vec3 = [Infinity, Infinity, Infinity];
   const hi: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (const p of points) for (let k = 0; k < 3; k++) {
@@ -85,7 +87,7 @@ export function fitTrackCamera(points: Vec3[]): { camera: CameraSpec; frame: [nu
   }
   const cam: CameraSpec = {
     azimuth: 0,
-    elevation: TRACK_ELEVATION,
+    elevation: opts.elevation ?? TRACK_ELEVATION,
     distance: 1,
     target: [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2],
     fov: TRACK_FOV,
