@@ -2,7 +2,7 @@
  * T4 reference solver: where the catcher must stand, found in the real engine. It flies the
  * ball in the family's own world (built as an episode builds it) with the catcher placed at
  * every 2.5 mm over 12 cm around the drag-free estimate, keeps the placements after which the
- * ball comes to rest inside the catcher, and places it in the middle of the longest run of them.
+ * ball comes to rest inside the catcher, and places it at the scanned placement nearest the middle of the longest run of them.
  * The certificate is the landing point: the engine's (the catcher parked out of the way) agrees
  * with the drag-free formula x = v cos θ · t within 2 % (`test/family-t4.test.ts`).
  */
@@ -87,10 +87,12 @@ export async function catchWindow(instance: Instance<T4Scene>): Promise<{ caught
   return { caught, ...best, seconds };
 }
 
-/** The reference: the catcher in the middle of the longest run of catching placements, one firing, one wait until the ball rests. */
+/** The reference: the catcher at the scanned placement nearest the middle of the longest run of catching placements, one firing, one wait until the ball rests. */
 export async function reference(instance: Instance<T4Scene>): Promise<ReferenceSolution> {
   const w = await catchWindow(instance);
-  const x = roundTo((w.from + w.to) / 2, 3);
+  // The scanned placement nearest the run's middle: it caught in the scan, and replays the same.
+  const mid = (w.from + w.to) / 2;
+  const x = w.caught.filter((c) => c >= w.from && c <= w.to).reduce((a, b) => (Math.abs(b - mid) < Math.abs(a - mid) ? b : a));
   const shot = await simulatedShot(instance, x);
   if (!shot.caught) throw new SpaceActError('invalid-state', `${instance.id}: the middle of the catching placements does not catch`, { instance: instance.id });
   const wait = Math.min(WAIT_RANGE[1], Math.ceil((shot.seconds + 0.25) * 4) / 4);
