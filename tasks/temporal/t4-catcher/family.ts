@@ -9,7 +9,7 @@
  *
  * **Tools.** `place_catcher(distance_m)` and `fire()` put the ball back in the cradle (swept
  * motion); the first slides the catcher along the shelf, the second fires; neither takes world
- * time. `wait(seconds)` lets the world run. Budget: six actions.
+ * time. `wait(seconds)` lets the world run. Budget: five actions.
  *
  * **What it takes.** Reading the ball's horizontal and vertical speed from a probe's strobe
  * frames against the rulers, the drop from the table's ruler, and solving the drag-free flight
@@ -29,10 +29,10 @@ export const T4_DESCRIPTOR: FamilyDescriptor = {
   category: 'T',
   title: 'Catcher',
   summary:
-    'Place a catcher on a shelf where a ball fired off a table comes down. The launch speed (and the angle from L3) are not told: a probe shot shown in strobe frames 0.25 s apart, read against the rulers, gives them away. Six actions: placements, firings and waits all count. At L7 the launcher fires off the axis its barrel is drawn along.',
+    'Place a catcher on a shelf where a ball fired off a table comes down. The launch speed (and the angle from L3) are not told: a probe shot shown in strobe frames 0.25 s apart, read against the rulers, gives them away. The first picture shows one shot; five actions, placements, firings and waits all counted. At L7 the launcher fires off the axis its barrel is drawn along.',
   tiers: {
-    L1: { levers: [], description: 'Level launch off a table 0.36–0.52 m high onto a low shelf; the ball comes down 0.3–1.35 m from the table.' },
-    L3: { levers: [], description: 'Launch 12–40° upward off a table 0.30–0.48 m high onto a low shelf; the ball comes down 0.3–1.35 m away.' },
+    L1: { levers: [], description: 'Level launch off a table 0.42–0.58 m high onto a low shelf; the ball comes down 0.3–1.4 m from the table.' },
+    L3: { levers: [], description: 'Launch 12–40° upward off a table 0.30–0.48 m high onto a low shelf; the ball comes down 0.3–1.4 m away.' },
     L5: { levers: [], description: 'As L3 onto a raised shelf 0.10–0.26 m high, the table 0.36–0.52 m high.' },
     L7: { levers: ['+change'], description: 'L5 with the barrel drawn at 15–35°, the ball leaving 7–12° above or below it; the angle read off the barrel misses the catcher.' },
   },

@@ -65,8 +65,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<T4Scene>[] = [
 
 /**
  * Placements around the drag-free estimate that catch the ball, as measured by the solver's scan
- * on many instances: 25 mm either side of it (the scan's runs reach 20–25 mm short of it and
- * 10–45 mm past it; the adversary is credited with about the widest).
+ * on many instances: 25 mm either side of it (the scan's runs reach 17–25 mm short of it and
+ * up to 45 mm past it, mostly 5–25 mm; the adversary is credited with about the widest).
  */
 const WINDOW: [number, number] = [-0.025, 0.025];
 

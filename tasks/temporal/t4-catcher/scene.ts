@@ -41,7 +41,7 @@ export const SHELF_HALF_DEPTH = 0.1;
 export const STOP_THICKNESS = 0.03;
 export const STOP_HEIGHT = 0.08;
 /** The catcher (an open box): inside width along x and z, wall thickness and height, base thickness, m. */
-export const CATCHER_INNER = 0.065;
+export const CATCHER_INNER = 0.06;
 export const CATCHER_WALL = 0.005;
 export const CATCHER_HEIGHT = 0.05;
 export const CATCHER_BASE = 0.006;
@@ -50,7 +50,7 @@ export const CATCHER_HALF_OUTER = CATCHER_INNER / 2 + CATCHER_WALL;
 /** Gap kept under the catcher as it slides along the shelf, m. */
 export const CATCHER_GAP = 0.0005;
 /** The white ruler strip along the shelf's front edge (z from, to), m. */
-export const STRIP_Z: [number, number] = [SHELF_HALF_DEPTH - 0.045, SHELF_HALF_DEPTH - 0.002];
+export const STRIP_Z: [number, number] = [SHELF_HALF_DEPTH - 0.07, SHELF_HALF_DEPTH - 0.002];
 /** Where the catcher's centre may be placed, m from the table's edge. */
 export const PLACE_RANGE: [number, number] = [0.15, 1.65];
 /** A wait, s. */
@@ -74,7 +74,7 @@ export interface TierSettings {
 
 /** Tier settings (see the family's descriptor for the words). */
 export const TIERS: Record<Tier, TierSettings> = {
-  L1: { table: [0.4, 0.56], shelf: [0.03, 0.03], angle: [0, 0], landing: [0.3, 1.4], misaim: null },
+  L1: { table: [0.42, 0.58], shelf: [0.03, 0.03], angle: [0, 0], landing: [0.3, 1.4], misaim: null },
   L3: { table: [0.3, 0.48], shelf: [0.03, 0.03], angle: [12, 40], landing: [0.3, 1.4], misaim: null },
   L5: { table: [0.36, 0.52], shelf: [0.1, 0.26], angle: [12, 40], landing: [0.3, 1.4], misaim: null },
   L7: { table: [0.36, 0.52], shelf: [0.1, 0.26], angle: [15, 35], landing: [0.3, 1.4], misaim: [7, 12] },

@@ -17,6 +17,10 @@ import { analyticLanding, BALL_RADIUS, flightTime, PLACE_RANGE, WAIT_RANGE, type
 const SCAN_STEP = 0.0025;
 /** Half the span of the scan around the drag-free estimate, m. */
 const SCAN_HALF = 0.06;
+/** World time an episode runs before its first picture (the launcher's first shot), s. */
+const FIRST_SHOT_S = 1;
+/** How long a caught ball must stay at rest inside the catcher, s. */
+const HOLD_S = 1;
 /** Longest a simulated shot is followed after the ball lands, s. */
 const SETTLE_S = 2;
 
@@ -45,18 +49,31 @@ export async function simulatedLanding(instance: Instance<T4Scene>): Promise<num
   }
 }
 
-/** One real shot with the catcher at `x`: whether the ball comes to rest inside it, and after how many seconds of world time. */
+/**
+ * One real shot with the catcher at `x`, played as an episode plays it (the first shot's second
+ * of world time first, then the placement, the firing and the flight): whether the ball comes
+ * to rest inside the catcher and stays there for {@link HOLD_S}, and after how many seconds of
+ * world time it first rested there. A ball that pauses on the rim and rolls off is not caught.
+ */
 export async function simulatedShot(instance: Instance<T4Scene>, x: number): Promise<{ caught: boolean; seconds: number }> {
   const world = await World.create();
   try {
     const env = build(instance, world);
+    world.advance(FIRST_SHOT_S);
     env.tools.place_catcher({ distance_m: x });
     env.tools.fire({});
     const step = 0.05;
     const limit = flightTime(instance.scene) + SETTLE_S;
-    for (let t = step; t <= limit + 1e-9; t += step) {
+    let first: number | null = null;
+    for (let t = step; t <= limit + HOLD_S + 1e-9; t += step) {
       world.advance(step);
-      if (env.solved()) return { caught: true, seconds: t };
+      if (!env.solved()) {
+        first = null;
+        if (t > limit) break;
+        continue;
+      }
+      first ??= t;
+      if (t - first >= HOLD_S - 1e-9) return { caught: true, seconds: first };
     }
     return { caught: false, seconds: limit };
   } finally {
