@@ -7,6 +7,7 @@ import { b1Bridge } from './construction/b1-bridge/family.ts';
 import { b4OverhangStack } from './construction/b4-overhang-stack/family.ts';
 import { t2IceSlope } from './temporal/t2-ice-slope/family.ts';
 import { t3PendulumStrike } from './temporal/t3-pendulum-strike/family.ts';
+import { t4Catcher } from './temporal/t4-catcher/family.ts';
 import { v1BlockCounting } from './perception/v1-block-counting/family.ts';
 import { v5ProjectionAlignment } from './perception/v5-projection-alignment/family.ts';
 import { v6ObjectRotation } from './perception/v6-object-rotation/family.ts';
@@ -33,7 +34,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope, t3PendulumStrike] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope, t3PendulumStrike, t4Catcher] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {

@@ -85,7 +85,9 @@ function closestFit(cam: CameraSpec, aspect: number, points: Vec3[]): number {
  * one column of pixels wherever they are), raised by {@link TRACK_ELEVATION}, that shows every point of `points` as close as
  * the margins allow and centred on them, in a frame {@link TRACK_FRAME_WIDTH} wide and as tall as
  * the scene's shape needs (the picture is cropped to the track's band). Plain arithmetic with
- * rounded results, so the generator stays pure.
+ * rounded results, so the generator stays pure. `opts.elevation` overrides the elevation for a
+ * scene whose heights matter as much as its lengths (T4's flight over a shelf: a lower camera
+ * shows the drop nearly at full height).
  */
 export function fitTrackCamera(points: Vec3[], opts: FramingOptions = {}): { camera: CameraSpec; frame: [number, number] } {
   const width = opts.width ?? TRACK_FRAME_WIDTH;
