@@ -9,7 +9,8 @@ import { analyzeRuns, formatAnalysis, METRIC_ROWS, turnRanges } from '../report/
 import { buildLeaderboard } from '../report/analysis/leaderboard.ts';
 import { FAILURE_LABELS } from '../report/analysis/taxonomy.ts';
 import { parseCsv, writeTables } from '../report/tables.ts';
-import { analysisTables, leaderboardTable } from '../report/analysis/tables.ts';
+import { analysisTables, comparisonTables, leaderboardTable } from '../report/analysis/tables.ts';
+import { compareRuns } from '../report/compare.ts';
 import { wilson } from '../core/statistics.ts';
 import {
   cam,
@@ -319,5 +320,15 @@ describe('behaviour analysis and leaderboard', () => {
     const text = (await spaceact(['compare', a, b, '--analysis'])).stdout;
     expect(text).to.match(/collisions per episode\s+3\.00\s+0\.00\s+-3\.00/);
     expect(text).to.match(/unsolved: collision loop\s+1\s+0\s+-1/);
+    // The comparison as tables: the overall row is the comparison's numbers, CSV round-trips.
+    const c = compareRuns(a, b, { seed: 0, resamples: 1000 });
+    const [scopes, pairs] = JSON.parse(writeTables(comparisonTables(c), 'json')) as Array<{ rows: Array<Record<string, number | string | null>> }>;
+    expect(scopes.rows[0]).to.include({ scope: 'all', pairs: c.overall.pairs, 'success A': c.overall.success.a.rate, 'success B': c.overall.success.b.rate });
+    expect(scopes.rows[0]['success B − A']).to.equal(c.overall.success.diff!.diff);
+    expect(pairs.rows.map((r) => r.instance)).to.deep.equal(c.pairs.map((p) => p.instance));
+    const csv = parseCsv(writeTables([comparisonTables(c)[1]], 'csv'));
+    expect(csv.slice(1).map((r) => r[0])).to.deep.equal(c.pairs.map((p) => p.instance));
+    const tex = writeTables(comparisonTables(c), 'tex');
+    expect(tex.match(/\\begin\{tabular\}/g)).to.have.length(2);
   });
 });

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { numberOption } from '../../core/options.ts';
 import { compareBehaviour, formatBehaviourComparison } from '../../report/analysis/compare-behaviour.ts';
 import { compareRuns, formatComparison } from '../../report/compare.ts';
+import { comparisonTables } from '../../report/analysis/tables.ts';
+import { tableFormatOption, writeTables } from '../../report/tables.ts';
 
 /** `spaceact compare DIR_A DIR_B [--json] [--seed N]`: paired statistics of two runs. */
 export function register(program: Command): void {
@@ -14,10 +16,16 @@ export function register(program: Command): void {
     .option('--seed <n>', 'seed of the bootstrap resampling (same seed, same intervals)', '0')
     .option('--resamples <n>', 'bootstrap resamples', '10000')
     .option('--analysis', 'add behaviour metrics and failure labels of both runs (as spaceact analyze) over the paired instances')
-    .action((dirA: string, dirB: string, opts: { json?: boolean; seed: string; resamples: string; analysis?: boolean }) => {
+    .option('--format <f>', 'print tables for a paper instead: csv, md, tex (LaTeX, booktabs) or json — B − A per scope with its intervals, and the pairs')
+    .action((dirA: string, dirB: string, opts: { json?: boolean; seed: string; resamples: string; analysis?: boolean; format?: string }) => {
+      const format = tableFormatOption(opts.format);
       const seed = numberOption(opts, 'seed', { min: 0, max: 2 ** 31, integer: true })!;
       const resamples = numberOption(opts, 'resamples', { min: 100, max: 1_000_000, integer: true })!;
       const c = compareRuns(dirA, dirB, { seed, resamples });
+      if (format) {
+        process.stdout.write(writeTables(comparisonTables(c), format));
+        return;
+      }
       const behaviour = opts.analysis ? compareBehaviour(dirA, dirB) : null;
       if (opts.json) process.stdout.write(JSON.stringify(behaviour ? { ...c, behaviour } : c, null, 2) + '\n');
       else process.stdout.write(formatComparison(c) + (behaviour ? `\n${formatBehaviourComparison(behaviour)}` : ''));

@@ -7,6 +7,7 @@ import { METRIC_ROWS, type Analysis } from './analyze.ts';
 import { FAILURE_LABELS } from './taxonomy.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import type { Table } from '../tables.ts';
+import type { Comparison } from '../compare.ts';
 
 /** The leaderboard as one table: a row per agent and mode; success with its Wilson 95 % interval, overall and per category. */
 export function leaderboardTable(lb: Leaderboard): Table {
@@ -63,4 +64,42 @@ export function analysisTables(a: Analysis): Table[] {
     rows: groups.map((g) => [g.key, g.unsolved, ...FAILURE_LABELS.map((l) => g.counts[l]), g.loopShare]),
   };
   return [behaviour, failures];
+}
+
+/**
+ * A paired comparison as tables: B − A per scope (overall, then each category) with the
+ * bootstrap 95 % interval of the paired difference and each side's Wilson interval; and the
+ * per-instance pairs.
+ */
+export function comparisonTables(c: Comparison): Table[] {
+  const scopes: Table = {
+    name: 'comparison',
+    caption: `B − A over paired instances (A: ${c.a.agent}, ${c.a.mode}; B: ${c.b.agent}, ${c.b.mode}); bootstrap 95 % intervals (seed ${c.seed}, ${c.resamples} resamples), Wilson 95 % per side.`,
+    columns: ['scope', 'pairs', 'success A', 'A low', 'A high', 'success B', 'B low', 'B high', 'success B − A', 'diff low', 'diff high', 'score A', 'score B', 'score B − A', 'score diff low', 'score diff high'],
+    rows: [c.overall, ...c.categories].map((s) => [
+      s.scope,
+      s.pairs,
+      s.success.a.rate,
+      s.success.a.wilson95?.lo ?? null,
+      s.success.a.wilson95?.hi ?? null,
+      s.success.b.rate,
+      s.success.b.wilson95?.lo ?? null,
+      s.success.b.wilson95?.hi ?? null,
+      s.success.diff?.diff ?? null,
+      s.success.diff?.lo ?? null,
+      s.success.diff?.hi ?? null,
+      s.score?.meanA ?? null,
+      s.score?.meanB ?? null,
+      s.score?.diff ?? null,
+      s.score?.lo ?? null,
+      s.score?.hi ?? null,
+    ]),
+  };
+  const pairs: Table = {
+    name: 'pairs',
+    caption: 'Each paired instance: solved (1/0) and score on either side.',
+    columns: ['instance', 'family', 'solved A', 'score A', 'solved B', 'score B'],
+    rows: c.pairs.map((p) => [p.instance, p.family, p.a.solved ? 1 : 0, p.a.score, p.b.solved ? 1 : 0, p.b.score]),
+  };
+  return [scopes, pairs];
 }
