@@ -151,15 +151,7 @@ export class PlayServer {
 
   /** `POST /api/give-up` with `{version}`: the episode ends unsolved now; answers with the end state. */
   private async giveUp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await this.body(req);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'the body is not valid JSON');
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'the body must be an object {version}');
-    const { version, ...rest } = parsed as { version?: unknown };
+    const { version, ...rest } = (await this.jsonObject(req, '{version}')) as { version?: unknown };
     if (Object.keys(rest).length) throw new HttpError(400, 'the body may hold only "version"');
     if (!Number.isInteger(version)) throw new HttpError(400, '"version" must be the whole number of the state given up on');
     const s = this.session;
@@ -167,16 +159,12 @@ export class PlayServer {
     if (version !== s.version) throw new HttpError(409, 'this answers an older state; reload the page');
     const before = s.version;
     if (!s.giveUp()) throw new HttpError(409, 'no turn is awaited now');
-    let v = before + 1;
-    const running = (): boolean => s.status === 'running';
-    while (running()) {
-      await s.changed(v);
-      v = s.version;
-    }
+    await this.settled(before);
     this.json(res, 200, this.states.state());
   }
 
-  private async turn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The request's body as a JSON object (`shape` names the expected object in the error). */
+  private async jsonObject(req: IncomingMessage, shape: string): Promise<object> {
     const text = await this.body(req);
     let parsed: unknown;
     try {
@@ -184,8 +172,24 @@ export class PlayServer {
     } catch {
       throw new HttpError(400, 'the body is not valid JSON');
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'the body must be an object {version, reply}');
-    const { version, reply, ...rest } = parsed as { version?: unknown; reply?: unknown };
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, `the body must be an object ${shape}`);
+    return parsed;
+  }
+
+  /** Waits until the session has left `running` after the change past `version` (the next observation, or the end). */
+  private async settled(version: number): Promise<void> {
+    const s = this.session;
+    let v = version + 1;
+    // (Read through a function: the status changes while this handler waits.)
+    const running = (): boolean => s.status === 'running';
+    while (running()) {
+      await s.changed(v);
+      v = s.version;
+    }
+  }
+
+  private async turn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { version, reply, ...rest } = (await this.jsonObject(req, '{version, reply}')) as { version?: unknown; reply?: unknown };
     if (Object.keys(rest).length) throw new HttpError(400, 'the body may hold only "version" and "reply"');
     if (!Number.isInteger(version)) throw new HttpError(400, '"version" must be the whole number of the state the turn answers');
     if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new HttpError(400, '"reply" must be an object {rationale, note, actions}');
@@ -203,13 +207,7 @@ export class PlayServer {
       throw new HttpError(409, 'no turn is awaited now');
     }
     // Answer with the state after the turn: the next observation, or the end.
-    let v = before + 1;
-    // (Read through a function: the status changes while this handler waits.)
-    const running = (): boolean => s.status === 'running';
-    while (running()) {
-      await s.changed(v);
-      v = s.version;
-    }
+    await this.settled(before);
     this.json(res, 200, this.states.state());
   }
 }

@@ -316,22 +316,26 @@ async function load(): Promise<void> {
 async function submit(): Promise<void> {
   if (!state || busy || queue.length === 0) return;
   busy = true;
-  const problems = byId('problems');
-  problems.replaceChildren();
+  byId('problems').replaceChildren();
   setStatus(STATUS_TEXT.running, 'running');
   drawQueue();
   const reply: Record<string, unknown> = { rationale: byId<HTMLTextAreaElement>('rationale').value, actions: queue };
   if (state.noteEnabled) reply.note = byId<HTMLTextAreaElement>('note').value;
+  await post('/api/turn', { version: state.version, reply });
+}
+
+/**
+ * Posts a turn or a give-up and draws the state the server answers with; a refusal is listed
+ * under the turn (nothing ran) and the page stays where it was.
+ */
+async function post(path: string, payload: unknown): Promise<void> {
+  if (!state) return;
   try {
-    const res = await fetch('/api/turn', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ version: state.version, reply }),
-    });
+    const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
     const body = (await res.json()) as PlayState & { error?: string; problems?: string[] };
     busy = false;
     if (!res.ok) {
-      problems.replaceChildren(el('li', {}, body.error ?? `HTTP ${res.status}`), ...(body.problems ?? []).map((p) => el('li', {}, p)));
+      byId('problems').replaceChildren(el('li', {}, body.error ?? `HTTP ${res.status}`), ...(body.problems ?? []).map((p) => el('li', {}, p)));
       setStatus(STATUS_TEXT[state.status] ?? state.status, state.status);
       drawQueue();
       return;
@@ -363,24 +367,10 @@ async function giveUp(): Promise<void> {
   giveUpArmed = null;
   button.textContent = 'Give up';
   busy = true;
+  byId('problems').replaceChildren();
   setStatus(STATUS_TEXT.running, 'running');
   drawQueue();
-  try {
-    const res = await fetch('/api/give-up', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ version: state.version }) });
-    const body = (await res.json()) as PlayState & { error?: string };
-    busy = false;
-    if (!res.ok) {
-      byId('problems').replaceChildren(el('li', {}, body.error ?? `HTTP ${res.status}`));
-      setStatus(STATUS_TEXT[state.status] ?? state.status, state.status);
-      drawQueue();
-      return;
-    }
-    state = body;
-    draw(state);
-  } catch {
-    busy = false;
-    setStatus('The play server did not answer.', 'failed');
-  }
+  await post('/api/give-up', { version: state.version });
 }
 
 byId('submit').addEventListener('click', () => void submit());
