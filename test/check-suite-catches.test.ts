@@ -11,7 +11,7 @@ import { getFamily } from '../tasks/registry.ts';
 import type { FamilyEnv, Instance, TaskFamily, TextVariation, ToolOutput } from '../tasks/types.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import type { P6Scene } from '../tasks/puzzles/p6-peg-transfer/scene.ts';
-import { purityProblems } from '../verify/determinism.ts';
+import { firstPoseDifference, purityProblems, recordPoses, type CallPoses } from '../verify/determinism.ts';
 import { claimProblems, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
 import { seedVaryingNumbers, staticTextLeaks, textFindings } from '../verify/text-leak.ts';
 import { runReference } from '../verify/verify.ts';
@@ -137,6 +137,36 @@ describe('check-suite checks fail hand-built families (issue 36)', function () {
     expect(textFindings('the odd one is A.', { numbers: [], answerWords: [], answerLetters: ['A'] })).to.have.length(1);
     const plain = await textLeakProblems(new TierInstances(V2, 'L1'), instance, await runReference(V2, instance), { seeds: [100, 101, 102], randomTurns: 1 });
     expect(plain.filter((p) => p.includes('option letter'))).to.deep.equal([]);
+  });
+
+  it('(g) a nondeterministic step: two replays of the same calls part at the first call and body whose pose differs, said in millimetres and degrees', async () => {
+    const family = getFamily('P6');
+    const instance = family.generate(100, 'L3');
+    const calls = (await family.reference(instance)).calls.slice(0, 3);
+    /** Replays the calls, two per turn; `nudge` moves one disk 2 mm after the second call (a one-off nondeterminism). */
+    const replay = async (nudge: boolean): Promise<CallPoses[]> => {
+      const env = await TaskEnv.create(family, instance);
+      try {
+        const trace = recordPoses(env);
+        calls.forEach((c, i) => {
+          env.execute(c);
+          if (nudge && i === 1) {
+            const disk = env.world.bodyNames().find((n) => n.startsWith('disk'))!;
+            const p = env.world.getPose(disk);
+            env.world.setPose(disk, { p: [p.p[0] + 0.002, p.p[1], p.p[2]], q: p.q });
+          }
+          if (i % 2 === 1) trace.endTurn();
+        });
+        return trace.calls;
+      } finally {
+        env.free();
+      }
+    };
+    const a = await replay(false);
+    expect(firstPoseDifference(a, await replay(false))).to.equal(null);
+    const said = firstPoseDifference(a, await replay(true));
+    // The nudge comes after call 2's poses were recorded: the replays part at the next call.
+    expect(said).to.match(/^turn 2, call 1 \(episode call 3, move\): body 'disk[^']*' differs by 2\.00 mm and 0\.00°$/);
   });
 
   it('the episode scan finds percentages, distances, angles and seed-varying numbers, and spares masked values and small counts', () => {
