@@ -31,6 +31,7 @@ import {
   zoneCentre,
   type T2Scene,
 } from './scene.ts';
+import { runWait } from '../../kits/world-clock.ts';
 
 const PUCK = 'puck';
 /** Height the puck is carried back at, above the higher of where it is and the pad, m. */
@@ -147,12 +148,7 @@ export function build(instance: Instance<T2Scene>, world: World): FamilyEnv {
         return `The puck is on the pad and launched at ${fmt(speed, 3)} m/s; it slides during the next wait.`;
       },
       wait(args) {
-        const seconds = Number(args.seconds);
-        if (!(seconds >= WAIT_RANGE[0] && seconds <= WAIT_RANGE[1])) throw new SpaceActError('invalid-argument', `seconds must be between ${WAIT_RANGE[0]} and ${WAIT_RANGE[1]}`, { field: 'seconds' });
-        world.advance(seconds);
-        // The world time is on every strobe frame's label; a running total in the text would be a
-        // number the text-leak scan cannot tell from the scene's (it is the agent's own sum).
-        return `Waited ${fmt(seconds, 3)} s.`;
+        return runWait(world, args, WAIT_RANGE);
       },
     },
     staticsAfter() {

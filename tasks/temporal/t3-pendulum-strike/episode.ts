@@ -29,6 +29,7 @@ import {
   WAIT_RANGE,
   type T3Scene,
 } from './scene.ts';
+import { runWait } from '../../kits/world-clock.ts';
 
 /** Body names the rules and the view rule use. */
 export const BOB = 'bob';
@@ -206,11 +207,8 @@ export function build(instance: Instance<T3Scene>, world: World): FamilyEnv {
   return {
     tools: {
       wait(args) {
-        const seconds = Number(args.seconds);
-        if (!(seconds >= WAIT_RANGE[0] && seconds <= WAIT_RANGE[1])) throw new SpaceActError('invalid-argument', `seconds must be between ${WAIT_RANGE[0]} and ${WAIT_RANGE[1]}`, { field: 'seconds' });
-        world.advance(seconds);
-        // Only the agent's own number: the world time is on each strobe frame's label.
-        return state(world).struck ? `Waited ${fmt(seconds)} s. The ball struck the bob.` : `Waited ${fmt(seconds)} s.`;
+        const waited = runWait(world, args, WAIT_RANGE, 2);
+        return state(world).struck ? `${waited} The ball struck the bob.` : waited;
       },
       release() {
         const st = state(world);

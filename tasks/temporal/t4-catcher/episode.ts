@@ -36,6 +36,7 @@ import {
   WAIT_RANGE,
   type T4Scene,
 } from './scene.ts';
+import { runWait } from '../../kits/world-clock.ts';
 
 const BALL = 'ball';
 const CATCHER = 'catcher';
@@ -222,11 +223,7 @@ export function build(instance: Instance<T4Scene>, world: World): FamilyEnv {
         return 'The launcher fired; the ball flies during the next wait.';
       },
       wait(args) {
-        const seconds = Number(args.seconds);
-        if (!(seconds >= WAIT_RANGE[0] && seconds <= WAIT_RANGE[1])) throw new SpaceActError('invalid-argument', `seconds must be between ${WAIT_RANGE[0]} and ${WAIT_RANGE[1]}`, { field: 'seconds' });
-        world.advance(seconds);
-        // Only the agent's own number: the world time is on the strobe frames' labels.
-        return `Waited ${fmt(seconds, 3)} s.`;
+        return runWait(world, args, WAIT_RANGE);
       },
     },
     staticsAfter() {
