@@ -91,7 +91,7 @@ export function forkTsWorker(entry: string, v8Flags: readonly string[] = []): Ch
   return fork(entry, [], { execArgv: [...SPACEACT_V8_FLAGS, ...v8Flags, '--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
 }
 
-/** Forks a worker from a plain JavaScript bundle (no loader), with the same channel as {@link forkTsWorker}. */
+/** Forks a worker from plain JavaScript (a bundle, or a compiled entry; no loader), with the same channel as {@link forkTsWorker}. */
 function forkBundledWorker(bundle: string, v8Flags: readonly string[]): ChildProcess {
   return fork(bundle, [], { execArgv: [...SPACEACT_V8_FLAGS, ...v8Flags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
 }
@@ -158,9 +158,10 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
       handOut();
     });
 
-  let bundle: string | null = null;
+  // A compiled entry (an installed package's `dist/`) is plain JavaScript already: no loader, no bundle.
+  let bundle: string | null = opts.entry.endsWith('.js') ? opts.entry : null;
   // Loaded only when asked for: workers themselves import this module and need no bundler.
-  if (opts.bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(opts.entry)).catch(() => null);
+  if (opts.bundle && !bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(opts.entry)).catch(() => null);
   const done: Array<Promise<void>> = [];
   const flags = opts.v8Flags ?? [];
   for (let w = 0; w < Math.min(opts.workers, Math.max(1, opts.jobs.length)); w++) {

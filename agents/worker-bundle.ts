@@ -15,12 +15,13 @@
  */
 import { createHash } from 'node:crypto';
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion, type Plugin } from 'esbuild';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 
 /** The package root (the folder holding `package.json` and `node_modules`). */
-const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
 
 /** What a bundle was built from: esbuild's version and every project input's digest. */
 interface BundleManifest {
@@ -76,7 +77,7 @@ export function workerBundle(entry: string): Promise<string> {
 async function buildOrReuse(entry: string): Promise<string> {
   const dir = join(PACKAGE_ROOT, 'node_modules', '.cache', 'spaceact');
   // One manifest per entry file of each checkout: checkouts sharing node_modules keep theirs apart.
-  const stem = `worker-${entry.slice(PACKAGE_ROOT.length).replace(/[^A-Za-z0-9]+/g, '-').replace(/-ts$/, '')}-${sha256(entry).slice(0, 12)}`;
+  const stem = `worker-${relative(PACKAGE_ROOT, entry).replace(/[^A-Za-z0-9]+/g, '-').replace(/-ts$/, '')}-${sha256(entry).slice(0, 12)}`;
   const manifestFile = join(dir, `${stem}.json`);
   let previous: string | null = null;
   try {

@@ -3,11 +3,11 @@
  * shared process pool (agents/process-pool.ts, which parallel verification uses too). Each
  * worker (agents/run-worker.ts) keeps one renderer and browser, and only when the run renders.
  */
-import { fileURLToPath } from 'node:url';
 import { runProcessPool } from './process-pool.ts';
 import type { EpisodeResult } from './episode-runner.ts';
 import type { DispatchOptions, WorkerInit } from './run-types.ts';
 import type { Usage } from './types.ts';
+import { siblingModule } from '../core/package-root.ts';
 
 export type { WorkerInit } from './run-types.ts';
 
@@ -22,7 +22,7 @@ export interface ParallelOptions extends DispatchOptions {
   workers: number;
 }
 
-const WORKER_ENTRY = fileURLToPath(new URL('./run-worker.ts', import.meta.url));
+const WORKER_ENTRY = siblingModule(import.meta.url, './run-worker');
 
 /**
  * Runs episodes in `workers` child processes, handing out instances in order as workers come

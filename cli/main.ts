@@ -28,11 +28,13 @@ export async function main(argv: string[]): Promise<void> {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
-  const all = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort();
+  // `.ts` from the sources, `.js` from an installed package's compiled `dist/` (never its `.d.ts`).
+  const ext = import.meta.url.endsWith('.js') ? '.js' : '.ts';
+  const all = readdirSync(dir).filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts')).sort();
   // Each command's file is named after it: load only that one when the command is named (a
   // command's imports cost a second or more of start-up); all of them for general help and
   // for an unknown command's "Did you mean".
-  const named = argv[2] !== undefined ? `${argv[2]}.ts` : '';
+  const named = argv[2] !== undefined ? `${argv[2]}${ext}` : '';
   const files = all.includes(named) ? [named] : all;
   for (const f of files) {
     const mod = (await import(pathToFileURL(join(dir, f)).href)) as CommandModule;

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from './package-root.ts';
 
 let cached: string | undefined;
 
 /** The installed package's version, recorded in every log header. */
 export function packageVersion(): string {
   if (cached) return cached;
-  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  cached = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  cached = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   return cached;
 }

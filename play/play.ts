@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { EpisodeLog } from '../agents/episode-log.ts';
 import { modeName, parseMode, type Mode } from '../agents/modes.ts';
 import { RUN_DEFAULTS } from '../agents/run-defaults.ts';
 import { runInstances, writeSummary, type SummaryEntry } from '../agents/runner.ts';
 import { packageVersion } from '../core/package-info.ts';
-import { pageScript } from '../render/page-bundle.ts';
+import { pageScript, pageSource } from '../render/page-bundle.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceFromId } from '../tasks/registry.ts';
 import { HumanAgent, PlayInterrupted, PlaySession } from './human-agent.ts';
@@ -14,10 +13,9 @@ import { playPageHtml } from './page.ts';
 import { PlayServer } from './server.ts';
 import { PlayStateBuilder } from './state.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 
 /** The play page's script, bundled by esbuild from `play/client/`. */
-const PLAY_PAGE = { name: 'play-page', entry: join(here, 'client', 'main.ts'), sourceDir: join(here, 'client') };
+const PLAY_PAGE = pageSource('play-page', import.meta.url, 'client');
 
 /** Options of {@link startPlay}. */
 export interface PlayOptions {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
 import { SpaceActError } from '../core/errors.ts';
+import { packageVersion } from '../core/package-info.ts';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,8 +18,19 @@ export interface PageScriptSource {
   sourceDir: string;
 }
 
+/**
+ * The page script whose entry is `main` in `folder` beside the module whose `import.meta.url` is
+ * `from`: `main.ts` from the sources, `main.js` from an installed package's compiled `dist/`
+ * (esbuild bundles either; the compiled one imports compiled siblings, which exist there).
+ */
+export function pageSource(name: string, from: string, folder: string): PageScriptSource {
+  const file = fileURLToPath(from);
+  const sourceDir = join(dirname(file), folder);
+  return { name, entry: join(sourceDir, `main${extname(file)}`), sourceDir };
+}
+
 /** The renderer's own page script. */
-export const RENDER_PAGE: PageScriptSource = { name: 'render-page', entry: join(here, 'page', 'main.ts'), sourceDir: join(here, 'page') };
+export const RENDER_PAGE: PageScriptSource = pageSource('render-page', import.meta.url, 'page');
 
 /** The `node_modules` folder that holds the installed three.js. */
 function nodeModulesDir(): string {
@@ -54,8 +66,10 @@ async function buildCached(source: PageScriptSource): Promise<string> {
   const hash = createHash('sha256');
   const threePackage = join(nodeModulesDir(), 'three', 'package.json');
   const threeVersion = (JSON.parse(await readFile(threePackage, 'utf8')) as { version: string }).version;
-  hash.update(`three ${threeVersion}\nesbuild ${esbuildVersion}\n`);
-  const files = (await readdir(source.sourceDir)).filter((f) => f.endsWith('.ts')).sort();
+  // The package's version too: a page may import a few files from outside its folder.
+  hash.update(`three ${threeVersion}\nesbuild ${esbuildVersion}\nspaceact ${packageVersion()}\n`);
+  const ext = extname(source.entry);
+  const files = (await readdir(source.sourceDir)).filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts')).sort();
   for (const f of files) {
     hash.update(`${f}\n`);
     hash.update(await readFile(join(source.sourceDir, f)));

@@ -1,10 +1,9 @@
 import { END_REASON_TEXT } from '../agents/end-reasons.ts';
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LogTurn } from '../agents/episode-log.ts';
 import type { SummaryEntry } from '../agents/runner.ts';
-import { pageScript } from '../render/page-bundle.ts';
+import { pageScript, pageSource } from '../render/page-bundle.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { aggregateBy, groupStats, type GroupBy, type GroupStats } from './aggregate.ts';
 import { barChart } from './charts.ts';
@@ -15,10 +14,9 @@ import { analyzeRunData, turnRanges } from './analysis/analyze.ts';
 import { analysisSection, ANALYSIS_STYLE, labelBadge } from './analysis/html.ts';
 import type { FailureVerdict } from './analysis/taxonomy.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 
 /** The report page's script (paging and filters), bundled by esbuild like the renderer's page. */
-const REPORT_PAGE = { name: 'report-page', entry: join(here, 'report-page', 'main.ts'), sourceDir: join(here, 'report-page') };
+const REPORT_PAGE = pageSource('report-page', import.meta.url, 'report-page');
 
 /** Options of {@link writeReport}. */
 export interface ReportOptions {

@@ -1,16 +1,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { SpaceActError } from '../core/errors.ts';
 import { instanceId, parseInstanceId, TIERS } from '../core/catalog.ts';
 import { listOption } from '../core/options.ts';
 import { checkInstanceId, families, getFamily, tiersOf } from './registry.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 
 /** The seed of the released set and of the main matrix. */
 export const RELEASE_SEED = 100;
 
 /** Where the checked-in released instances live: `fixtures/instances/<FAMILY>/<id>.json`. */
-export const FIXTURE_INSTANCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'instances');
+export const FIXTURE_INSTANCES_DIR = join(PACKAGE_ROOT, 'fixtures', 'instances');
 
 /**
  * The default released instances of a family: its three hardest tiers at the release seed

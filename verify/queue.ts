@@ -20,7 +20,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
@@ -51,6 +50,7 @@ import { checkInstanceId, getFamily, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { VerifyJob, VerifyJobResult, VerifySettings } from './verify-all.ts';
 import { VERIFY_LIMITS } from './verify-limits.ts';
+import { PACKAGE_ROOT, siblingModule } from '../core/package-root.ts';
 
 /** The BullMQ queue of verification pieces (workers need only the Redis address). */
 export const VERIFY_QUEUE_NAME = 'spaceact-verify';
@@ -195,7 +195,7 @@ export function checkVerifyQueueResult(job: VerifyJob, value: unknown): VerifyJo
   return value as unknown as VerifyJobResult;
 }
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = PACKAGE_ROOT;
 /** The folders whose code decides a verdict. */
 const CODE_DIRS = ['core', 'sim', 'render', 'solvers', 'tasks', 'agents', 'verify'];
 let digest: string | null = null;
@@ -340,7 +340,7 @@ export interface VerifyQueueWorkerOptions {
   name: string;
 }
 
-const VERIFY_WORKER_ENTRY = fileURLToPath(new URL('./verify-worker.ts', import.meta.url));
+const VERIFY_WORKER_ENTRY = siblingModule(import.meta.url, './verify-worker');
 
 /**
  * Takes verification jobs from the queue, one at a time, and runs each in a child process

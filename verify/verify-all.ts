@@ -6,7 +6,6 @@
  * the serial one — the same records in the same order — but for the `seconds` fields.
  */
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { SpaceActError } from '../core/errors.ts';
 import { FULL_MACHINE_WORKER_V8_FLAGS } from '../core/v8-flags.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
@@ -17,6 +16,7 @@ import { runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
 import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstance, type VerifyResult } from './verify.ts';
+import { siblingModule } from '../core/package-root.ts';
 
 /** What every piece of a verification shares (plain data, sent to each worker once). */
 export interface VerifySettings {
@@ -99,7 +99,7 @@ function cpuSince(since: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1e6;
 }
 
-const WORKER_ENTRY = fileURLToPath(new URL('./verify-worker.ts', import.meta.url));
+const WORKER_ENTRY = siblingModule(import.meta.url, './verify-worker');
 
 /** Runs one job (in a worker, or in this process). */
 export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Promise<VerifyJobResult> {

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createFamily } from '../../verify/new-family.ts';
+import { PACKAGE_ROOT } from '../../core/package-root.ts';
 
 /** The CLI's own entry point, run again to write the new family's fixtures. */
-const BIN = fileURLToPath(new URL('../../bin/spaceact.mjs', import.meta.url));
+const BIN = join(PACKAGE_ROOT, 'bin', 'spaceact.mjs');
 
 /** `spaceact new-family ID --category C [--title T] [--no-register]`: a family folder from the template. */
 export function register(program: Command): void {

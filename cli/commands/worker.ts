@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { numberOption, stringOption } from '../../core/options.ts';
 import { agentFactory } from '../../agents/agent-registry.ts';
@@ -9,8 +9,9 @@ import { OneJobAtATime } from '../../agents/queue/one-at-a-time.ts';
 import { VerifyQueueWorker } from '../../verify/queue.ts';
 import type { AgentOptions } from '../../agents/types.ts';
 import { AGENT_OPTIONS, agentOptions } from './run.ts';
+import { PACKAGE_ROOT } from '../../core/package-root.ts';
 
-const CLI = fileURLToPath(new URL('../../bin/spaceact.mjs', import.meta.url));
+const CLI = join(PACKAGE_ROOT, 'bin', 'spaceact.mjs');
 
 function say(line: string): void {
   process.stdout.write(`${new Date().toISOString()} ${workerName()} ${line}\n`);

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SpaceActError } from '../../core/errors.ts';
 import { addCounts } from './problem.ts';
+import { PACKAGE_ROOT } from '../../core/package-root.ts';
 
 /**
  * The 2×2×2 pocket cube as corner permutation and twist, with one corner held fixed.
@@ -191,8 +191,7 @@ let memo: { htm: Uint8Array; qtm: Uint8Array; cacheFile: string | null } | null 
  */
 export function tableCacheDir(): string {
   if (process.env.SPACEACT_CACHE_DIR) return process.env.SPACEACT_CACHE_DIR;
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  return join(root, 'node_modules', '.cache', 'spaceact');
+  return join(PACKAGE_ROOT, 'node_modules', '.cache', 'spaceact');
 }
 
 function digest(a: Uint8Array, b: Uint8Array): Buffer {
