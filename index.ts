@@ -12,6 +12,7 @@
 export { SpaceActError, type ErrorCode } from './core/errors.ts';
 export { CATEGORIES, CATEGORY_NAMES, TIERS, instanceId, parseInstanceId, type Category, type Tier } from './core/catalog.ts';
 export { families, getFamily, hardestTier, instanceFromId, tiersOf } from './tasks/registry.ts';
+export { solve, shapeMismatch, type SolveOptions } from './tasks/solve.ts';
 export { releasedInstances, selectInstances, suiteInstances, type InstanceSelection } from './tasks/suites.ts';
 export { TaskEnv, type CallResult } from './tasks/env.ts';
 export type {

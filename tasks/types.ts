@@ -370,6 +370,13 @@ export interface TaskFamily<Scene = unknown> {
    * against it instead of copying them, and reports `count` as `shortestSolutions`.
    */
   shortestSolutions?(instance: Instance<Scene>): ShortestSolutions | null;
+  /**
+   * What makes a scene of this family's shape well formed beyond its shape (pieces inside their
+   * tray, no two overlapping, a goal that exists): the first problem found, in one line, or null.
+   * `solve(familyId, scene)` (tasks/solve.ts) runs it on a scene someone wrote by hand, after
+   * checking the scene's fields and types against one the family generates.
+   */
+  checkScene?(scene: Scene): string | null;
   /** Figures this family offers over a run's episodes (`spaceact stats DIR`). */
   runStats?: RunStatistics<Scene, unknown>;
 }

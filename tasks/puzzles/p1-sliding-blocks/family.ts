@@ -8,7 +8,7 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { P1Scene } from './scene.ts';
+import { checkP1Scene, type P1Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
 /** What P1 is: id, version, category, title, summary and tiers. */
@@ -34,6 +34,7 @@ export const p1SlidingBlocks: TaskFamily<P1Scene> = {
   build,
   reference,
   shortestSolutions,
+  checkScene: checkP1Scene,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
   // The text of a tier is the same for every seed but for these (issue 36): no tray size, no
