@@ -93,4 +93,17 @@ describe('spaceact render (CLI)', function () {
     const err = await rejection(renderCommand({ instance: 'Z9-L1-s1', out: join(dir, 'never.png') }));
     expect(['unknown-family', 'unknown-instance']).to.include(err.code);
   });
+
+  it('show prints many instances in one process: a JSON list for a list of ids, and refuses --png for more than one', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'bin', 'spaceact.mjs'), 'show', '--instance', 'P6-L3-s100,P1-L1-s100', '--json']);
+    const list = JSON.parse(stdout) as Array<{ id: string; rules: string }>;
+    expect(list.map((i) => i.id)).to.deep.equal(['P6-L3-s100', 'P1-L1-s100']);
+    const err = await run(process.execPath, [join(root, 'bin', 'spaceact.mjs'), 'show', '--family', 'P6', '--png', join(dir, 'x.png')]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(err?.code).to.equal(2);
+    expect(err?.stderr).to.include('--png and --calls take one instance');
+    expect(existsSync(join(dir, 'x.png'))).to.equal(false);
+  });
 });

@@ -4,7 +4,8 @@ import { Renderer } from '../../render/renderer.ts';
 import { SpaceActError } from '../../core/errors.ts';
 import { TaskEnv } from '../../tasks/env.ts';
 import { instanceFromId } from '../../tasks/registry.ts';
-import type { ToolCall } from '../../tasks/types.ts';
+import { selectInstances } from '../../tasks/suites.ts';
+import type { Instance, ToolCall } from '../../tasks/types.ts';
 
 /** Parses `--calls`: a JSON list of `{tool, args}` (checked call by call when they run). */
 function parseCalls(text: string): ToolCall[] {
@@ -21,24 +22,33 @@ function parseCalls(text: string): ToolCall[] {
 /**
  * `spaceact show --instance ID [--json] [--png FILE] [--calls JSON]`: an instance's text, its
  * JSON, or its observation as a PNG — the first one, or the one after the given calls (which
- * shows, e.g., the split-screen rollback image after a violation).
+ * shows, e.g., the split-screen rollback image after a violation). Text and JSON also for many
+ * instances in one process (`--instance A,B,…`, `--family`, `--suite`): JSON then prints a list.
  */
 export function register(program: Command): void {
   program
     .command('show')
-    .description('show an instance: its rules and tools, its JSON, or an observation as the agent gets it (PNG)')
-    .requiredOption('--instance <id>', 'instance id, e.g. P6-L3-s100')
-    .option('--json', 'print the instance JSON')
-    .option('--png <file>', 'write the observation image(s) to this file (numbered when there are several)')
-    .option('--calls <json>', 'run these calls first, e.g. \'[{"tool":"move","args":{"from":"A","to":"C"}}]\', printing each result')
-    .action(async (opts: { instance: string; json?: boolean; png?: string; calls?: string }) => {
-      const { family, instance } = instanceFromId(opts.instance);
+    .description('show instances: their rules and tools, their JSON, or an observation as the agent gets it (PNG)')
+    .option('--instance <ids>', 'instance id(s), comma-separated, e.g. P6-L3-s100')
+    .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
+    .option('--suite <name>', 'a suite: main, all, or one a family offers')
+    .option('--json', 'print the instance JSON (a JSON list when several instances are named)')
+    .option('--png <file>', 'write the observation image(s) to this file (numbered when there are several; one instance only)')
+    .option('--calls <json>', 'run these calls first, e.g. \'[{"tool":"move","args":{"from":"A","to":"C"}}]\', printing each result (one instance only)')
+    .action(async (opts: { instance?: string; family?: string; suite?: string; json?: boolean; png?: string; calls?: string }) => {
+      const ids = selectInstances(opts);
+      const single = opts.instance !== undefined && ids.length === 1;
+      if (!single && (opts.png !== undefined || opts.calls !== undefined)) throw new SpaceActError('invalid-argument', '--png and --calls take one instance (--instance ID)');
+      if (!single) {
+        const instances = ids.map((id) => instanceFromId(id).instance);
+        if (opts.json) process.stdout.write(JSON.stringify(instances, null, 2) + '\n');
+        else for (const instance of instances) writeText(instance);
+        return;
+      }
+      const { family, instance } = instanceFromId(ids[0]);
       const calls = opts.calls !== undefined ? parseCalls(opts.calls) : [];
       if (opts.json) process.stdout.write(JSON.stringify(instance, null, 2) + '\n');
-      else {
-        process.stdout.write(`${instance.id}: ${instance.title}\n\n${instance.rules}\n\nTools:\n`);
-        for (const t of instance.tools) process.stdout.write(`  ${t.name} (${t.kind}): ${t.description}\n`);
-      }
+      else writeText(instance);
       if (!opts.png && calls.length === 0) return;
       const env = await TaskEnv.create(family, instance);
       const renderer = opts.png ? new Renderer() : null;
@@ -61,4 +71,10 @@ export function register(program: Command): void {
         await renderer?.close();
       }
     });
+}
+
+/** An instance's title, rules and tools as text. */
+function writeText(instance: Instance): void {
+  process.stdout.write(`${instance.id}: ${instance.title}\n\n${instance.rules}\n\nTools:\n`);
+  for (const t of instance.tools) process.stdout.write(`  ${t.name} (${t.kind}): ${t.description}\n`);
 }
