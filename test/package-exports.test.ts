@@ -44,5 +44,7 @@ describe('package entry points', () => {
     expect(v.countPackings([[[0, 0, 0]], [[0, 0, 0], [1, 0, 0]]], [[0, 0, 0], [1, 0, 0], [2, 0, 0]]).count).to.equal(2);
     expect(v.solveExactCover).to.be.a('function');
     expect(v.generateFiltered).to.be.a('function');
+    expect(v.solveStatics, 'the brick statics LP').to.be.a('function');
+    expect(v.columnFailure(v.farthestColumn([0.2, 0.2], 0, 0.02)!, 0, 0), 'a column built 2 % inside its limit stands').to.equal(null);
   });
 });

@@ -52,7 +52,10 @@ describe('SE(3) planner', function () {
     expect(none.found).to.equal(false);
     expect(none.samples).to.be.at.least(2000);
     expect(none.seconds).to.be.a('number');
-    if (!none.found) expect(none.reason).to.match(/no path found within 2000 samples/);
+    if (!none.found) {
+      expect(none.reason).to.match(/no path found within 2000 samples: the sample budget ran out, which does not prove/);
+      expect(none.proof, 'a sampling budget running out is not a proof').to.equal(false);
+    }
     expect(tight.stateHash(), 'planning leaves the world as it was').to.equal(before);
     tight.free();
 
@@ -124,7 +127,10 @@ describe('SE(3) planner', function () {
     const world = await ballScene(0.044);
     const inWall = planPath(world, 'ball', { p: [0.2, 0.1, 0], q: [0, 0, 0, 1] });
     expect(inWall.found).to.equal(false);
-    if (!inWall.found) expect(inWall.reason).to.match(/no goal pose is free.*'wall'/);
+    if (!inWall.found) {
+      expect(inWall.reason).to.match(/no goal pose is free.*'wall'/);
+      expect(inWall.proof, 'a goal inside the wall is proof that no path reaches it').to.equal(true);
+    }
     world.free();
   });
 

@@ -3,7 +3,8 @@
  * counts (uniqueness certificates for packing and part-to-whole families), Algorithm X, and
  * the deterministic re-draw helper for generator-side shortcut filters, the discrete-puzzle search
  * kit (breadth-first, A*, IDA*: optimal length and number of optimal solutions) and the pocket-cube
- * distance figures, and the SE(3) motion planner for one held part. The instance verifier
+ * distance figures, the SE(3) motion planner for one held part, and the exact statics checks: the
+ * brick contact-force LP (`solveStatics`) and the loose-block column verdicts (`columnFailure`). The instance verifier
  * itself (`verify/verify.ts`) pulls in the episode loop and agents, so it is imported from its
  * own module rather than from here.
  */
@@ -40,3 +41,13 @@ export {
   type WeightedSearchProblem,
   type WeightedSearchResult,
 } from '../solvers/discrete-search/index.ts';
+export {
+  solveStatics,
+  type StaticsBrick,
+  type StaticsConnection,
+  type StaticsLoad,
+  type StaticsParams,
+  type StaticsResult,
+  type StaticsStud,
+} from '../sim/brick-statics.ts';
+export { columnFailure, columnReach, farthestColumn, bestColumn, type ColumnBlock, type ColumnFailure, type ChosenColumn } from '../tasks/kits/loose-blocks/column.ts';

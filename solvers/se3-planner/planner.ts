@@ -176,6 +176,13 @@ export interface PlanNotFound extends PlanStats {
   found: false;
   /** `no path found …` within the budget, or why the search could not start. */
   reason: string;
+  /**
+   * Whether the failure proves that no path exists: true only when the start or every goal pose
+   * itself touches something. A sampling planner that runs out of samples (or whose path did not
+   * replay free) proves nothing — another seed or a larger `maxSamples` may find one — so that
+   * case is false, and its `reason` says so.
+   */
+  proof: boolean;
 }
 
 /** Result of {@link planPath}. */
@@ -402,9 +409,9 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
   try {
     const start = world.getPose(body);
     const startBlock = blockers(start);
-    if (startBlock) return finish({ found: false as const, reason: `the start pose is not free (it touches ${startBlock.join(', ')})` });
+    if (startBlock) return finish({ found: false as const, proof: true, reason: `the start pose is not free (it touches ${startBlock.join(', ')})` });
     const freeGoals = goals.filter((g) => ctx.isFree(g));
-    if (!freeGoals.length) return finish({ found: false as const, reason: `no goal pose is free (the first touches ${(blockers(goals[0]) ?? []).join(', ')})` });
+    if (!freeGoals.length) return finish({ found: false as const, proof: true, reason: `no goal pose is free (the first touches ${(blockers(goals[0]) ?? []).join(', ')})` });
 
     let path: Pose[] | null = null;
     let reachedGoal: Pose | null = null;
@@ -456,7 +463,8 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
         if (!result) {
           return finish({
             found: false as const,
-            reason: delta > 0 ? `no path found within ${maxSamples} samples (not even for the part ${describeRelaxed(delta)})` : `no path found within ${maxSamples} samples`,
+            proof: false,
+            reason: `${delta > 0 ? `no path found within ${maxSamples} samples (not even for the part ${describeRelaxed(delta)})` : `no path found within ${maxSamples} samples`}: the sample budget ran out, which does not prove that no path exists`,
           });
         }
         guide = result.poses;
@@ -467,7 +475,7 @@ export function planPath(world: World, body: string, goal: Pose | Pose[], option
     const found = path!;
     const rawWaypoints = found.length;
     const certified = certify(shorten(found)) ?? certify(found);
-    if (!certified) return finish({ found: false as const, reason: 'a path was found but its rounded tool calls did not replay free; try another seed' });
+    if (!certified) return finish({ found: false as const, proof: false, reason: 'a path was found but its rounded tool calls did not replay free; try another seed' });
     let length = 0;
     for (let i = 1; i < certified.poses.length; i++) length += vdist(certified.poses[i - 1].p, certified.poses[i].p);
     const goalIndex = Math.max(0, goals.findIndex((g) => reachedGoal && vdist(g.p, reachedGoal.p) < 1e-12 && qangle(g.q, reachedGoal.q) < 1e-12));
