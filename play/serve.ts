@@ -8,7 +8,7 @@
  * `agents/loop.ts`) with a {@link SessionAgent} waiting on a {@link PlaySession}, exactly as
  * the play page drives it for a person, and is logged into the server's run folder as a `run`
  * logs it (`episodes/<id>/log.jsonl` and its pictures, `summary.json`), so `report`, `analyze`
- * and `leaderboard` read the folder. Routes and shapes: `docs/serve.md`, `docs/serve-openapi.yaml`.
+ * and `leaderboard` read the folder. Routes and shapes: `docs/serve.md`, `docs/serve-openapi.json`.
  */
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -363,8 +363,15 @@ export class EpisodeServer extends LoopbackJsonServer {
         },
         renderer,
       );
-      if (result) session.finish(result.entry);
-      else session.interrupt('the episode was stopped before it ended');
+      if (result) {
+        session.finish(result.entry);
+        // The pictures of an ended episode are served from its log; a long-running server keeps no PNGs of it.
+        const obs = session.observation;
+        if (obs) {
+          obs.images = [];
+          for (const h of obs.history) delete h.images;
+        }
+      } else session.interrupt('the episode was stopped before it ended');
     } catch (err) {
       if (err instanceof PlayInterrupted) {
         if (session.status !== 'stopped') session.interrupt('the episode was stopped');

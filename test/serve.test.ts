@@ -9,12 +9,25 @@ import type { RunSummary } from '../agents/runner.ts';
 import { startServe, type EpisodeServer } from '../play/serve.ts';
 import type { ServedState, ServedTurn } from '../play/serve-state.ts';
 import { instanceFromId } from '../tasks/registry.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 
 // Seven moves (P6 L1 draws 4–7): the reference takes two turns of five and two calls.
 const SOLVED = 'P6-L1-s103';
 // Stopped after one turn and continued by a second server on the same folder.
 const CONTINUED = 'P6-L1-s100';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The server's OpenAPI description: every answer below is checked against its schemas. */
+const OPENAPI = JSON.parse(readFileSync('docs/serve-openapi.json', 'utf8')) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+ajv.addSchema(OPENAPI, 'serve-openapi');
+
+/** Asserts that `value` is what the OpenAPI description says a `name` is. */
+function conforms(name: string, value: unknown): void {
+  const validate = ajv.getSchema(`serve-openapi#/components/schemas/${name}`);
+  expect(validate, `no schema ${name}`).to.not.equal(undefined);
+  expect(validate!(value), `${name}: ${ajv.errorsText(validate!.errors)}`).to.equal(true);
+}
 
 interface Answer {
   status: number;
@@ -78,6 +91,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     const calls = (await family.reference(instance)).calls;
     const created = await post(`${api}/episodes`, { instance: SOLVED });
     expect(created.status).to.equal(201);
+    conforms('State', created.json);
     let s = created.json as unknown as ServedState;
     expect(s).to.include({ episode: SOLVED, status: 'waiting', turn: 1, turnsUsed: 0, actionsUsed: 0, agent: 'http:ts-test', mode: 'default' });
     expect(s.instance.rules).to.equal(instance.rules);
@@ -93,6 +107,11 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     const inline = await getJson<ServedState>(`${api}/episodes/${SOLVED}?images=base64&prompt=1`);
     expect(Buffer.from(inline.images[0].png!, 'base64').equals(picture)).to.equal(true);
     expect(inline.promptText).to.include('## Task');
+    conforms('State', inline);
+    conforms('Info', await getJson(api));
+    const listed = await getJson<{ episodes: unknown[] }>(`${api}/episodes`);
+    listed.episodes.forEach((e) => conforms('EpisodeListing', e));
+    expect(Object.keys(OPENAPI.paths).sort()).to.deep.equal(['/api', '/api/episodes', '/api/episodes/{id}', '/api/episodes/{id}/give-up', '/api/episodes/{id}/images/{name}', '/api/episodes/{id}/turn']);
 
     let turnsPlayed = 0;
     for (let i = 0; i < calls.length; i += s.actionCap) {
@@ -104,6 +123,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
           : { rationale: 'the rest', note: 'done', actions: batch };
       const answer = await post(`${api}/episodes/${SOLVED}/turn`, { turn: s.turn, reply });
       expect(answer.status, JSON.stringify(answer.json)).to.equal(200);
+      conforms('TurnAnswer', answer.json);
       const played = answer.json.turn as ServedTurn;
       expect(played.turn).to.equal(s.turn);
       expect(played.results.map((r) => r.status)).to.deep.equal(batch.map(() => 'ok'));
@@ -131,7 +151,11 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     const before = created.json as unknown as ServedState;
     const turnUrl = `${api}/episodes/${CONTINUED}/turn`;
     const json = { 'Content-Type': 'application/json' };
-    const code = (a: Answer): string => (JSON.parse(a.body) as { code: string }).code;
+    const code = (a: Answer): string => {
+      const body = JSON.parse(a.body) as { code: string };
+      conforms('Error', body);
+      return body.code;
+    };
 
     const badHost = await raw(api, { headers: { Host: 'evil.example' } });
     expect([badHost.status, code(badHost)]).to.deep.equal([421, 'bad-host']);
@@ -150,6 +174,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     const malformed = await post(turnUrl, { turn: 1, reply: { rationale: 'x', note: '', actions: [{ tool: 'move', args: { from: 'D', to: 'B' } }, { tool: '<script>', args: {} }] } });
     expect(malformed.status).to.equal(400);
     expect(malformed.json.code).to.equal('invalid-reply');
+    conforms('Error', malformed.json);
     expect((malformed.json.problems as string[]).join(' ')).to.match(/must be one of/).and.match(/unknown tool/);
     const tooMany = await post(turnUrl, { turn: 1, reply: { rationale: '', note: '', actions: Array(6).fill({ tool: 'move', args: { from: 'A', to: 'B' } }) } });
     expect([tooMany.status, tooMany.json.code]).to.deep.equal([400, 'invalid-reply']);
@@ -178,6 +203,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     expect([again.status, again.json.code]).to.deep.equal([409, 'episode-ended']);
     const afterEnd = await post(`${api}/episodes/${SOLVED}/turn`, { turn: 3, reply: { rationale: '', note: '', actions: [{ tool: 'move', args: { from: 'A', to: 'B' } }] } });
     expect([afterEnd.status, afterEnd.json.code]).to.deep.equal([409, 'episode-ended']);
+    for (const e of [stale.json, unknownInstance.json, noTier.json, script.json, badMode.json, otherMode.json, twice.json, again.json, afterEnd.json]) conforms('Error', e);
     expect(afterEnd.json.error).to.match(/the episode has ended \(solved\)/);
     expect((await raw(`${api}/episodes/P6-L1-s999`)).status).to.equal(404);
     expect((await raw(`${api}/episodes/${CONTINUED}/images/999-now0.png`)).status).to.equal(404);
@@ -214,6 +240,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     expect(s.history.map((h) => h.results.map((r) => r.status))).to.deep.equal([['ok', 'ok']]);
     const gaveUp = await post(`${api}/episodes/${CONTINUED}/give-up`, { turn: 2 });
     expect(gaveUp.status).to.equal(200);
+    conforms('TurnAnswer', gaveUp.json);
     expect((gaveUp.json.state as ServedState).outcome).to.include({ solved: false, endReason: 'gave-up', endText: 'the agent gave up', turns: 2 });
     await server.close();
     server = null;

@@ -130,7 +130,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     client = SpaceActClient(args.url)
-    print(f"server: {client.info()['name']} {client.info()['version']}")
+    info = client.info()
+    print(f"server: {info['name']} {info['version']}, logging into {info['out']}")
     state = client.create(args.instance, mode=args.mode, agent=args.agent)
     episode = state["episode"]
     print(f"episode {episode}: {state['instance']['title']} (mode {state['mode']}, agent {state['agent']})")
