@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EpisodeLog } from '../agents/episode-log.ts';
@@ -209,6 +210,17 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     expect((await raw(`${api}/episodes/${CONTINUED}/images/999-now0.png`)).status).to.equal(404);
     expect((await raw(`${api}/episodes`, { method: 'DELETE' })).status).to.equal(405);
     expect((await raw(new URL('/nope/%3Cscript%3E', server!.url).href)).body).to.not.match(/script|nope/i);
+
+    // A client that hangs up halfway through its body, or sends bytes that are not HTTP, leaves the server answering.
+    const port = Number(new URL(server!.url).port);
+    for (const bytes of [`POST /api/episodes/${CONTINUED}/turn HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"turn": 1, "re`, '\u0000\u00ff garbage \r\n\r\n']) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(bytes, () => setTimeout(() => socket.destroy(), 100)));
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      });
+    }
+    expect((await raw(api)).status).to.equal(200);
 
     // Nothing of that ran or changed: the same state, no turn logged, the solved episode's log as it was.
     expect(await getJson<ServedState>(`${api}/episodes/${CONTINUED}`)).to.deep.equal(before);
