@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EpisodeLog } from '../agents/episode-log.ts';
 import type { RunSummary } from '../agents/runner.ts';
 import { startServe, type EpisodeServer } from '../play/serve.ts';
@@ -16,10 +17,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 const SOLVED = 'P6-L1-s103';
 // Stopped after one turn and continued by a second server on the same folder.
 const CONTINUED = 'P6-L1-s100';
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** The server's OpenAPI description: every answer below is checked against its schemas. */
-const OPENAPI = JSON.parse(readFileSync('docs/serve-openapi.json', 'utf8')) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+const OPENAPI = JSON.parse(readFileSync(join(ROOT, 'docs', 'serve-openapi.json'), 'utf8')) as { openapi: string; paths: Record<string, Record<string, unknown>> };
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema(OPENAPI, 'serve-openapi');
 
@@ -63,7 +65,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 /** Runs the CLI and returns its exit code and output. */
 function cli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/spaceact.mjs', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'spaceact.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -271,7 +273,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
       this.skip();
     }
     const out = join(tmp, 'python');
-    const serve = spawn(process.execPath, ['bin/spaceact.mjs', 'serve', '--port', '0', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = spawn(process.execPath, [join(ROOT, 'bin', 'spaceact.mjs'), 'serve', '--port', '0', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let serveOut = '';
     serve.stderr.on('data', (d: Buffer) => (serveOut += d.toString()));
     const exited = new Promise<number | null>((resolve) => serve.on('close', (c) => resolve(c)));
@@ -285,7 +287,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
         serve.on('close', () => reject(new Error(`spaceact serve exited: ${serveOut}`)));
       });
       const played = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn('python3', ['examples/python/spaceact_client.py', '--url', url, '--instance', 'P6-L3-s100'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('python3', [join(ROOT, 'examples', 'python', 'spaceact_client.py'), '--url', url, '--instance', 'P6-L3-s100'], { stdio: ['ignore', 'pipe', 'pipe'] });
         let text = '';
         child.stdout.on('data', (d: Buffer) => (text += d.toString()));
         child.stderr.on('data', (d: Buffer) => (text += d.toString()));
