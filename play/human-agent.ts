@@ -45,6 +45,20 @@ export class PlaySession {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /**
+   * Resolves once the session has left `running` after the change past `version`: the next
+   * observation is published, or the episode ended (what a turn's answer waits for).
+   */
+  async settled(version: number): Promise<void> {
+    let v = version + 1;
+    // (Read through a function: the status changes while this waits.)
+    const running = (): boolean => this.status === 'running';
+    while (running()) {
+      await this.changed(v);
+      v = this.version;
+    }
+  }
+
   /** The agent's side: publish the observation and wait for the person's reply. */
   awaitReply(obs: Observation): Promise<AgentReply> {
     if (this.interrupted) return Promise.reject(new PlayInterrupted());
@@ -99,20 +113,29 @@ export class PlaySession {
 }
 
 /**
- * A person as an agent: each turn it publishes the observation to a {@link PlaySession} and
- * resolves when the person submits the turn on the play page. It goes through the same loop,
- * log and scoring as every model.
+ * An agent whose replies come from outside the process through a {@link PlaySession}: each
+ * turn it publishes the observation there and resolves when a reply is handed in (by the play
+ * page for a person, by an HTTP client of `spaceact serve` for a program). It goes through the
+ * same loop, log and scoring as every model.
  */
-export class HumanAgent implements Agent {
-  readonly name = 'human';
-  readonly settings: Record<string, unknown> = { interface: 'play-page' };
-  readonly needsImages = true;
-
-  constructor(private readonly session: PlaySession) {}
+export class SessionAgent implements Agent {
+  constructor(
+    private readonly session: PlaySession,
+    readonly name: string,
+    readonly settings: Record<string, unknown>,
+    readonly needsImages = true,
+  ) {}
 
   start(): void {}
 
   act(obs: Observation): Promise<AgentReply> {
     return this.session.awaitReply(obs);
+  }
+}
+
+/** A person as an agent (`human`), answering on the play page. */
+export class HumanAgent extends SessionAgent {
+  constructor(session: PlaySession) {
+    super(session, 'human', { interface: 'play-page' });
   }
 }

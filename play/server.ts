@@ -1,38 +1,14 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkReply, nestingExceeds } from '../agents/reply-parser.ts';
-import { SpaceActError } from '../core/errors.ts';
 import type { PlaySession } from './human-agent.ts';
+import { COMMON_HEADERS, HttpError, LoopbackJsonServer } from './loopback-http.ts';
 import type { PlayStateBuilder } from './state.ts';
 
-/** Largest request body read, bytes (a turn is a few hundred bytes). */
-export const MAX_BODY_BYTES = 256 * 1024;
+// Where they always were, for importers of the play server.
+export { MAX_BODY_BYTES, PLAY_CSP } from './loopback-http.ts';
+
 /** Deepest nesting of a turn's reply accepted (a real one is 4 levels deep). */
-const MAX_REPLY_DEPTH = 32;
-
-/** The play page's content security policy: its own inline code, its own images and API only. */
-export const PLAY_CSP =
-  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; base-uri 'none'";
-
-const COMMON_HEADERS: Record<string, string> = {
-  // frame-ancestors works only as a header, so the page's <meta> copy leaves it out.
-  'Content-Security-Policy': `${PLAY_CSP}; frame-ancestors 'none'`,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'X-Frame-Options': 'DENY',
-};
-
-/** A refusal with its HTTP status; the message is ours, never the request's text. */
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly problems: string[] = [],
-  ) {
-    super(message);
-  }
-}
+export const MAX_REPLY_DEPTH = 32;
 
 /**
  * The play page's HTTP server, bound to 127.0.0.1 only. Routes: `GET /` (the page),
@@ -42,78 +18,16 @@ class HttpError extends Error {
  * turn has run). Anything else is 404; a request for another host, from another origin, or
  * with a bad body is refused without echoing it.
  */
-export class PlayServer {
-  private server: Server | null = null;
-  private port = 0;
-
+export class PlayServer extends LoopbackJsonServer {
   constructor(
     private readonly session: PlaySession,
     private readonly states: PlayStateBuilder,
     private readonly page: string,
-  ) {}
-
-  /** Starts listening on 127.0.0.1 (`port` 0: any free port); returns the page's URL. */
-  async listen(port = 0): Promise<string> {
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SpaceActError('invalid-argument', `--port must be a whole number from 0 to 65535, got ${port}`);
-    const server = createServer((req, res) => {
-      this.handle(req, res).catch((err: unknown) => this.fail(res, err));
-    });
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (err: NodeJS.ErrnoException) =>
-        reject(new SpaceActError('io', `cannot listen on 127.0.0.1:${port}: ${err.code ?? err.message}`, { port })),
-      );
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    return this.url;
+  ) {
+    super();
   }
 
-  /** The page's URL. */
-  get url(): string {
-    return `http://127.0.0.1:${this.port}/`;
-  }
-
-  /** Stops accepting requests, lets answers in flight finish (2 s at most), and closes. */
-  async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = null;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const timer = setTimeout(() => server.closeAllConnections(), 2000);
-    await closed;
-    clearTimeout(timer);
-  }
-
-  private send(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
-    res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
-  }
-
-  private json(res: ServerResponse, status: number, value: unknown): void {
-    this.send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
-  }
-
-  private fail(res: ServerResponse, err: unknown): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (err instanceof HttpError) this.json(res, err.status, { error: err.message, ...(err.problems.length ? { problems: err.problems } : {}) });
-    else this.json(res, 500, { error: 'internal error' });
-  }
-
-  /** Rejects requests addressed to another host name (DNS rebinding) or sent by another site. */
-  private checkOrigin(req: IncomingMessage): void {
-    const hosts = [`127.0.0.1:${this.port}`, `localhost:${this.port}`];
-    if (!hosts.includes(req.headers.host ?? '')) throw new HttpError(421, 'this server answers only 127.0.0.1');
-    const origin = req.headers.origin;
-    if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) throw new HttpError(403, 'cross-origin requests are refused');
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    this.checkOrigin(req);
+  protected async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
     if (path === '/' && method === 'GET') return this.send(res, 200, 'text/html; charset=utf-8', this.page);
@@ -136,22 +50,9 @@ export class PlayServer {
     throw new HttpError(404, 'not found');
   }
 
-  private async body(req: IncomingMessage): Promise<string> {
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/json') throw new HttpError(415, 'send the turn as application/json');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) throw new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
-      chunks.push(chunk as Buffer);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
   /** `POST /api/give-up` with `{version}`: the episode ends unsolved now; answers with the end state. */
   private async giveUp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { version, ...rest } = (await this.jsonObject(req, '{version}')) as { version?: unknown };
+    const { version, ...rest } = await this.jsonObject(req, '{version}');
     if (Object.keys(rest).length) throw new HttpError(400, 'the body may hold only "version"');
     if (!Number.isInteger(version)) throw new HttpError(400, '"version" must be the whole number of the state given up on');
     const s = this.session;
@@ -159,37 +60,12 @@ export class PlayServer {
     if (version !== s.version) throw new HttpError(409, 'this answers an older state; reload the page');
     const before = s.version;
     if (!s.giveUp()) throw new HttpError(409, 'no turn is awaited now');
-    await this.settled(before);
+    await s.settled(before);
     this.json(res, 200, this.states.state());
   }
 
-  /** The request's body as a JSON object (`shape` names the expected object in the error). */
-  private async jsonObject(req: IncomingMessage, shape: string): Promise<object> {
-    const text = await this.body(req);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'the body is not valid JSON');
-    }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, `the body must be an object ${shape}`);
-    return parsed;
-  }
-
-  /** Waits until the session has left `running` after the change past `version` (the next observation, or the end). */
-  private async settled(version: number): Promise<void> {
-    const s = this.session;
-    let v = version + 1;
-    // (Read through a function: the status changes while this handler waits.)
-    const running = (): boolean => s.status === 'running';
-    while (running()) {
-      await s.changed(v);
-      v = s.version;
-    }
-  }
-
   private async turn(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { version, reply, ...rest } = (await this.jsonObject(req, '{version, reply}')) as { version?: unknown; reply?: unknown };
+    const { version, reply, ...rest } = await this.jsonObject(req, '{version, reply}');
     if (Object.keys(rest).length) throw new HttpError(400, 'the body may hold only "version" and "reply"');
     if (!Number.isInteger(version)) throw new HttpError(400, '"version" must be the whole number of the state the turn answers');
     if (!reply || typeof reply !== 'object' || Array.isArray(reply)) throw new HttpError(400, '"reply" must be an object {rationale, note, actions}');
@@ -207,7 +83,7 @@ export class PlayServer {
       throw new HttpError(409, 'no turn is awaited now');
     }
     // Answer with the state after the turn: the next observation, or the end.
-    await this.settled(before);
+    await s.settled(before);
     this.json(res, 200, this.states.state());
   }
 }

@@ -97,7 +97,8 @@ function playResult(r: CallResult): PlayResult {
   return out;
 }
 
-function conditionsOf(obs: Observation): string[] {
+/** What the conditions of an observation's mode change, in words. */
+export function conditionsOf(obs: Observation): string[] {
   const m = obs.mode;
   const out: string[] = [];
   if (m.blind) out.push('blind: no pictures in this episode.');
