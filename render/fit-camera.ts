@@ -33,6 +33,8 @@ function shapePoints(s: ShapeSpec): { points: Vec3[]; pad: number } {
       return { points: [[0, 0, 0]], pad: s.radius };
     case 'cylinder':
       return { points: corners([s.radius, s.halfHeight, s.radius]), pad: 0 };
+    case 'capsule':
+      return { points: [[0, s.halfHeight, 0], [0, -s.halfHeight, 0]], pad: s.radius };
     case 'hull':
       return { points: s.points, pad: 0 };
     case 'mesh':

@@ -97,8 +97,9 @@ function shape(v: unknown, path: string): ShapeSpec {
     case 'ball':
       return withPose({ type: 'ball', radius: positive(v.radius, `${path}.radius`) });
     case 'cylinder':
+    case 'capsule':
       return withPose({
-        type: 'cylinder',
+        type: v.type,
         radius: positive(v.radius, `${path}.radius`),
         halfHeight: positive(v.halfHeight, `${path}.halfHeight`),
       });

@@ -38,10 +38,12 @@ export type PlacedConvex =
   | { kind: 'point'; centre: Vec3; margin: number }
   | { kind: 'box'; centre: Vec3; margin: 0; axes: [Vec3, Vec3, Vec3]; half: Vec3 }
   | { kind: 'cylinder'; centre: Vec3; margin: 0; axis: Vec3; radius: number; halfHeight: number }
-  | { kind: 'points'; centre: Vec3; margin: 0; points: Vec3[] };
+  | { kind: 'points'; centre: Vec3; margin: number; points: Vec3[] };
 
 /**
- * The convex shape `spec` (box, ball, cylinder or hull; its own `pose` ignored) placed at `pose`.
+ * The convex shape `spec` (box, ball, cylinder, capsule or hull; its own `pose` ignored) placed at
+ * `pose`. A capsule is its segment as a two-point core with its radius as the margin, as a ball is
+ * its centre with its radius.
  * Returns null for a triangle mesh (use {@link placeTriangle} per triangle).
  */
 export function placeConvex(spec: ShapeSpec, pose: Pose): PlacedConvex | null {
@@ -58,6 +60,10 @@ export function placeConvex(spec: ShapeSpec, pose: Pose): PlacedConvex | null {
       const axis = qrotate(pose.q, [0, 1, 0]);
       const n = Math.hypot(axis[0], axis[1], axis[2]);
       return { kind: 'cylinder', centre: c, margin: 0, axis: [axis[0] / n, axis[1] / n, axis[2] / n], radius: spec.radius, halfHeight: spec.halfHeight };
+    }
+    case 'capsule': {
+      const a = qrotate(pose.q, [0, spec.halfHeight, 0]);
+      return { kind: 'points', centre: c, margin: spec.radius, points: [[c[0] + a[0], c[1] + a[1], c[2] + a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]] };
     }
     case 'hull': {
       const pts = spec.points.map((p) => {

@@ -26,7 +26,8 @@ export function scaleShape(spec: ShapeSpec, k: number): ShapeSpec {
     case 'ball':
       return { type: 'ball', radius: spec.radius * k, ...pose };
     case 'cylinder':
-      return { type: 'cylinder', radius: spec.radius * k, halfHeight: spec.halfHeight * k, ...pose };
+    case 'capsule':
+      return { type: spec.type, radius: spec.radius * k, halfHeight: spec.halfHeight * k, ...pose };
     case 'hull':
       return { type: 'hull', points: spec.points.map((p) => [p[0] * k, p[1] * k, p[2] * k]), ...pose };
     case 'mesh':

@@ -46,7 +46,7 @@ function size(value: unknown, path: string): number {
  */
 export function validateShape(value: unknown, path: string, kind: BodyKind): ShapeSpec {
   const s = plainObject(value, path);
-  const type = oneOf(s.type, `${path}.type`, ['box', 'ball', 'cylinder', 'hull', 'mesh'] as const);
+  const type = oneOf(s.type, `${path}.type`, ['box', 'ball', 'cylinder', 'capsule', 'hull', 'mesh'] as const);
   const pose = s.pose === undefined ? undefined : validPose(s.pose, `${path}.pose`);
   const withPose = <T extends ShapeSpec>(shape: T): T => (pose ? { ...shape, pose } : shape);
   switch (type) {
@@ -58,6 +58,7 @@ export function validateShape(value: unknown, path: string, kind: BodyKind): Sha
     case 'ball':
       return withPose({ type, radius: size(s.radius, `${path}.radius`) });
     case 'cylinder':
+    case 'capsule':
       return withPose({ type, radius: size(s.radius, `${path}.radius`), halfHeight: size(s.halfHeight, `${path}.halfHeight`) });
     case 'hull': {
       const pts = arrayOf(s.points, `${path}.points`, 4, MAX_VERTICES).map((p, i) => vec3(p, `${path}.points[${i}]`, MAX_SHAPE_SIZE));
@@ -111,6 +112,9 @@ export function colliderDesc(shape: ShapeSpec): RAPIER.ColliderDesc {
     case 'cylinder':
       desc = RAPIER.ColliderDesc.cylinder(shape.halfHeight, shape.radius);
       break;
+    case 'capsule':
+      desc = RAPIER.ColliderDesc.capsule(shape.halfHeight, shape.radius);
+      break;
     case 'hull':
       desc = RAPIER.ColliderDesc.convexHull(flatten(shape.points));
       break;
@@ -141,6 +145,9 @@ export function compileShape(shape: ShapeSpec): CompiledShape {
     case 'cylinder':
       own = Math.hypot(shape.halfHeight, shape.radius);
       break;
+    case 'capsule':
+      own = shape.halfHeight + shape.radius;
+      break;
     case 'hull':
       points = shape.points;
       break;
@@ -165,7 +172,7 @@ export function rebaseShape(shape: CompiledShape, offset: Pose): CompiledShape {
   let radius: number;
   if (shape.points.length) radius = Math.max(...shape.points.map((p) => vlen(transformPoint(local, p))));
   else {
-    const own = s.type === 'box' ? vlen(s.half) : s.type === 'ball' ? s.radius : s.type === 'cylinder' ? Math.hypot(s.halfHeight, s.radius) : 0;
+    const own = s.type === 'box' ? vlen(s.half) : s.type === 'ball' ? s.radius : s.type === 'cylinder' ? Math.hypot(s.halfHeight, s.radius) : s.type === 'capsule' ? s.halfHeight + s.radius : 0;
     radius = vlen(local.p) + own;
   }
   return { spec: shape.spec, local, convex: shape.convex, radius, points: shape.points };
@@ -187,6 +194,10 @@ export function erodedSpec(shape: CompiledShape, delta: number): ShapeSpec | nul
       return { type: 'ball', radius: shrink(s.radius) };
     case 'cylinder':
       return { type: 'cylinder', radius: shrink(s.radius), halfHeight: shrink(s.halfHeight) };
+    case 'capsule':
+      // Only the radius: the segment is the core, and shrinking it would pull the round ends in
+      // by more than `delta` relative to the surface.
+      return { type: 'capsule', radius: shrink(s.radius), halfHeight: s.halfHeight };
     case 'hull': {
       const n = s.points.length;
       const c: Vec3 = [0, 0, 0];
@@ -228,6 +239,10 @@ export function shapeAabb(shape: CompiledShape, bodyPose: Pose): Aabb {
     const ay = qrotate(pose.q, [0, 1, 0]);
     const az = qrotate(pose.q, [0, 0, 1]);
     for (let i = 0; i < 3; i++) ext[i] = Math.abs(ax[i]) * spec.half[0] + Math.abs(ay[i]) * spec.half[1] + Math.abs(az[i]) * spec.half[2];
+  } else if (spec.type === 'capsule') {
+    // The segment's extent, then the radius all round (the round ends reach it along every axis).
+    const axis = qrotate(pose.q, [0, 1, 0]);
+    for (let i = 0; i < 3; i++) ext[i] = Math.abs(axis[i]) * spec.halfHeight + spec.radius;
   } else {
     const axis = qrotate(pose.q, [0, 1, 0]);
     for (let i = 0; i < 3; i++) ext[i] = Math.abs(axis[i]) * spec.halfHeight + spec.radius * Math.sqrt(Math.max(0, 1 - axis[i] * axis[i]));

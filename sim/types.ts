@@ -31,6 +31,11 @@ export type ShapeSpec =
   | { type: 'ball'; radius: number; pose?: Pose }
   /** Axis along the shape's local Y. */
   | { type: 'cylinder'; radius: number; halfHeight: number; pose?: Pose }
+  /**
+   * A capsule: the points within `radius` of a segment from −`halfHeight` to +`halfHeight` along
+   * the shape's local Y (a rod with round ends; total length 2 · (halfHeight + radius)).
+   */
+  | { type: 'capsule'; radius: number; halfHeight: number; pose?: Pose }
   /** The convex hull of the points. */
   | { type: 'hull'; points: Vec3[]; pose?: Pose }
   /** A triangle mesh; only for static bodies. */

@@ -77,6 +77,8 @@ export function specRadius(spec: ShapeSpec): number {
       return spec.radius;
     case 'cylinder':
       return Math.hypot(spec.radius, spec.halfHeight);
+    case 'capsule':
+      return spec.radius + spec.halfHeight;
     case 'hull':
       return Math.max(...spec.points.map((p) => Math.hypot(p[0], p[1], p[2])));
     case 'mesh':

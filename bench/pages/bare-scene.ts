@@ -62,6 +62,8 @@ function geometry(s: ShapeSpec): THREE.BufferGeometry {
       return new THREE.SphereGeometry(s.radius, 48, 24);
     case 'cylinder':
       return new THREE.CylinderGeometry(s.radius, s.radius, 2 * s.halfHeight, 48);
+    case 'capsule':
+      return new THREE.CapsuleGeometry(s.radius, 2 * s.halfHeight, 12, 48);
     case 'hull':
       return new ConvexGeometry(s.points.map((p) => new THREE.Vector3(p[0], p[1], p[2])));
     case 'mesh': {

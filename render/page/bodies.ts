@@ -46,6 +46,9 @@ function shapeGeometry(shape: ShapeSpec, detail = false): THREE.BufferGeometry {
       return new THREE.SphereGeometry(shape.radius, n, n / 2);
     case 'cylinder':
       return new THREE.CylinderGeometry(shape.radius, shape.radius, 2 * shape.halfHeight, n);
+    case 'capsule':
+      // three.js's capsule also runs along Y, its `height` the straight middle part.
+      return new THREE.CapsuleGeometry(shape.radius, 2 * shape.halfHeight, n / 4, n);
     case 'hull':
       return new ConvexGeometry(shape.points.map((p) => new THREE.Vector3(p[0], p[1], p[2])));
     case 'mesh': {

@@ -47,6 +47,9 @@ export function erodeShapes(shapes: ShapeSpec[], delta: number): ShapeSpec[] {
         return { type: 'ball', radius: shrink(s.radius), ...pose };
       case 'cylinder':
         return { type: 'cylinder', radius: shrink(s.radius), halfHeight: shrink(s.halfHeight), ...pose };
+      case 'capsule':
+        // The surface is the segment's radius-neighbourhood: shrinking the radius moves every side in.
+        return { type: 'capsule', radius: shrink(s.radius), halfHeight: s.halfHeight, ...pose };
       case 'hull': {
         const c = vscale(s.points.reduce((acc, p) => vadd(acc, p), [0, 0, 0] as Vec3), 1 / s.points.length);
         const h = Math.min(...hullHalf(s.points));
@@ -70,6 +73,8 @@ export function scaleShapes(shapes: ShapeSpec[], factor: number): ShapeSpec[] {
         return { type: 'ball', radius: s.radius * factor, ...pose };
       case 'cylinder':
         return { type: 'cylinder', radius: s.radius * factor, halfHeight: s.halfHeight * factor, ...pose };
+      case 'capsule':
+        return { type: 'capsule', radius: s.radius * factor, halfHeight: s.halfHeight * factor, ...pose };
       case 'hull':
         return { type: 'hull', points: s.points.map((p) => vscale(p, factor)), ...pose };
       case 'mesh':

@@ -83,6 +83,14 @@ export function pieces(shapes: ShapeSpec[], pose: Pose): Piece[] {
       case 'ball':
         out.push({ support: () => c, centre: c, margin: s.radius, vertices: null, faces: [], edges: [] });
         break;
+      case 'capsule': {
+        // A segment core (its two end points) with the radius as margin, like a ball's point.
+        const top = toWorld([0, s.halfHeight, 0]);
+        const bottom = toWorld([0, -s.halfHeight, 0]);
+        const axis = scale(axes[1], 1 / norm(axes[1]));
+        out.push({ support: (d) => (dot(d, axis) >= 0 ? top : bottom), centre: c, margin: s.radius, vertices: [top, bottom], faces: [], edges: [axis] });
+        break;
+      }
       case 'box': {
         const h = s.half;
         const verts: Vec3[] = [];
@@ -455,6 +463,9 @@ export function boundingRadius(shapes: ShapeSpec[]): number {
     } else if (s.type === 'cylinder') {
       pts.push([0, 0, 0]);
       pad = Math.hypot(s.radius, s.halfHeight);
+    } else if (s.type === 'capsule') {
+      pts.push([0, s.halfHeight, 0], [0, -s.halfHeight, 0]);
+      pad = s.radius;
     } else if (s.type === 'hull') pts.push(...s.points);
     else pts.push(...s.vertices);
     for (const p of pts) r = Math.max(r, norm(add(lp.p, rotate(lp.q, p))) + pad);

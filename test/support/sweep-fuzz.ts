@@ -2,9 +2,9 @@
  * Property-based check of the world's swept motion and free/overlap verdicts against the
  * independent oracle in `convex-oracle.ts`.
  *
- * Each case puts one static obstacle (box, ball, cylinder, convex hull, compound or closed
+ * Each case puts one static obstacle (box, ball, cylinder, capsule, convex hull, compound or closed
  * triangle mesh, random size 3–60 mm per piece, random orientation) at the origin and sweeps one
- * kinematic body (box, ball, cylinder, hull or compound) along a random 6-DoF path:
+ * kinematic body (box, ball, cylinder, capsule, hull or compound) along a random 6-DoF path:
  *
  * - **core**: aimed through the obstacle's centre, turning up to 180°;
  * - **offset**: the same path shifted sideways by up to the sum of the bounding radii (glancing
@@ -35,9 +35,9 @@ import { World } from '../../sim/world.ts';
 import { bodiesIntersect, bodyDistance, boundingRadius, firstContact, pathPose, pieces } from './convex-oracle.ts';
 
 /** Shapes a moving body may have. */
-export const MOVING_KINDS = ['box', 'ball', 'cylinder', 'hull', 'compound'] as const;
+export const MOVING_KINDS = ['box', 'ball', 'cylinder', 'capsule', 'hull', 'compound'] as const;
 /** Shapes an obstacle may have. */
-export const OBSTACLE_KINDS = ['box', 'ball', 'cylinder', 'hull', 'compound', 'mesh'] as const;
+export const OBSTACLE_KINDS = ['box', 'ball', 'cylinder', 'capsule', 'hull', 'compound', 'mesh'] as const;
 export type MovingKind = (typeof MOVING_KINDS)[number];
 export type ObstacleKind = (typeof OBSTACLE_KINDS)[number];
 export type SweepKind = 'core' | 'offset' | 'graze' | 'overlap';
@@ -108,7 +108,7 @@ function mulq(a: Quat, b: Quat): Quat {
   ];
 }
 
-function piece(kind: 'box' | 'ball' | 'cylinder' | 'hull', rand: () => number, pose?: Pose): ShapeSpec {
+function piece(kind: 'box' | 'ball' | 'cylinder' | 'capsule' | 'hull', rand: () => number, pose?: Pose): ShapeSpec {
   const at = pose ? { pose } : {};
   switch (kind) {
     case 'box':
@@ -116,7 +116,8 @@ function piece(kind: 'box' | 'ball' | 'cylinder' | 'hull', rand: () => number, p
     case 'ball':
       return { type: 'ball', radius: size(rand), ...at };
     case 'cylinder':
-      return { type: 'cylinder', radius: size(rand), halfHeight: size(rand), ...at };
+    case 'capsule':
+      return { type: kind, radius: size(rand), halfHeight: size(rand), ...at };
     case 'hull': {
       // Points on an ellipsoid of random axes, so every one is a hull vertex.
       const axes = [size(rand), size(rand), size(rand)];
@@ -136,12 +137,12 @@ function piece(kind: 'box' | 'ball' | 'cylinder' | 'hull', rand: () => number, p
 /** Random shapes of a body of the given kind. */
 export function randomShapes(kind: MovingKind | ObstacleKind, rand: () => number): ShapeSpec[] {
   if (kind === 'compound') {
-    const kinds = ['box', 'ball', 'cylinder', 'hull'] as const;
+    const kinds = ['box', 'ball', 'cylinder', 'capsule', 'hull'] as const;
     const n = 2 + Math.floor(rand() * 2);
     const out: ShapeSpec[] = [];
     for (let i = 0; i < n; i++) {
       const offset = unitVector(rand).map((x) => x * 0.03 * rand()) as Vec3;
-      out.push(piece(kinds[Math.floor(rand() * 4)], rand, { p: offset, q: randomQuat(rand) }));
+      out.push(piece(kinds[Math.floor(rand() * kinds.length)], rand, { p: offset, q: randomQuat(rand) }));
     }
     return out;
   }
