@@ -40,9 +40,9 @@ export const B2_DESCRIPTOR: FamilyDescriptor = {
   summary:
     'Build out from a studded table over its edge to a marked point with interlocking bricks from a supply, so that a payload hung there holds for 2 s (pass/fail). Tests metric grounding (the site is shown only in pictures: bricks are placed by world coordinates read off a measuring mat and snapped onto the studs within 3 mm), stud statics of a cantilever anchored on one side (bricks stepping out one on the next at L3+, two studs wide at L5+), brick choice from a supply with alternatives and decoys under a brick budget, and at L7 a table turned against the world frame. A small action budget makes probing for the site with refused placements unaffordable.',
   tiers: {
-    L1: { levers: [], description: 'Target 3 or 4 cells past the edge; one brick anchored on the table (types up to 6 studs); payload 49–75 % of the reference\'s capacity; one alternative type; brick budget 4; 5 actions.' },
+    L1: { levers: [], description: 'Target 3 or 4 cells past the edge; one brick anchored on the table (types up to 6 studs); payload 49–75 % of the reference\'s capacity; one alternative type; brick budget 5; 5 actions.' },
     L3: { levers: [], description: 'Target 6–8 cells past the edge, beyond any single brick: two bricks stepping out one on the next; payload 59–75 % of the reference\'s capacity; two alternative types; brick budget 4; 6 actions.' },
-    L5: { levers: [], description: 'Target 9–11 cells past the edge: two levels of two-wide bricks up to 8 studs; the payload (64–75 % of the reference\'s capacity) breaks the same cantilever one stud wide; two decoys (the one-wide look-alikes, short types); brick budget 3; 6 actions.' },
+    L5: { levers: [], description: 'Target 9 or 10 cells past the edge: two levels of two-wide bricks up to 8 studs; the payload (64–75 % of the reference\'s capacity) breaks the same cantilever one stud wide; two decoys (the one-wide look-alikes, short types); brick budget 3; 6 actions.' },
     L7: { levers: ['+rot'], description: 'L5 with the table and its stud grid turned by ±30–60° about the vertical against the world frame the bricks are placed in (mat, rulers and origin stay world-aligned).' },
   },
 };

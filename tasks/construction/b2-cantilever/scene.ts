@@ -72,10 +72,10 @@ export interface TierSettings {
 
 /** Tier levers. */
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
-  L1: { tableCols: [4, 5], reaches: [3, 4], levels: 1, widths: [1, 2], maxLength: 6, ratio: [0.45, 0.75], alternatives: 1, decoys: 0, twoWide: false, spareBricks: 3, actionMargin: 3, rotated: false },
+  L1: { tableCols: [4, 5], reaches: [3, 4], levels: 1, widths: [1, 2], maxLength: 6, ratio: [0.45, 0.75], alternatives: 1, decoys: 0, twoWide: false, spareBricks: 4, actionMargin: 3, rotated: false },
   L3: { tableCols: [4, 5], reaches: [6, 7, 8], levels: 2, widths: [1, 2], maxLength: 6, ratio: [0.55, 0.75], alternatives: 2, decoys: 0, twoWide: false, spareBricks: 2, actionMargin: 3, rotated: false },
-  L5: { tableCols: [5, 6], reaches: [9, 10, 11], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, spareBricks: 1, actionMargin: 3, rotated: false },
-  L7: { tableCols: [5, 6], reaches: [9, 10, 11], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, spareBricks: 1, actionMargin: 3, rotated: true },
+  L5: { tableCols: [5, 6], reaches: [9, 10], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, spareBricks: 1, actionMargin: 3, rotated: false },
+  L7: { tableCols: [5, 6], reaches: [9, 10], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, spareBricks: 1, actionMargin: 3, rotated: true },
 };
 
 /** The brick budget of a tier: the most bricks that may stand at once (the reference's plus the tier's spares). */
