@@ -22,15 +22,16 @@
 import { SpaceActError } from '../../../core/errors.ts';
 import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/bricks.ts';
 import { yawQuat } from '../../../sim/math.ts';
-import type { Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
+import type { Quat, Vec3 } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { brickType, heightOf, PITCH, PLATE, type BrickType } from '../../kits/bricks/catalog.ts';
+import { addMeasuringMat } from '../../kits/measuring-mat.ts';
 import { gridToWorld, pierTopY, SNAP_TOLERANCE, spanCells, toolYaw, worldToGrid, YAW_TOLERANCE_DEG, type B1Scene } from './scene.ts';
 
 const PIER_COLOR = '#95a5a6';
-const COLORS = { mat: '#ece6d5', minor: '#b5ab93', major: '#6f6756', weight: '#2c3e50', cord: '#922b21', hook: '#e74c3c', targetDark: '#111111', targetLight: '#ffffff' };
+const COLORS = { weight: '#2c3e50', cord: '#922b21', hook: '#e74c3c' };
 /** Side of the weight's cube, m. */
 const WEIGHT_SIZE = 0.015;
 /** The weight's top hangs this far below the pier tops before the test, m. */
@@ -39,9 +40,6 @@ const WEIGHT_DROP = 0.031;
 const HOOK_RADIUS = 0.006;
 /** Half width of the cord, m. */
 const CORD_HALF = 0.0024;
-/** Mat line spacing and every how many lines one is bold. */
-const LINE_STEP = 0.01;
-const BOLD_EVERY = 5;
 /** Physical settle after each place or remove, s. */
 const SETTLE_SECONDS = 0.1;
 
@@ -69,27 +67,6 @@ function toolQuat(deg: number): Quat {
   return yawQuat(-deg);
 }
 
-/** Thin boxes along z at every mat line across x (and along x across z), split into minor and bold ones. */
-function matLines(mat: [number, number]): { minor: ShapeSpec[]; major: ShapeSpec[] } {
-  const minor: ShapeSpec[] = [];
-  const major: ShapeSpec[] = [];
-  const line = (along: 'x' | 'z', at: number, bold: boolean): void => {
-    const w = bold ? 0.0004 : 0.00005;
-    const [X, Z] = mat;
-    const shape: ShapeSpec =
-      along === 'z'
-        ? { type: 'box', half: [w, 0.0001, Z / 2], pose: { p: [at, 0, Z / 2], q: [0, 0, 0, 1] } }
-        : { type: 'box', half: [X / 2, 0.0001, w], pose: { p: [X / 2, 0, at], q: [0, 0, 0, 1] } };
-    (bold ? major : minor).push(shape);
-  };
-  for (const [along, size] of [['z', mat[0]], ['x', mat[1]]] as const) {
-    const n = Math.round(size / LINE_STEP);
-    // The edges carry the rulers; lines fill the inside.
-    for (let i = 1; i < n; i++) line(along, Math.round(i * LINE_STEP * 1e6) / 1e6, i % BOLD_EVERY === 0);
-  }
-  return { minor, major };
-}
-
 /** Builds the B1 world for `instance` and returns its tools and tests. */
 export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
   const s = instance.scene;
@@ -100,26 +77,8 @@ export function build(instance: Instance<B1Scene>, world: World): FamilyEnv {
   const gridQ = toolQuat(s.spanYawDeg);
   const identity: Quat = [0, 0, 0, 1];
 
-  world.addBody({
-    name: 'floor',
-    kind: 'static',
-    pose: { p: [s.mat[0] / 2, -0.005, s.mat[1] / 2], q: identity },
-    shapes: [{ type: 'box', half: [0.6, 0.005, 0.6] }],
-    material: { density: 1000, friction: 0.6, restitution: 0 },
-    visible: false,
-  });
-  // The mat and its lines are drawn only: bricks that miss the piers land on the floor under them.
-  world.addBody({ name: 'mat', kind: 'static', collides: false, pose: { p: [s.mat[0] / 2, 0.0002, s.mat[1] / 2], q: identity }, shapes: [{ type: 'box', half: [s.mat[0] / 2, 0.0002, s.mat[1] / 2] }], color: COLORS.mat });
-  const lines = matLines(s.mat);
-  // One line is the body's shape, the others are drawn-only: no collider (not even a sensor) per line.
-  world.addBody({ name: 'mat-lines', kind: 'static', collides: false, pose: { p: [0, 0.0005, 0], q: identity }, shapes: lines.minor.slice(0, 1), visual: lines.minor.slice(1), color: COLORS.minor });
-  world.addBody({ name: 'mat-lines-bold', kind: 'static', collides: false, pose: { p: [0, 0.00052, 0], q: identity }, shapes: lines.major.slice(0, 1), visual: lines.major.slice(1), color: COLORS.major });
-  // The origin target: black disc, white ring, black centre dot.
-  const disc = (name: string, radius: number, y: number, color: string): void =>
-    world.addBody({ name, kind: 'static', collides: false, pose: { p: [0, y, 0], q: identity }, shapes: [{ type: 'cylinder', radius, halfHeight: 0.0003 }], color });
-  disc('origin-target', 0.011, 0.0009, COLORS.targetDark);
-  disc('origin-target-ring', 0.0075, 0.0012, COLORS.targetLight);
-  disc('origin-target-dot', 0.003, 0.0015, COLORS.targetDark);
+  // The measuring mat (floor, mat, lines, origin target): the shared kit, B1's own mat moved there.
+  addMeasuringMat(world, s.mat);
 
   for (const [name, col] of [['pier-west', 0], ['pier-east', W + G]] as const) {
     bricks.addBaseplate({ name, size: [W, s.rows], cell: [col, 0], top: 0, height: s.pierPlates, color: PIER_COLOR });

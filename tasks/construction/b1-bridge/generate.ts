@@ -18,11 +18,11 @@
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
-import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { brickType, CATALOG, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
+import { matRulers } from '../../kits/measuring-mat.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import {
   actionBudget,
@@ -109,24 +109,6 @@ function rulesText(s: B1Scene, actions: number): string {
   return lines.join('\n');
 }
 
-/** Height of the rulers' bands above the floor, m (just above the mat). */
-const RULER_Y = 0.0008;
-
-function rulersOf(s: B1Scene): RulerSpec[] {
-  const [X, Z] = s.mat;
-  const red = '#a93226';
-  const blue = '#1f4e8c';
-  const r = (from: [number, number, number], to: [number, number, number], tickDir: [number, number, number], color: string): RulerSpec => ({ from, to, tickDir, minor: 0.005, major: 0.05, color });
-  return [
-    r([0, RULER_Y, 0], [X, RULER_Y, 0], [0, 0, -1], red),
-    r([0, RULER_Y, Z], [X, RULER_Y, Z], [0, 0, 1], red),
-    // The z rulers' ticks and labels point into the mat (the piers keep clear of them): outside,
-    // the nearer labels would leave the frame, since the mat widens toward the camera.
-    r([0, RULER_Y, 0], [0, RULER_Y, Z], [1, 0, 0], blue),
-    r([X, RULER_Y, 0], [X, RULER_Y, Z], [-1, 0, 0], blue),
-  ];
-}
-
 /** The first view: the whole mat from the front, looking down at 60°. */
 function cameraOf(s: B1Scene): Instance['camera'] {
   return {
@@ -143,7 +125,7 @@ function instanceOf(family: FamilyDescriptor, s: B1Scene, seed: number, tier: Ti
     tools: [placeTool(s), REMOVE_TOOL, COMMIT_TOOL],
     budgets: { turns: TURNS, actionsPerTurn: 5, actions },
     camera: cameraOf(s),
-    rulers: rulersOf(s),
+    rulers: matRulers(s.mat),
     ground: { y: 0, color: '#b9b2a5' },
     dynamic: false,
     scoring: 'passfail',

@@ -31,13 +31,15 @@ export interface CellLoad {
   kg: number;
 }
 
-function mass(p: PlannedPart): number {
+/** Mass of a planned brick, kg: the brick system's density over its box (less the play on each side). */
+export function partMass(p: PlannedPart): number {
   const t = p.type!;
   const { density, play } = BRICK_DEFAULTS;
   return density * (t.length * PITCH - 2 * play) * (t.width * PITCH - 2 * play) * (p.height * PLATE);
 }
 
-function centre(p: PlannedPart): Vec3 {
+/** Centre of mass of a planned part in the plan's unturned grid frame, m (x along cols, y = layer × plate height, z along rows). */
+export function partCentre(p: PlannedPart): Vec3 {
   return [(p.cell[0] + p.span[0] / 2) * PITCH, (p.layer + p.height / 2) * PLATE, (p.cell[1] + p.span[1] / 2) * PITCH];
 }
 
@@ -47,7 +49,7 @@ function centre(p: PlannedPart): Vec3 {
  * load over a cell no brick covers does not hold.
  */
 export function partsStatics(parts: readonly PlannedPart[], load: CellLoad | null): PlanStatics {
-  const bricks: StaticsBrick[] = parts.filter((p) => !p.fixed).map((p) => ({ name: p.name, mass: mass(p), com: centre(p) }));
+  const bricks: StaticsBrick[] = parts.filter((p) => !p.fixed).map((p) => ({ name: p.name, mass: partMass(p), com: partCentre(p) }));
   const conns: StaticsConnection[] = planConnections(parts)
     .map((c) => ({
       id: `${c.lower.name}|${c.upper.name}`,
