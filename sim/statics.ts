@@ -34,7 +34,15 @@ export interface SettleThresholds {
  * moving (second-half motion above `linearTol` and above half its first-half motion, or the same
  * for its rotation) or ends displaced by more than `settleTol` (`settleAngleDeg`).
  */
-export function judgeSettle(watch: string[], start: Map<string, BodyMotionSample>, rested: Map<string, BodyMotionSample>, end: Map<string, BodyMotionSample>, t: SettleThresholds): Violation | null {
+export function judgeSettle(
+  watch: string[],
+  start: Map<string, BodyMotionSample>,
+  rested: Map<string, BodyMotionSample>,
+  end: Map<string, BodyMotionSample>,
+  t: SettleThresholds,
+  /** How the message names a body, quotes included (the world's spoken names). */
+  say: (name: string) => string = (n) => `'${n}'`,
+): Violation | null {
   const moved: Array<{ name: string; dist: number; angle: number; still: boolean }> = [];
   const deg = (a: Pose, b: Pose): number => (qangle(a.q, b.q) * 180) / Math.PI;
   for (const n of watch) {
@@ -53,7 +61,7 @@ export function judgeSettle(watch: string[], start: Map<string, BodyMotionSample
   moved.sort((a, b) => b.dist - a.dist || b.angle - a.angle || (a.name < b.name ? -1 : 1));
   // The message names the bodies and whether they came to rest, never how far they moved: a
   // distance or angle in the text would tell a sightless prober what the picture shows (issue 36).
-  const parts = moved.slice(0, 5).map((m) => `'${m.name}' ${m.still ? 'shifted before coming to rest' : 'kept moving'}`);
+  const parts = moved.slice(0, 5).map((m) => `${say(m.name)} ${m.still ? 'shifted before coming to rest' : 'kept moving'}`);
   return {
     kind: 'statics',
     bodies: moved.map((m) => m.name),

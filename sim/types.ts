@@ -78,6 +78,14 @@ export interface BodySpec {
   /** Free-form labels for tasks (e.g. `"disk"`, `"decoy"`); the world ignores them. */
   tags?: string[];
   /**
+   * What a person calls the body, as the task's rules do (`wall`, `rail`, `block C`): violation
+   * messages say this instead of `name`. Names are handles and may number parts by position
+   * (`wall-21`), which in a message would tell a sightless prober which part it hit — a map of
+   * the scene the picture alone should give. Many bodies may share one spoken name; a message
+   * lists it once. Default: `name`.
+   */
+  spokenName?: string;
+  /**
    * Shapes drawn with the body (same colour and pose) that have no collider: they never touch
    * anything, add no mass, take no part in sweeps, contact queries or the body's bounding box,
    * and are not in the state hash (like the rest of the spec they are fixed at creation). For

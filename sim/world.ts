@@ -291,6 +291,15 @@ export class World {
     return { ...structuredClone(rec.spec), kind: rec.kind, color: rec.color };
   }
 
+  /**
+   * The bodies as a message names them: each one's spoken name (`BodySpec.spokenName`, else its
+   * name) in quotes, each spoken name once, in the order given.
+   */
+  spokenList(names: readonly string[]): string {
+    const said = names.map((n) => `'${this.bodies.get(n)?.spec.spokenName ?? n}'`);
+    return [...new Set(said)].join(', ');
+  }
+
   /** Current kind of a body. */
   bodyKind(name: string): BodyKind {
     return this.record(name, 'name').kind;
@@ -618,10 +627,10 @@ export class World {
     // was is shown only by the rollback image.
     let violation: Violation | undefined;
     if (outcome.kind === 'collision') {
-      const others = outcome.bodies.length ? outcome.bodies.map((b) => `'${b}'`).join(', ') : 'another body';
-      violation = { kind: 'collision', bodies: [name, ...outcome.bodies], point: outcome.point, toi: outcome.toi, message: `'${name}' would touch ${others}; the move was undone.` };
+      const others = outcome.bodies.length ? this.spokenList(outcome.bodies) : 'another body';
+      violation = { kind: 'collision', bodies: [name, ...outcome.bodies], point: outcome.point, toi: outcome.toi, message: `${this.spokenList([name])} would touch ${others}; the move was undone.` };
     } else if (outcome.kind === 'workspace') {
-      violation = { kind: 'workspace', bodies: [name], toi: outcome.toi, message: `'${name}' would leave the workspace; the move was undone.` };
+      violation = { kind: 'workspace', bodies: [name], toi: outcome.toi, message: `${this.spokenList([name])} would leave the workspace; the move was undone.` };
     } else if (outcome.kind === 'topology' && outcome.topologyViolation) {
       const v = outcome.topologyViolation;
       violation = { ...v, bodies: v.bodies.includes(name) ? v.bodies : [name, ...v.bodies], toi: outcome.toi };
@@ -724,10 +733,10 @@ export class World {
       const point = outcome.point ? vscale(outcome.point, 1 / k) : undefined;
       const lastFree = posesAt(scalePose(outcome.lastFree, 1 / k));
       const movers = [...new Set((outcome.movers ?? []).map((i) => owners[i]))].sort();
-      const who = members.length <= 4 ? members.map((m) => `'${m}'`).join(', ') : `the group of ${members.length} bodies`;
+      const who = members.length <= 4 ? this.spokenList(members) : `the group of ${members.length} bodies`;
       let violation: Violation;
       if (outcome.kind === 'collision') {
-        const others = outcome.bodies.length ? outcome.bodies.map((b) => `'${b}'`).join(', ') : 'another body';
+        const others = outcome.bodies.length ? this.spokenList(outcome.bodies) : 'another body';
         violation = { kind: 'collision', bodies: [...(movers.length ? movers : members), ...outcome.bodies], point, toi, message: `Moving ${who} together: they would touch ${others}; the motion was undone.` };
       } else if (outcome.kind === 'workspace') {
         violation = { kind: 'workspace', bodies: [...members], toi, message: `Moving ${who} together would leave the workspace; the motion was undone.` };
@@ -828,7 +837,7 @@ export class World {
     this.advance(half * this.timestep);
     const rested = snap();
     this.advance((steps - half) * this.timestep);
-    return judgeSettle(watch, start, rested, snap(), { seconds, linearTol, angularTolDeg, settleTol, settleAngleDeg });
+    return judgeSettle(watch, start, rested, snap(), { seconds, linearTol, angularTolDeg, settleTol, settleAngleDeg }, (n) => this.spokenList([n]));
   }
 
   /**
@@ -1106,6 +1115,7 @@ export class World {
     if (s.visible !== undefined) out.visible = valid.booleanValue(s.visible, 'spec.visible');
     if (s.collides !== undefined) out.collides = valid.booleanValue(s.collides, 'spec.collides');
     if (s.ccd !== undefined) out.ccd = valid.booleanValue(s.ccd, 'spec.ccd');
+    if (s.spokenName !== undefined) out.spokenName = valid.nonEmptyString(s.spokenName, 'spec.spokenName', 60);
     if (s.tags !== undefined) out.tags = valid.arrayOf(s.tags, 'spec.tags', 0, 100).map((t, i) => valid.nonEmptyString(t, `spec.tags[${i}]`, 100));
     if (s.visual !== undefined) {
       // Validated as on a static body: a drawn-only mesh needs no mass, whatever the body's kind.

@@ -355,4 +355,20 @@ describe('sim: world', () => {
       }
     });
   }
+
+  it("messages say a body's spoken name, each once: numbered wall blocks read 'wall'", async () => {
+    const w = await World.create({ gravity: [0, 0, 0] });
+    try {
+      for (const [i, z] of [[1, -0.03], [2, 0.03]] as const) {
+        w.addBody({ name: `wall-${i}`, spokenName: 'wall', kind: 'static', pose: { p: [0.2, 0.05, z], q: I }, shapes: [{ type: 'box', half: [0.01, 0.05, 0.03] }] });
+      }
+      w.addBody({ name: 'slider', kind: 'kinematic', pose: { p: [0, 0.05, 0], q: I }, shapes: [{ type: 'box', half: [0.02, 0.02, 0.05] }] });
+      const r = w.sweep('slider', { p: [0.4, 0.05, 0], q: I });
+      expect(r.violation?.message).to.equal("'slider' would touch 'wall'; the move was undone.");
+      expect(r.violation?.bodies).to.have.members(['slider', 'wall-1', 'wall-2']);
+      expect(() => w.addBody({ name: 'x', spokenName: '', kind: 'static', pose: { p: [1, 1, 1], q: I }, shapes: [{ type: 'ball', radius: 0.01 }] })).to.throw(/spokenName/);
+    } finally {
+      w.free();
+    }
+  });
 });

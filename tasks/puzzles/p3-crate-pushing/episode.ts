@@ -111,12 +111,13 @@ function addRoom(world: World, s: P3Scene, level: Level): number {
   const darker = rowRuns(s, (i) => level.kind[i] === 'ground' && (colRow(level, i)[0] + colRow(level, i)[1]) % 2 === 1, 0, 0.0004);
   if (darker.length) world.addBody({ name: 'floor-checker', kind: 'static', collides: false, pose: { p: [0, 0, 0], q: IDENTITY }, shapes: darker, color: FLOOR_COLORS[1] });
   // One body per wall block, so a rollback view tints only the block that was hit. They are
-  // numbered in reading order; the names say nothing of where a block stands.
+  // numbered in reading order, and messages call each one just 'wall' (a number in the text
+  // would tell a prober which block it hit).
   let wallNo = 0;
   level.kind.forEach((k, i) => {
     if (k !== 'wall') return;
     const [x, z] = cellXZ(s, i);
-    world.addBody({ name: `wall-${++wallNo}`, kind: 'static', pose: { p: [x, s.wallHeight / 2, z], q: IDENTITY }, shapes: [{ type: 'box', half: [s.cell / 2, s.wallHeight / 2, s.cell / 2] }], color: WALL_COLOR, tags: ['wall'] });
+    world.addBody({ name: `wall-${++wallNo}`, kind: 'static', pose: { p: [x, s.wallHeight / 2, z], q: IDENTITY }, shapes: [{ type: 'box', half: [s.cell / 2, s.wallHeight / 2, s.cell / 2] }], color: WALL_COLOR, tags: ['wall'], spokenName: 'wall' });
   });
   if (level.kind.includes('platform')) {
     world.addBody({ name: 'platform', kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: rowRuns(s, (i) => level.kind[i] === 'platform', 0, s.platformHeight), color: PLATFORM_COLOR });
@@ -168,7 +169,7 @@ function addRoom(world: World, s: P3Scene, level: Level): number {
       rails.push({ type: 'box', half, pose: { p: [x + (dc * s.cell) / 2, top / 2, z + (dr * s.cell) / 2], q: IDENTITY } });
     });
   });
-  rails.forEach((shape, k) => world.addBody({ name: `rail-${k + 1}`, kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: [shape], color: RAIL_COLOR, tags: ['rail'] }));
+  rails.forEach((shape, k) => world.addBody({ name: `rail-${k + 1}`, kind: 'static', pose: { p: [0, 0, 0], q: IDENTITY }, shapes: [shape], color: RAIL_COLOR, tags: ['rail'], spokenName: 'rail' }));
   level.goals.forEach((g, k) => {
     const [x, z] = cellXZ(s, g);
     const y = (level.kind[g] === 'platform' ? s.platformHeight : 0) + 0.0006;
