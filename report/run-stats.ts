@@ -10,6 +10,7 @@ import { EpisodeLog } from '../agents/episode-log.ts';
 import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
 import type { RunEpisode, TaskFamily, ToolCall } from '../tasks/types.ts';
 import { loadSummary } from './run-data.ts';
+import type { Table } from './tables.ts';
 
 /** One family's figures over a run. */
 export interface FamilyRunStats {
@@ -23,6 +24,8 @@ export interface FamilyRunStats {
   result: unknown;
   /** The figures as text. */
   text: string;
+  /** The figures as tables, when the family offers them (`RunStatistics.tables`). */
+  tables?: Table[];
 }
 
 /** The figures of a run, per family that offers some. */
@@ -88,6 +91,7 @@ export function runStatistics(dir: string, opts: { families?: string[] } = {}): 
       unfinished: summary.unfinished.filter((id) => parseInstanceId(id).family === family.id).length,
       result,
       text: stats.format(result),
+      ...(stats.tables ? { tables: stats.tables(result) } : {}),
     });
   }
   return report;

@@ -4,17 +4,9 @@
  * as the HTML and text views: the cells are computed once, from the same records).
  */
 import { SpaceActError } from '../core/errors.ts';
+import type { Cell, Table } from '../core/table.ts';
 
-/** A cell: a number (written in full, not rounded), text, or null (nothing to show). */
-export type Cell = number | string | null;
-
-/** One table: column names and rows of cells, with an optional caption (LaTeX and Markdown). */
-export interface Table {
-  name: string;
-  caption?: string;
-  columns: string[];
-  rows: Cell[][];
-}
+export type { Cell, Table } from '../core/table.ts';
 
 /** Formats {@link writeTables} writes. */
 export const TABLE_FORMATS = ['csv', 'md', 'tex', 'json'] as const;

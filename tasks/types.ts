@@ -1,4 +1,5 @@
 import type { Category, Tier } from '../core/catalog.ts';
+import type { Table } from '../core/table.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { ViewRequirements } from '../render/view-rule.ts';
@@ -252,6 +253,11 @@ export interface RunStatistics<Scene = unknown, Result = unknown> {
   compute(episodes: Array<RunEpisode<Scene>>): Result;
   /** The figures as text for a terminal. */
   format(result: Result): string;
+  /**
+   * The figures as tables for a paper (`spaceact stats DIR --format csv|md|tex|json`), the same
+   * numbers as `format` prints. Optional: a family without it is listed as offering no tables.
+   */
+  tables?(result: Result): Table[];
 }
 
 /**

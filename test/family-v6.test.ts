@@ -31,6 +31,7 @@ import {
 import { POOL_SIZE, screeningCamera, screenObject, type V6Scene } from '../tasks/perception/v6-object-rotation/scene.ts';
 import { formatRotationStats, rotationRunOf, rotationStats } from '../tasks/perception/v6-object-rotation/stats.ts';
 import { runEpisodes, runStatistics } from '../report/run-stats.ts';
+import { parseCsv } from '../report/tables.ts';
 import { labelView, passesScreen, solidsOf, symmetryProfile } from '../tasks/perception/v6-object-rotation/symmetry.ts';
 import { suiteInstances } from '../tasks/suites.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
@@ -370,6 +371,16 @@ describe('V6 object rotation', function () {
         const text = formatRotationStats(rotationStats(rotationRunOf(runEpisodes(dir, 'V6') as Array<import('../tasks/types.ts').RunEpisode<V6Scene>>)));
         expect(text).to.match(/Macro-8\s+100\.0%.*missing: Coarse angle/);
         expect(() => runStatistics(dir, { families: ['P6'] })).to.throw(/P6 offers no run statistics/);
+        // The same figures as tables for a paper: CSV parsed back equals the JSON tables.
+        const csv = execFileSync('node', ['bin/spaceact.mjs', 'stats', dir, '--format', 'csv'], { encoding: 'utf8' });
+        const tables = JSON.parse(execFileSync('node', ['bin/spaceact.mjs', 'stats', dir, '--format', 'json'], { encoding: 'utf8' })) as Array<{ name: string; columns: string[]; rows: Array<Record<string, unknown>> }>;
+        const tiers = tables.find((t) => t.name === 'v6-tiers')!;
+        expect(tiers.rows.map((r) => [r.tier, r.micro8, r.all_eight_types])).to.deep.equal([['L1', 1, 'no'], ['L5', 0.5, 'no']]);
+        // Several tables in one CSV: each after a line '# name'.
+        const rows = parseCsv(csv.split(/# v6-tiers\r?\n/)[1].trim());
+        expect(rows.slice(1).map((r) => [r[0], Number(r[5])])).to.deep.equal([['L1', 1], ['L5', 0.5]]);
+        const tex = execFileSync('node', ['bin/spaceact.mjs', 'stats', dir, '--format', 'tex'], { encoding: 'utf8' });
+        expect(tex).to.include('\\begin{tabular}').and.to.include('Macro-8');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

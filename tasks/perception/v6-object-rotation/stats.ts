@@ -7,6 +7,7 @@
 import { parseInstanceId } from '../../../core/catalog.ts';
 import { SpaceActError } from '../../../core/errors.ts';
 import { wilson, type Interval } from '../../../core/statistics.ts';
+import type { Table } from '../../../core/table.ts';
 import type { Instance, RunEpisode, RunStatistics, Tier } from '../../types.ts';
 import { QUESTION_NAMES, QUESTION_TYPES, questionSlot, TIER_PLANS, type QuestionType } from './questions.ts';
 import type { V6Scene } from './scene.ts';
@@ -216,4 +217,27 @@ export const ROTATION_RUN_STATS: RunStatistics<V6Scene, RotationStats> = {
   title: 'Object-rotation questions: accuracy per type, Macro-8 and Micro-8',
   compute: (episodes) => rotationStats(rotationRunOf(episodes)),
   format: (result) => formatRotationStats(result),
+  tables: (result) => rotationTables(result),
 };
+
+/**
+ * The figures as two tables: accuracy per tier and question type (with its Wilson 95 % ends and
+ * the chance rate), and per tier Macro-8, Micro-8 and how many exact answers fell on 0°, 90° or
+ * 180°. Rates are fractions, unrounded — the numbers `format` prints as percentages.
+ */
+export function rotationTables(result: RotationStats): Table[] {
+  return [
+    {
+      name: 'v6-types',
+      caption: 'V6 object rotation: accuracy per tier and question type',
+      columns: ['tier', 'type', 'n', 'correct', 'unanswered', 'accuracy', 'wilson_lo', 'wilson_hi', 'chance'],
+      rows: result.tiers.flatMap((t) => t.types.map((ty) => [t.tier, ty.name, ty.n, ty.correct, ty.unanswered, ty.accuracy, ty.wilson95?.lo ?? null, ty.wilson95?.hi ?? null, ty.chance])),
+    },
+    {
+      name: 'v6-tiers',
+      caption: 'V6 object rotation: Macro-8 and Micro-8 per tier',
+      columns: ['tier', 'n', 'correct', 'macro8', 'all_eight_types', 'micro8', 'micro8_lo', 'micro8_hi', 'exact_answers', 'on_0_90_180'],
+      rows: result.tiers.map((t) => [t.tier, t.n, t.correct, t.macro8, t.complete ? 'yes' : 'no', t.micro8, t.micro8Wilson95?.lo ?? null, t.micro8Wilson95?.hi ?? null, t.exactAnswers, t.onCanonical]),
+    },
+  ];
+}
