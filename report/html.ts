@@ -1,4 +1,4 @@
-import { END_REASON_TEXT } from '../agents/end-reasons.ts';
+import { END_REASON_TEXT, endReasonText } from '../agents/end-reasons.ts';
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { LogTurn } from '../agents/episode-log.ts';
@@ -12,7 +12,7 @@ import { CATEGORY_NAMES, categoryOf } from '../core/catalog.ts';
 import { loadRun, type EpisodeData, type RunData } from './run-data.ts';
 import { analyzeRunData, turnRanges } from './analysis/analyze.ts';
 import { analysisSection, ANALYSIS_STYLE, labelBadge } from './analysis/html.ts';
-import type { FailureVerdict } from './analysis/taxonomy.ts';
+import { FAILURE_LABELS, type FailureVerdict } from './analysis/taxonomy.ts';
 
 
 /** The report page's script (paging and filters), bundled by esbuild like the renderer's page. */
@@ -168,12 +168,33 @@ function charts(entries: SummaryEntry[]): Html {
 
 // ---- the episode list and replays ---------------------------------------------------------
 
-function episodeRow(ep: EpisodeData): Html {
+/** What an unfinished episode shows as its end reason (it has none yet). */
+const UNFINISHED_END = 'unfinished';
+
+/** An episode's end reason as its code (`unfinished` when it has none yet) and in plain words. */
+function endOf(ep: EpisodeData): { code: string; words: string } {
+  const code = ep.entry?.endReason ?? UNFINISHED_END;
+  return { code, words: code === UNFINISHED_END ? 'not finished' : endReasonText(code) };
+}
+
+/** The failure label filter's value for an episode without one (solved, or not analysed). */
+const NO_LABEL = 'none';
+
+/**
+ * The attributes the page's filters read, the same on an episode's table row and its replay:
+ * family, tier, result, solved, end reason and failure label (all escaped like any text).
+ */
+function filterAttributes(ep: EpisodeData, verdict: FailureVerdict | null): Html {
+  const ft = familyTier(ep);
+  return html` data-family="${ft.family}" data-tier="${ft.tier}" data-result="${resultOf(ep.entry)}" data-solved="${ep.entry?.solved ? 'yes' : 'no'}" data-end="${endOf(ep).code}" data-label="${verdict?.label ?? NO_LABEL}"`;
+}
+
+function episodeRow(ep: EpisodeData, verdict: FailureVerdict | null): Html {
   const e = ep.entry;
   const result = resultOf(e);
   const score = e ? (e.score === null ? (e.solved ? 'pass' : 'fail') : e.score.toFixed(1)) : '–';
   const ft = familyTier(ep);
-  return html`<tr data-instance="${ep.instance}" class="r-${result}"><td><a href="#${anchor(ep)}">${ep.instance}</a></td><td>${ft.family}</td><td>${ft.tier}</td><td data-col="result">${result}</td><td data-col="score">${score}</td><td data-col="turns">${e?.turns ?? ep.turns.length}</td><td data-col="actions">${e ? `${e.actions} (ref ${e.referenceActions})` : ''}</td><td data-col="violations">${e?.violations ?? ''}</td><td>${e?.invalidReplies ?? ''}</td><td>${e ? `${e.inputTokens}/${e.outputTokens}` : ''}</td><td>${money(e?.cost)}</td><td>${e?.endReason ?? ''}${e?.abandonReason ? `: ${e.abandonReason}` : ''}</td></tr>`;
+  return html`<tr data-instance="${ep.instance}"${filterAttributes(ep, verdict)} class="r-${result}"><td><a href="#${anchor(ep)}">${ep.instance}</a></td><td>${ft.family}</td><td>${ft.tier}</td><td data-col="result">${result}</td><td data-col="score">${score}</td><td data-col="turns">${e?.turns ?? ep.turns.length}</td><td data-col="actions">${e ? `${e.actions} (ref ${e.referenceActions})` : ''}</td><td data-col="violations">${e?.violations ?? ''}</td><td>${e?.invalidReplies ?? ''}</td><td>${e ? `${e.inputTokens}/${e.outputTokens}` : ''}</td><td>${money(e?.cost)}</td><td data-col="end">${e ? endOf(ep).words : ''}${e?.abandonReason ? `: ${e.abandonReason}` : ''}</td><td data-col="label">${verdict ? labelBadge(verdict.label) : null}</td></tr>`;
 }
 
 const IMAGE_KIND: Record<string, string> = {
@@ -342,11 +363,48 @@ function episodeSection(ep: EpisodeData, src: ImageSource, verdict: FailureVerdi
   const meta = h
     ? html`<p class="muted">agent <code>${h.agent?.name}</code>${settingsText(h.agent?.settings)} · mode ${h.mode} · budgets ${json(h.budgets)} · history images ${str(h.historyImages)} · instance digest <code>${h.instance?.digest}</code> · started ${h.startedAt}</p>`
     : null;
-  return html`<section class="episode r-${result}" id="${anchor(ep)}" data-instance="${ep.instance}" data-result="${result}" data-family="${familyTier(ep).family}"><details><summary><b>${ep.instance}</b> <span class="badge b-${result}">${result}</span> ${score} · ${head}${verdict ? html` ${labelBadge(verdict.label)}` : null}</summary>
+  return html`<section class="episode r-${result}" id="${anchor(ep)}" data-instance="${ep.instance}"${filterAttributes(ep, verdict)}><details><summary><b>${ep.instance}</b> <span class="badge b-${result}">${result}</span> ${score} · ${head}${verdict ? html` ${labelBadge(verdict.label)}` : null}</summary>
 ${meta}
 ${ep.problems.length ? html`<ul class="problems">${ep.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
 <ol class="turns">${turns}</ol>
 ${endBlock(ep, src, verdict)}</details></section>`;
+}
+
+// ---- filters ------------------------------------------------------------------------------
+
+/** One filter: a select over the values of `data-${attr}` present in the run, each shown in words. */
+function filterSelect(attr: string, label: string, options: Array<{ value: string; text: string }>): Html {
+  return html`<label>${label} <select id="filter-${attr}" data-filter="${attr}"><option value="all">all</option>${options.map((o) => html`<option value="${o.value}">${o.text}</option>`)}</select></label>`;
+}
+
+/** Values in first-seen order, without repeats. */
+function distinct(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * The episode filters and search box, built from the values present in the run. They are
+ * hidden until the page's script shows them (without scripts every episode is listed).
+ */
+function filterControls(episodes: EpisodeData[], verdicts: Map<string, FailureVerdict>): Html {
+  const fts = episodes.map(familyTier);
+  const ends = distinct(episodes.map((ep) => endOf(ep).code));
+  const knownEnds = Object.keys(END_TEXT);
+  const endOrder = [...knownEnds.filter((c) => ends.includes(c)), ...ends.filter((c) => !knownEnds.includes(c))];
+  const labels = distinct(episodes.map((ep) => verdicts.get(ep.instance)?.label ?? NO_LABEL));
+  const labelOrder = [...FAILURE_LABELS.filter((l) => labels.includes(l)), ...(labels.includes(NO_LABEL) ? [NO_LABEL] : [])];
+  const results = ['solved', 'unsolved', 'pass', 'fail', 'abandoned', 'unfinished'].filter((r) => episodes.some((ep) => resultOf(ep.entry) === r));
+  const words = new Map(episodes.map((ep) => [endOf(ep).code, endOf(ep).words]));
+  return html`<div id="controls" hidden>
+${filterSelect('family', 'family', distinct(fts.map((f) => f.family)).map((v) => ({ value: v, text: v })))}
+${filterSelect('tier', 'tier', distinct(fts.map((f) => f.tier)).sort().map((v) => ({ value: v, text: v })))}
+${filterSelect('solved', 'solved', [{ value: 'yes', text: 'solved' }, { value: 'no', text: 'not solved' }])}
+${filterSelect('result', 'result', results.map((r) => ({ value: r, text: r })))}
+${filterSelect('end', 'end', endOrder.map((c) => ({ value: c, text: words.get(c) ?? c })))}
+${filterSelect('label', 'failure label', labelOrder.map((l) => ({ value: l, text: l === NO_LABEL ? '(no label)' : l })))}
+<label>search <input type="search" id="filter-search" placeholder="rationales and calls" size="28" autocomplete="off"></label>
+<button type="button" id="filter-clear">clear</button>
+<b id="filter-count" aria-live="polite"></b></div>`;
 }
 
 // ---- the page ---------------------------------------------------------------------------
@@ -363,14 +421,15 @@ table.calls td:nth-child(2),table.calls td:nth-child(4),table.calls td:nth-child
 .tile b{display:block;font-size:20px} .muted{color:#666} .bad{color:#a31515} code{font-size:12px;overflow-wrap:anywhere}
 .charts{display:flex;flex-wrap:wrap;gap:12px} .chart-box{margin:0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px;max-width:100%;overflow-x:auto}
 section.episode>details{background:#fff;border:1px solid #ddd;border-radius:6px;margin:6px 0;padding:4px 10px}
-section.episode summary{cursor:pointer;padding:4px 0} .badge{border-radius:9px;padding:1px 8px;font-size:12px;color:#fff;background:#777}
+section.episode summary{cursor:pointer;padding:4px 0} section.episode,li.turn{scroll-margin-top:56px} .badge{border-radius:9px;padding:1px 8px;font-size:12px;color:#fff;background:#777}
 .b-solved,.b-pass{background:#2e7d32} .b-unsolved,.b-fail{background:#b26a00} .b-abandoned{background:#a31515} .b-unfinished{background:#555}
 ol.turns{padding-left:0;list-style:none} li.turn{border-top:1px solid #e5e5e5;padding:6px 0} li.turn.has-violation{border-left:4px solid #c62828;padding-left:8px}
 .images{display:flex;flex-wrap:wrap;gap:8px} figure.img{margin:0;max-width:100%} figure.img img{display:block;max-width:100%;height:auto;border:1px solid #ccc}
 figure.img-view img{width:384px} figure.img-view img.natural{width:auto;max-width:100%} .seen{color:#a31515;font-weight:600} figure.img-rollback img{width:772px} figure.img-strobe img{width:100%} figcaption{font-size:12px;color:#444;max-width:772px}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;border-radius:4px;padding:4px 8px} pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;padding:6px}
 tr.s-violation td{background:#fdecea} tr.s-invalid td{background:#fff4e5} tr.s-not-run td{color:#888} .vkind{font-weight:600;color:#a31515}
-.missing{border:1px dashed #aaa;padding:20px;color:#888} #controls{margin:8px 0;display:flex;gap:12px;align-items:center;flex-wrap:wrap} #pager button{margin:0 2px}
+.missing{border:1px dashed #aaa;padding:20px;color:#888} #controls{margin:8px 0;display:flex;gap:12px;align-items:center;flex-wrap:wrap;position:sticky;top:0;z-index:1;background:#fafafa;padding:6px 0}
+#controls[hidden],#pager-row[hidden]{display:none} #pager-row{margin:8px 0} #pager button{margin:0 2px} #filter-count{margin-left:auto}
 `;
 
 function header(run: RunData, entries: SummaryEntry[]): Html {
@@ -406,9 +465,7 @@ export function renderReport(run: RunData, opts: { imageSource: ImageSource; scr
     const a = anchors.get(instance);
     return a ? `#${a}${turn !== undefined ? `-t${turn}` : ''}` : null;
   };
-  const families = [...new Set(entries.map((e) => e.family))];
-  const results = ['solved', 'unsolved', 'pass', 'fail', 'abandoned', 'unfinished'].filter((r) => run.episodes.some((ep) => resultOf(ep.entry) === r));
-  const controls = html`<div id="controls" hidden><label>result <select id="filter-result"><option value="all">all</option>${results.map((r) => html`<option value="${r}">${r}</option>`)}</select></label><label>family <select id="filter-family"><option value="all">all</option>${families.map((f) => html`<option value="${f}">${f}</option>`)}</select></label><span id="pager"></span></div>`;
+  const controls = filterControls(run.episodes, verdicts);
   const body = html`${header(run, entries)}
 <h2>Summary</h2>
 <p class="muted">Success counts every finished episode (abandoned ones as unsolved). Mean score is over graded episodes only: pass/fail families count toward success alone. Turns, actions and violations are means per episode; tokens and cost are totals.</p>
@@ -419,10 +476,11 @@ ${statsTable('By tier', 'tier', entries)}
 ${charts(entries)}
 ${analysisSection(analysis, link)}
 <h2>Episodes</h2>
-<table class="episodes"><thead><tr><th>instance</th><th>family</th><th>tier</th><th>result</th><th>score</th><th>turns</th><th>actions</th><th>violations</th><th>invalid replies</th><th>tokens in/out</th><th>cost</th><th>end</th></tr></thead><tbody>${run.episodes.map(episodeRow)}</tbody></table>
-<h2>Replays</h2>
-<p class="muted">Each episode opens to its turns: the images the agent saw (views, strobe strips, split rollback views), its rationale and note, its calls and what became of them.</p>
 ${controls}
+<table class="episodes"><thead><tr><th>instance</th><th>family</th><th>tier</th><th>result</th><th>score</th><th>turns</th><th>actions</th><th>violations</th><th>invalid replies</th><th>tokens in/out</th><th>cost</th><th>end</th><th>failure label</th></tr></thead><tbody>${run.episodes.map((ep) => episodeRow(ep, verdicts.get(ep.instance) ?? null))}</tbody></table>
+<h2>Replays</h2>
+<p class="muted">Each episode opens to its turns: the images the agent saw (views, strobe strips, split rollback views), its rationale and note, its calls and what became of them. The filters above choose the replays too.</p>
+<div id="pager-row" hidden><span id="pager"></span></div>
 <div id="episodes">${run.episodes.map((ep) => episodeSection(ep, opts.imageSource, verdicts.get(ep.instance) ?? null))}</div>`;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

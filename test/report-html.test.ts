@@ -12,10 +12,47 @@ import { aggregateBy, groupStats } from '../report/aggregate.ts';
 import { escapeHtml, html } from '../core/html-escape.ts';
 import { writeReport } from '../report/html.ts';
 import { SpaceActError } from '../core/errors.ts';
+import { endReasonText } from '../agents/end-reasons.ts';
+import { ReferenceAgent } from '../agents/reference.ts';
+import { RandomAgent } from '../agents/random-agent.ts';
+import type { Agent, AgentReply, EpisodeStart, Observation, PrivilegedChannel } from '../agents/types.ts';
 import { launchBrowser, watchedPage, type PageWatch } from './support/report-browser.ts';
 import { entry, mixedEpisodes, writeHandmadeRun, XSS } from './support/report-run.ts';
 
 const run = promisify(execFile);
+
+/** A rationale a hostile model might write, with a word to search for. */
+const HOSTILE_RATIONALE = 'quokka plan </script><img src=x onerror=alert(1)>';
+
+/**
+ * One run, two real agents: the reference plays the instances in `reference`, the random
+ * baseline the others; on `hostile` the random agent's rationale is {@link HOSTILE_RATIONALE}.
+ */
+class MixedAgent implements Agent {
+  readonly name = 'reference+random';
+  readonly settings = {};
+  readonly needsImages = false;
+  readonly privileged = true;
+  private inner: Agent = new ReferenceAgent();
+  private hostile = false;
+
+  constructor(
+    private readonly reference: readonly string[],
+    private readonly hostileOn: string,
+  ) {}
+
+  start(ctx: EpisodeStart, privileged?: PrivilegedChannel): Promise<void> | void {
+    const id = ctx.instance.id;
+    this.inner = this.reference.includes(id) ? new ReferenceAgent() : new RandomAgent(7);
+    this.hostile = id === this.hostileOn;
+    return this.inner.start(ctx, this.inner.privileged ? privileged : undefined);
+  }
+
+  async act(obs: Observation): Promise<AgentReply> {
+    const reply = await this.inner.act(obs);
+    return this.hostile ? { ...reply, rationale: HOSTILE_RATIONALE } : reply;
+  }
+}
 
 /** Opens a report file and waits until every image it shows has loaded or failed. */
 async function open(browser: Browser, file: string, hash = ''): Promise<{ page: Page; watch: PageWatch }> {
@@ -200,6 +237,108 @@ describe('spaceact report: the HTML report of a run', function () {
     expect(text).to.include('Reference plan, calls 1–5 of 7.');
     expect(await cell(page, 'family:P6', 'actions')).to.equal(summary.episodes[0].actions.toFixed(1));
     expect(watch.errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('filters and searches the episode list of a real run in the page, with no network request', async function () {
+    this.timeout(600000);
+    const out = join(tmp, 'filtered');
+    const instances = ['P6-L1-s103', 'P6-L1-s104', 'B1-L1-s1', 'B1-L1-s2'];
+    const reference = ['P6-L1-s103', 'B1-L1-s1'];
+    const summary = await runInstances({ instances, makeAgent: () => new MixedAgent(reference, 'B1-L1-s2'), mode: parseMode('default'), out });
+    const solved = summary.episodes.filter((e) => e.solved).map((e) => e.instance);
+    const unsolved = summary.episodes.filter((e) => !e.solved).map((e) => e.instance);
+    // The reference solves its two; the random baseline solves neither of its (else the filter tests nothing).
+    expect(solved).to.deep.equal(reference);
+    expect(unsolved).to.deep.equal(['P6-L1-s104', 'B1-L1-s2']);
+    const file = await writeReport(out, { embed: true });
+
+    const { page, watch } = await watchedPage(browser);
+    // Anything but the page itself (and its own data: images) is refused and recorded.
+    const outside: string[] = [];
+    await page.setRequestInterception(true);
+    page.on('request', (r) => {
+      if (r.url() === pathToFileURL(file).href || r.url().startsWith('data:')) void r.continue();
+      else {
+        outside.push(r.url());
+        void r.abort();
+      }
+    });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const visible = (selector: string): Promise<string[]> =>
+      page.$$eval(selector, (s) => s.filter((x) => !(x as HTMLElement).hidden).map((x) => (x as HTMLElement).dataset.instance ?? ''));
+    const replays = (): Promise<string[]> => visible('section.episode');
+    const rows = (): Promise<string[]> => visible('table.episodes tbody tr');
+    const counted = (): Promise<string> => page.$eval('#filter-count', (e) => e.textContent ?? '');
+    expect(await replays()).to.deep.equal(instances);
+    expect(await counted()).to.equal('4 of 4 episodes');
+
+    // The selects hold the values present in the run, end reasons in words.
+    const options = (id: string): Promise<string[]> => page.$$eval(`#${id} option`, (o) => o.map((x) => x.textContent ?? ''));
+    expect(await options('filter-family')).to.deep.equal(['all', 'P6', 'B1']);
+    expect(await options('filter-tier')).to.deep.equal(['all', 'L1']);
+    const ends = await options('filter-end');
+    expect(ends).to.include('solved');
+    for (const e of summary.episodes) expect(await page.$eval(`tr[data-instance="${e.instance}"] td[data-col="end"]`, (td) => td.textContent)).to.equal(endReasonText(e.endReason));
+
+    // Solved hides the unsolved episodes, in the table and among the replays.
+    await page.select('#filter-solved', 'yes');
+    expect(await replays()).to.deep.equal(solved);
+    expect(await rows()).to.deep.equal(solved);
+    expect(await counted()).to.equal('2 of 4 episodes');
+    await page.select('#filter-family', 'B1');
+    expect(await replays()).to.deep.equal(['B1-L1-s1']);
+    expect(await counted()).to.equal('1 of 4 episodes');
+    await page.click('#filter-clear');
+    expect(await replays()).to.deep.equal(instances);
+
+    // The failure label and end reason of each unsolved episode choose it.
+    for (const id of unsolved) {
+      const { label, end } = await page.$eval(`section[data-instance="${id}"]`, (s) => ({ label: (s as HTMLElement).dataset.label ?? '', end: (s as HTMLElement).dataset.end ?? '' }));
+      expect(label).to.not.equal('none');
+      await page.select('#filter-label', label);
+      expect(await replays()).to.include(id);
+      expect((await replays()).every((x) => !solved.includes(x))).to.equal(true);
+      await page.select('#filter-label', 'all');
+      await page.select('#filter-end', end);
+      expect(await replays()).to.include(id);
+      await page.select('#filter-end', 'all');
+    }
+
+    // Search: words from the reference's rationales, from a call, and from the hostile rationale.
+    await page.type('#filter-search', 'reference PLAN');
+    expect(await replays()).to.deep.equal(reference);
+    expect(await counted()).to.equal('2 of 4 episodes');
+    await page.$eval('#filter-search', (i) => ((i as HTMLInputElement).value = ''));
+    await page.type('#filter-search', 'quokka');
+    expect(await replays()).to.deep.equal(['B1-L1-s2']);
+    expect(await rows()).to.deep.equal(['B1-L1-s2']);
+    await page.$eval('#filter-search', (i) => ((i as HTMLInputElement).value = ''));
+    await page.type('#filter-search', 'onerror=alert(1)');
+    expect(await replays()).to.deep.equal(['B1-L1-s2']);
+    await page.$eval('#filter-search', (i) => ((i as HTMLInputElement).value = ''));
+    await page.type('#filter-search', 'no such words anywhere');
+    expect(await replays()).to.deep.equal([]);
+    expect(await counted()).to.equal('0 of 4 episodes');
+
+    // The hostile rationale is text: no element came of it, no dialog, no error.
+    const hostile = await page.$eval('section[data-instance="B1-L1-s2"] .rationale .text', (e) => e.textContent);
+    expect(hostile).to.equal(HOSTILE_RATIONALE);
+    expect(await page.evaluate(() => ({ scripts: document.querySelectorAll('script').length, imgX: document.querySelectorAll('img[src="x"]').length }))).to.deep.equal({ scripts: 1, imgX: 0 });
+    expect(watch.dialogs).to.deep.equal([]);
+    expect(watch.errors).to.deep.equal([]);
+
+    // A picture of the filtered list: unsolved episodes of P6, one replay opened.
+    await page.$eval('#filter-search', (i) => ((i as HTMLInputElement).value = ''));
+    await page.select('#filter-solved', 'no');
+    await page.type('#filter-search', 'random');
+    expect(await replays()).to.deep.equal(['P6-L1-s104']);
+    await page.$eval('#ep-P6-L1-s104 details', (d) => ((d as HTMLDetailsElement).open = true));
+    await page.evaluate(() => document.getElementById('controls')?.scrollIntoView());
+    const shot = process.env.SPACEACT_SCREENSHOTS ? join(process.env.SPACEACT_SCREENSHOTS, 'report-filtered.png') : join(tmp, 'report-filtered.png');
+    await page.screenshot({ path: shot });
+    expect(outside).to.deep.equal([]);
+    expect(watch.requests.filter((u) => !u.startsWith('data:'))).to.deep.equal([pathToFileURL(file).href]);
     await page.close();
   });
 
