@@ -165,7 +165,7 @@ export function build(instance: Instance<B3Scene>, world: World): FamilyEnv {
       kind: 'static',
       collides: false,
       pose: { p: [s.siteX, SCREEN_HEIGHT / 2, s.siteZ + half + SCREEN_GAP], q: IDENTITY },
-      shapes: [{ type: 'box', half: [half + 0.03, SCREEN_HEIGHT / 2, 0.001] }],
+      shapes: [{ type: 'box', half: [half, SCREEN_HEIGHT / 2, 0.001] }],
       color: COLORS.screen,
     });
   }

@@ -112,13 +112,15 @@ function rulersOf(s: B3Scene): RulerSpec[] {
   const top = postRulerLength(s.targetHeight);
   const [px, pz] = s.post;
   const z = roundTo(pz + 0.003, 6);
-  return [...matRulers(s.mat).slice(1), { from: [px, base, z], to: [px, roundTo(base + top, 6), z], tickDir: [1, 0, 0], minor: 0.005, major: 0.02, color: '#222222' }];
+  // Ticks and labels point away from the site, so a tower (or the L7 screen) never covers them.
+  const away = px >= s.siteX ? 1 : -1;
+  return [...matRulers(s.mat).slice(1), { from: [px, base, z], to: [px, roundTo(base + top, 6), z], tickDir: [away, 0, 0], minor: 0.005, major: 0.02, color: '#222222' }];
 }
 
 /** The first view: the whole mat from the front, looking down at 32°. */
 function cameraOf(s: B3Scene): Instance['camera'] {
   return {
-    initial: { azimuth: 0, elevation: 32, distance: 0.5, target: [roundTo(s.mat[0] / 2, 4), 0.035, roundTo(s.mat[1] / 2, 4)] },
+    initial: { azimuth: 0, elevation: 32, distance: 0.56, target: [roundTo(s.mat[0] / 2, 4), 0.035, roundTo(s.mat[1] / 2, 4)] },
     elevationRange: [-10, 90],
   };
 }

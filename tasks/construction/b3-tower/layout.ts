@@ -26,10 +26,12 @@ export const LABEL_RISE = 0.016;
 export const LABEL_SIDE_GAP = 0.012;
 /** Radius of the marker post, m. */
 export const POST_RADIUS = 0.0025;
+/** How far the post ruler's labels reach beside the post, m (kept clear of the mat's side rulers). */
+export const POST_LABELS = 0.06;
 /** Distance of the screen (L7) in front of the baseplate's front edge, m. */
-export const SCREEN_GAP = 0.03;
+export const SCREEN_GAP = 0.02;
 /** Height of the screen, m. */
-export const SCREEN_HEIGHT = 0.07;
+export const SCREEN_HEIGHT = 0.05;
 
 /** Positions relative to the baseplate's centre (x, z in m; heights are the scene's). */
 export interface Layout {
@@ -65,7 +67,9 @@ export function layoutOf(plate: number, dir: PushDir, screen = false): Layout {
     label = [-(LABEL_SIDE_GAP + LABEL_WIDTH / 2), (tip[1] + tail[1]) / 2];
     labelRise = 0;
   }
-  const xs = [-h, h, tail[0], tip[0], label[0] - LABEL_WIDTH / 2, label[0] + LABEL_WIDTH / 2, post[0] - 0.006, post[0] + 0.006];
+  // The post's ruler labels stand on its side away from the site (see generate.ts).
+  const away = post[0] >= 0 ? 1 : -1;
+  const xs = [-h, h, tail[0], tip[0], label[0] - LABEL_WIDTH / 2, label[0] + LABEL_WIDTH / 2, post[0] - 0.006, post[0] + 0.006, post[0] + away * POST_LABELS];
   const zs = [-h, h, tail[1], tip[1], label[1], post[1] - 0.006, post[1] + 0.006];
   if (screen) zs.push(h + SCREEN_GAP + 0.002);
   const r = (x: number): number => roundTo(x, 6);
