@@ -19,8 +19,8 @@
  * **What it takes.** Finding the site, reading the mark, the push's height, direction and
  * force in the pictures, and building a tower whose connections hold the push's moment: long
  * bricks laid along the push at the bottom, where the moment is largest. A single column, the
- * same tower one stud wide, (L3+) the same bricks weakest at the bottom and (L5+) the same tower
- * turned across the push all fail (closed-form statics for every instance, the real world in
+ * same tower one stud wide or turned across the push, and (L3+) the same bricks weakest at the
+ * bottom all fail (closed-form statics for every instance, the real world in
  * `test/family-b3.test.ts`).
  */
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
@@ -39,9 +39,9 @@ export const B3_DESCRIPTOR: FamilyDescriptor = {
   summary:
     'Build a tower of studded bricks on a baseplate that reaches a marked height and then survives a lateral push of a given force at a given height for 2 s (pass/fail). The mark, the push\'s height and direction (an arrow) and its force (a label by the arrow) are shown only in the scene. Tests metric grounding (the site is read off a measuring mat; bricks are placed by world coordinates), reading heights off an in-scene ruler, and stud statics under a moment (long bricks along the push at the bottom, where the moment is largest). A small action budget makes probing for the site unaffordable.',
   tiers: {
-    L1: { levers: [], description: 'Baseplate 8×8 studs; towers of 4–6 bricks; the push in the top one or two layers, along ±x or ±z, 50–72 % of what the best tower carries; a single column and the same tower one stud wide fail; one plate decoy.' },
+    L1: { levers: [], description: 'Baseplate 8×8 studs; towers of 4–6 bricks; the push in the top one or two layers, along ±x or ±z, 50–72 % of what the best tower carries; a single column, the same tower one stud wide and the same tower turned across the push fail; one plate decoy.' },
     L3: { levers: [], description: 'Baseplate 6×6; towers of 6–8 bricks; the push in the top three layers, 55–75 % of the best tower\'s capacity; the same bricks weakest at the bottom fail too; two plate decoys.' },
-    L5: { levers: [], description: 'Baseplate 6×6; towers of 8–10 bricks; the push two to four layers below the top, 60–75 % of the best tower\'s capacity; the same tower turned across the push fails too.' },
+    L5: { levers: [], description: 'Baseplate 6×6; towers of 8–10 bricks; the push two to four layers below the top, 60–75 % of the best tower\'s capacity.' },
     L7: { levers: ['+occ'], description: 'L5 with a screen between the first view and the baseplate: the site must be looked at from another side.' },
   },
 };

@@ -1,9 +1,9 @@
 /**
  * B3 shortcut filters and sightless strategies. The generator re-draws until the push means
  * something ({@link sceneProblem}): the reference tower carries {@link REFERENCE_MARGIN}× it,
- * while a single column and the same tower one stud wide fail it (every tier), the same bricks
- * weakest at the bottom fail it (L3+) and the same tower turned across the push fails it
- * (L5+) — each by {@link FAIL_MARGIN}. See README.md for the shortcuts considered.
+ * while a single column, the same tower one stud wide and (where the tier says) turned across
+ * the push fail it, and the same bricks weakest at the bottom fail it (L3+) — each by
+ * {@link FAIL_MARGIN}. See README.md for the shortcuts considered.
  */
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter, Tier } from '../../types.ts';

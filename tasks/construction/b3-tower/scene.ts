@@ -82,8 +82,8 @@ export interface TierSettings {
 
 /** Tier levers. */
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
-  L1: { plate: 8, layers: [4, 6], pushFromTop: [1, 2], directions: ['+x', '-x'], ratio: [0.5, 0.72], reversedFails: false, turnedFails: false, decoys: 1, screen: false },
-  L3: { plate: 6, layers: [6, 8], pushFromTop: [1, 3], directions: [...PUSH_DIRECTIONS], ratio: [0.55, 0.75], reversedFails: true, turnedFails: false, decoys: 2, screen: false },
+  L1: { plate: 8, layers: [4, 6], pushFromTop: [1, 2], directions: [...PUSH_DIRECTIONS], ratio: [0.5, 0.72], reversedFails: false, turnedFails: true, decoys: 1, screen: false },
+  L3: { plate: 6, layers: [6, 8], pushFromTop: [1, 3], directions: [...PUSH_DIRECTIONS], ratio: [0.55, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false },
   L5: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false },
   L7: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: true },
 };
