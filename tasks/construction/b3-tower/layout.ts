@@ -24,6 +24,11 @@ export const LABEL_WIDTH = roundTo(((LABEL_CHARS * 6 - 1) * LABEL_HEIGHT) / 7, 6
 export const LABEL_RISE = 0.016;
 /** Gap between the shaft and the label's near edge for a push along z, m. */
 export const LABEL_SIDE_GAP = 0.012;
+/**
+ * Extra room kept on both sides of the label, m: the mat's side rulers carry their labels inside
+ * the mat, and the force label (standing up at the push's height) must never be covered by one.
+ */
+export const LABEL_CLEAR = 0.03;
 /** Radius of the marker post, m. */
 export const POST_RADIUS = 0.0025;
 /** How far the post ruler's labels reach beside the post, m (kept clear of the mat's side rulers). */
@@ -69,7 +74,7 @@ export function layoutOf(plate: number, dir: PushDir, screen = false): Layout {
   }
   // The post's ruler labels stand on its side away from the site (see generate.ts).
   const away = post[0] >= 0 ? 1 : -1;
-  const xs = [-h, h, tail[0], tip[0], label[0] - LABEL_WIDTH / 2, label[0] + LABEL_WIDTH / 2, post[0] - 0.006, post[0] + 0.006, post[0] + away * POST_LABELS];
+  const xs = [-h, h, tail[0], tip[0], label[0] - LABEL_WIDTH / 2 - LABEL_CLEAR, label[0] + LABEL_WIDTH / 2 + LABEL_CLEAR, post[0] - 0.006, post[0] + 0.006, post[0] + away * POST_LABELS];
   const zs = [-h, h, tail[1], tip[1], label[1], post[1] - 0.006, post[1] + 0.006];
   if (screen) zs.push(h + SCREEN_GAP + 0.002);
   const r = (x: number): number => roundTo(x, 6);
