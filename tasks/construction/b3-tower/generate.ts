@@ -117,10 +117,10 @@ function rulersOf(s: B3Scene): RulerSpec[] {
   return [...matRulers(s.mat).slice(1), { from: [px, base, z], to: [px, roundTo(base + top, 6), z], tickDir: [away, 0, 0], minor: 0.005, major: 0.02, color: '#222222' }];
 }
 
-/** The first view: the whole mat from the front, looking down at 32°. */
+/** The first view: the whole mat from the front, looking down at 32° (L1's larger mat: farther back and at 38°, so the origin target stays large enough). */
 function cameraOf(s: B3Scene): Instance['camera'] {
   return {
-    initial: { azimuth: 0, elevation: 32, distance: 0.56, target: [roundTo(s.mat[0] / 2, 4), 0.035, roundTo(s.mat[1] / 2, 4)] },
+    initial: { azimuth: 0, elevation: s.mat[0] > MAT[0] ? 38 : 32, distance: roundTo((0.56 * s.mat[0]) / MAT[0], 4), target: [roundTo(s.mat[0] / 2, 4), 0.035, roundTo(s.mat[1] / 2, 4)] },
     elevationRange: [-10, 90],
   };
 }
@@ -181,8 +181,9 @@ export function drawScene(tier: Tier, rng: Rng): B3Scene {
   });
   const layout = layoutOf(cfg.plate, pushDir, cfg.screen);
   const [x0, x1, z0, z1] = layout.extent;
-  const siteX = roundTo(rng.range(SITE_MARGIN - x0, MAT[0] - SITE_MARGIN - x1), 4);
-  const siteZ = roundTo(rng.range(SITE_MARGIN_BACK - z0, MAT[1] - SITE_MARGIN - z1), 4);
+  const mat = cfg.mat;
+  const siteX = roundTo(rng.range(SITE_MARGIN - x0, mat[0] - SITE_MARGIN - x1), 4);
+  const siteZ = roundTo(rng.range(SITE_MARGIN_BACK - z0, mat[1] - SITE_MARGIN - z1), 4);
   const scene: B3Scene = {
     plate: cfg.plate,
     siteX,
@@ -194,7 +195,7 @@ export function drawScene(tier: Tier, rng: Rng): B3Scene {
     pushDir,
     pushSeconds: PUSH_SECONDS,
     post: [roundTo(siteX + layout.post[0], 4), roundTo(siteZ + layout.post[1], 4)],
-    mat: [MAT[0], MAT[1]],
+    mat: [mat[0], mat[1]],
     supply,
     decoys,
     screen: cfg.screen,

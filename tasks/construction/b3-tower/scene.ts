@@ -22,8 +22,10 @@ import { plannedCentre, plannedMass } from '../../kits/bricks/plan-forces.ts';
 export const BRICK_H = BRICK_PLATES * PLATE;
 /** Thickness of the baseplate, plates (its top is this far above the mat). */
 export const BASE_PLATES = 1;
-/** The measuring mat, m: x from 0 to `MAT[0]`, z from 0 to `MAT[1]`. */
+/** The measuring mat, m: x from 0 to `MAT[0]`, z from 0 to `MAT[1]` (L3 and up; L1's is {@link MAT_L1}). */
 export const MAT: readonly [number, number] = [0.3, 0.24];
+/** L1's larger mat, m: its baseplate is larger, and the site must still range widely. */
+export const MAT_L1: readonly [number, number] = [0.34, 0.28];
 /** Least distance from anything the scene draws (baseplate, arrow, label, post) to the mat's left, right and front edges, m. */
 export const SITE_MARGIN = 0.03;
 /** …and to its back edge, m (wider: the back ruler's labels stand behind it and would cover what stands there). */
@@ -78,14 +80,16 @@ export interface TierSettings {
   decoys: number;
   /** A screen stands between the first view and the site (+occ). */
   screen: boolean;
+  /** The measuring mat, m. */
+  mat: readonly [number, number];
 }
 
 /** Tier levers. */
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
-  L1: { plate: 8, layers: [4, 6], pushFromTop: [1, 2], directions: [...PUSH_DIRECTIONS], ratio: [0.5, 0.72], reversedFails: false, turnedFails: true, decoys: 1, screen: false },
-  L3: { plate: 6, layers: [6, 8], pushFromTop: [1, 3], directions: [...PUSH_DIRECTIONS], ratio: [0.55, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false },
-  L5: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false },
-  L7: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: true },
+  L1: { plate: 8, layers: [4, 6], pushFromTop: [1, 2], directions: [...PUSH_DIRECTIONS], ratio: [0.5, 0.72], reversedFails: false, turnedFails: true, decoys: 1, screen: false, mat: MAT_L1 },
+  L3: { plate: 6, layers: [6, 8], pushFromTop: [1, 3], directions: [...PUSH_DIRECTIONS], ratio: [0.55, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false, mat: MAT },
+  L5: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false, mat: MAT },
+  L7: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: true, mat: MAT },
 };
 
 /** The action budget of a tier for a reference of `layers` bricks: its places and commit plus {@link ACTION_MARGIN}. */
