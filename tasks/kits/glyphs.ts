@@ -39,8 +39,25 @@ const FONT: Record<string, string[]> = {
 /** Letters the font can draw. */
 export const GLYPH_LETTERS = Object.keys(FONT).join('');
 
+// Figures, for a value a scene shows as a label (B3's push force, "0.62 N"): digits, the
+// decimal point and a space, in the same 5×7 cells.
+const FIGURES: Record<string, string[]> = {
+  '0': [' ### ', '#   #', '#  ##', '# # #', '##  #', '#   #', ' ### '],
+  '1': ['  #  ', ' ##  ', '  #  ', '  #  ', '  #  ', '  #  ', ' ### '],
+  '2': [' ### ', '#   #', '    #', '   # ', '  #  ', ' #   ', '#####'],
+  '3': ['#####', '   # ', '  #  ', '   # ', '    #', '#   #', ' ### '],
+  '4': ['   # ', '  ## ', ' # # ', '#  # ', '#####', '   # ', '   # '],
+  '5': ['#####', '#    ', '#### ', '    #', '    #', '#   #', ' ### '],
+  '6': ['  ## ', ' #   ', '#    ', '#### ', '#   #', '#   #', ' ### '],
+  '7': ['#####', '    #', '   # ', '  #  ', ' #   ', ' #   ', ' #   '],
+  '8': [' ### ', '#   #', '#   #', ' ### ', '#   #', '#   #', ' ### '],
+  '9': [' ### ', '#   #', '#   #', ' ####', '    #', '   # ', ' ##  '],
+  '.': ['     ', '     ', '     ', '     ', '     ', ' ##  ', ' ##  '],
+  ' ': ['     ', '     ', '     ', '     ', '     ', '     ', '     '],
+};
+
 /**
- * Boxes spelling `text` (letters A–Z) lying flat in the XZ plane, centred on the origin, read
+ * Boxes spelling `text` (letters A–Z, digits, '.' and spaces) lying flat in the XZ plane, centred on the origin, read
  * upright when seen from above with −Z as "up" on the page; `height` is the letter height in
  * metres and `thickness` the boxes' height. `yaw` turns the text about Y (radians, rounded
  * sines/cosines so instances stay portable). Runs of lit pixels become one box each.
@@ -56,7 +73,7 @@ export function glyphShapes(text: string, height: number, thickness: number, yaw
   const r = (x: number): number => Math.round(x * 1e9) / 1e9;
   const shapes: ShapeSpec[] = [];
   [...text.toUpperCase()].forEach((ch, k) => {
-    const rows = FONT[ch];
+    const rows = FONT[ch] ?? FIGURES[ch];
     if (!rows) throw new RangeError(`no glyph for "${ch}"`);
     rows.forEach((row, j) => {
       for (let i = 0; i < 5; ) {
