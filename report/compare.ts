@@ -47,6 +47,7 @@ export interface CompareScope {
 export interface ComparePair {
   instance: string;
   family: string;
+  tier: string;
   a: { solved: boolean; score: number | null };
   b: { solved: boolean; score: number | null };
 }
@@ -133,6 +134,7 @@ export function compareSummaries(a: RunSummary, b: RunSummary, opts: CompareOpti
     pairs: kept.map(([x, y]) => ({
       instance: x.instance,
       family: x.family,
+      tier: x.tier,
       a: { solved: x.solved, score: x.score },
       b: { solved: y.solved, score: y.score },
     })),
@@ -172,42 +174,63 @@ function sig(d: PairedDiff | null): string {
   return d.lo > 0 || d.hi < 0 ? '*' : '';
 }
 
+/** Column heads of the scope table, as the text and the HTML page print them. */
+export const COMPARISON_COLUMNS = ['scope', 'pairs', 'success A [Wilson 95%]', 'success B [Wilson 95%]', 'B−A (pp) [bootstrap 95%]', 'graded', 'score A', 'score B', 'B−A [bootstrap 95%]'] as const;
+
+/**
+ * One scope's cells under {@link COMPARISON_COLUMNS}, as text: the text table and the HTML page
+ * print these same strings, so the two never disagree.
+ */
+export function scopeCells(s: CompareScope): string[] {
+  const { a, b, diff } = s.success;
+  return [
+    s.scope,
+    String(s.pairs),
+    `${a.solved}/${a.n} ${pct(a.rate)} ${ci(a.wilson95, 100, 1)}`,
+    `${b.solved}/${b.n} ${pct(b.rate)} ${ci(b.wilson95, 100, 1)}`,
+    diff ? `${signed(100 * diff.diff, 1)} ${ci(diff, 100, 1, true)}${sig(diff)}` : '–',
+    String(s.score?.n ?? 0),
+    s.score ? s.score.meanA.toFixed(1) : '–',
+    s.score ? s.score.meanB.toFixed(1) : '–',
+    s.score ? `${signed(s.score.diff, 1)} ${ci(s.score, 1, 1, true)}${sig(s.score)}` : '–',
+  ];
+}
+
+/** The note under the scope table: what the differences and intervals are. */
+export function comparisonNotes(c: Comparison): string[] {
+  const out = [
+    `Differences are B − A over paired instances; intervals are percentile bootstraps over instances (${c.resamples} resamples, seed ${c.seed}); ` +
+      '* marks an interval that excludes 0 (never for a single pair). Scores are means over pairs graded on both sides.',
+  ];
+  if (c.overall.pairs < FEW_PAIRS || c.categories.some((s) => s.pairs < FEW_PAIRS)) {
+    out.push(`With fewer than ${FEW_PAIRS} pairs a bootstrap interval understates the uncertainty; read such rows as descriptive.`);
+  }
+  return out;
+}
+
+/** The instances a comparison dropped, as sentences (empty when nothing was dropped). */
+export function droppedLines(c: Comparison): string[] {
+  const list = (ids: string[]): string => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length - 8} more)` : ids.join(', '));
+  const out: string[] = [];
+  if (c.onlyInA.length) out.push(`dropped ${c.onlyInA.length} instance(s) only in A: ${list(c.onlyInA)}`);
+  if (c.onlyInB.length) out.push(`dropped ${c.onlyInB.length} instance(s) only in B: ${list(c.onlyInB)}`);
+  if (c.abandonedDropped.length) out.push(`dropped ${c.abandonedDropped.length} pair(s) abandoned on one side or both: ${list(c.abandonedDropped)}`);
+  return out;
+}
+
 /** The comparison as a readable table (what `spaceact compare` prints without --json). */
 export function formatComparison(c: Comparison): string {
   const out: string[] = [];
   out.push(`A: ${c.a.dir}  (agent ${c.a.agent}, mode ${c.a.mode}, ${c.a.episodes} episodes)`);
   out.push(`B: ${c.b.dir}  (agent ${c.b.agent}, mode ${c.b.mode}, ${c.b.episodes} episodes)`);
   out.push(`paired instances: ${c.overall.pairs}`);
-  const list = (ids: string[]): string => (ids.length > 8 ? `${ids.slice(0, 8).join(', ')}, … (${ids.length - 8} more)` : ids.join(', '));
-  if (c.onlyInA.length) out.push(`dropped ${c.onlyInA.length} instance(s) only in A: ${list(c.onlyInA)}`);
-  if (c.onlyInB.length) out.push(`dropped ${c.onlyInB.length} instance(s) only in B: ${list(c.onlyInB)}`);
-  if (c.abandonedDropped.length) out.push(`dropped ${c.abandonedDropped.length} pair(s) abandoned on one side or both: ${list(c.abandonedDropped)}`);
-  if (!c.onlyInA.length && !c.onlyInB.length && !c.abandonedDropped.length) out.push('nothing dropped');
+  const dropped = droppedLines(c);
+  out.push(...(dropped.length ? dropped : ['nothing dropped']));
   out.push('');
-  const head = ['scope', 'pairs', 'success A [Wilson 95%]', 'success B [Wilson 95%]', 'B−A (pp) [bootstrap 95%]', 'graded', 'score A', 'score B', 'B−A [bootstrap 95%]'];
-  const rows = [head];
-  for (const s of [c.overall, ...c.categories]) {
-    const { a, b, diff } = s.success;
-    rows.push([
-      s.scope,
-      String(s.pairs),
-      `${a.solved}/${a.n} ${pct(a.rate)} ${ci(a.wilson95, 100, 1)}`,
-      `${b.solved}/${b.n} ${pct(b.rate)} ${ci(b.wilson95, 100, 1)}`,
-      diff ? `${signed(100 * diff.diff, 1)} ${ci(diff, 100, 1, true)}${sig(diff)}` : '–',
-      String(s.score?.n ?? 0),
-      s.score ? s.score.meanA.toFixed(1) : '–',
-      s.score ? s.score.meanB.toFixed(1) : '–',
-      s.score ? `${signed(s.score.diff, 1)} ${ci(s.score, 1, 1, true)}${sig(s.score)}` : '–',
-    ]);
-  }
+  const rows: string[][] = [[...COMPARISON_COLUMNS]];
+  for (const s of [c.overall, ...c.categories]) rows.push(scopeCells(s));
   out.push(table(rows));
   out.push('');
-  out.push(
-    `Differences are B − A over paired instances; intervals are percentile bootstraps over instances (${c.resamples} resamples, seed ${c.seed}); ` +
-      '* marks an interval that excludes 0 (never for a single pair). Scores are means over pairs graded on both sides.',
-  );
-  if (c.overall.pairs < FEW_PAIRS || c.categories.some((s) => s.pairs < FEW_PAIRS)) {
-    out.push(`With fewer than ${FEW_PAIRS} pairs a bootstrap interval understates the uncertainty; read such rows as descriptive.`);
-  }
+  out.push(...comparisonNotes(c));
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,8 @@ import type { RunSummary, SummaryEntry } from '../agents/runner.ts';
 import { compareRuns, compareSummaries, formatComparison } from '../report/compare.ts';
 import { bootstrapMean, quantile, wilson } from '../core/statistics.ts';
 import { SpaceActError } from '../core/errors.ts';
-import { entry, writeHandmadeRun } from './support/report-run.ts';
+import { entry, writeHandmadeRun, XSS_ALL } from './support/report-run.ts';
+import { launchBrowser, watchedPage } from './support/report-browser.ts';
 
 const run = promisify(execFile);
 
@@ -174,6 +175,81 @@ describe('spaceact compare: paired comparison of two runs', () => {
       expect((bad as { code: number }).code).to.equal(2);
       expect((bad as { stderr: string }).stderr).to.match(/missing is not a folder/);
     } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('writes --html: a self-contained page whose rows and differences are the JSON\'s, log text inert', async function () {
+    this.timeout(180000);
+    const tmp = mkdtempSync(join(tmpdir(), 'spaceact-compare-html-'));
+    // An instance id carrying markup, paired on both sides, and log text that tries to inject.
+    const hostile = 'P6-L5-<script>window.pwned=1</script>';
+    const ha = entry(hostile, { solved: false, score: 30 });
+    const hb = entry(hostile, { solved: true, score: 90 });
+    const browser = await launchBrowser();
+    try {
+      await writeHandmadeRun(join(tmp, 'a'), [...a.episodes, ha].map((e) => ({ entry: e, turns: 3, text: XSS_ALL })));
+      await writeHandmadeRun(join(tmp, 'b'), [...b.episodes, hb].map((e) => ({ entry: e, turns: 3, text: XSS_ALL })));
+      const page = join(tmp, 'cmp.html');
+      const args = ['bin/spaceact.mjs', 'compare', join(tmp, 'a'), join(tmp, 'b'), '--json', '--seed', '5', '--html', page];
+      const out = await run(process.execPath, args);
+      const c = JSON.parse(out.stdout) as ReturnType<typeof compareSummaries>;
+      expect(c.pairs.map((p) => p.instance)).to.include(hostile);
+      expect(readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
+      const text = readFileSync(page, 'utf8');
+      expect(text).to.not.include('<script');
+      expect(text).to.include('Content-Security-Policy');
+
+      const { page: tab, watch } = await watchedPage(browser);
+      await tab.goto(`file://${page}`, { waitUntil: 'load' });
+      const seen = await tab.evaluate(() => {
+        // No named function in here: tsx would wrap it in a helper the page does not have.
+        const overall = document.querySelector('#scopes tr[data-scope="all"]')!;
+        return {
+          scripts: document.querySelectorAll('script').length,
+          pwned: (window as unknown as { pwned?: number }).pwned ?? null,
+          xssBold: document.getElementById('xss-bold') !== null,
+          pairs: [...document.querySelectorAll('#pairs tbody tr')].map((tr) => [...tr.querySelectorAll('td,th')].map((td) => td.textContent ?? '')),
+          overall: [...overall.querySelectorAll('td,th')].map((td) => td.textContent ?? ''),
+          overallData: { diff: overall.getAttribute('data-diff'), lo: overall.getAttribute('data-lo'), hi: overall.getAttribute('data-hi'), score: overall.getAttribute('data-score-diff') },
+          scopes: [...document.querySelectorAll('#scopes tbody tr')].map((tr) => tr.getAttribute('data-scope')),
+          failureRows: document.querySelectorAll('#failure-deltas tbody tr').length,
+          charts: document.querySelectorAll('#compare-charts svg').length,
+        };
+      });
+      await tab.screenshot({ path: join(process.env.SPACEACT_SCREENSHOT_DIR ?? tmp, 'compare-page.png'), fullPage: true });
+      await tab.close();
+      expect(seen.scripts).to.equal(0);
+      expect(seen.pwned).to.equal(null);
+      expect(seen.xssBold).to.equal(false);
+      expect(watch.requests.filter((u) => !u.startsWith('file://'))).to.deep.equal([]);
+      expect(watch.dialogs).to.deep.equal([]);
+      // One row per JSON pair, in its order, with its values.
+      const f = (x: number | null): string => (x === null ? '–' : x.toFixed(1));
+      expect(seen.pairs).to.deep.equal(
+        c.pairs.map((p) => {
+          const ds = (p.b.solved ? 1 : 0) - (p.a.solved ? 1 : 0);
+          const d = p.a.score !== null && p.b.score !== null ? p.b.score - p.a.score : null;
+          return [p.instance, p.family, p.tier, p.a.solved ? 'solved' : 'unsolved', f(p.a.score), p.b.solved ? 'solved' : 'unsolved', f(p.b.score), ds > 0 ? '+1' : ds < 0 ? '−1' : '0', d === null ? '–' : `${d > 0 ? '+' : ''}${d.toFixed(1)}`];
+        }),
+      );
+      expect(seen.pairs.find((r) => r[0] === hostile)!.slice(1, 3)).to.deep.equal(['P6', 'L5']);
+      // The overall difference: the JSON's numbers, exactly in the attributes and as printed in the cell.
+      const d = c.overall.success.diff!;
+      expect(seen.overallData).to.deep.equal({ diff: String(d.diff), lo: String(d.lo), hi: String(d.hi), score: String(c.overall.score!.diff) });
+      const pp = (v: number): string => `${v > 0 ? '+' : ''}${(100 * v).toFixed(1)}`;
+      expect(seen.overall[4]).to.equal(`${pp(d.diff)} [${pp(d.lo)}, ${pp(d.hi)}]${d.lo > 0 || d.hi < 0 ? '*' : ''}`);
+      expect(seen.overall[1]).to.equal(String(c.overall.pairs));
+      expect(seen.scopes).to.deep.equal(['all', ...c.categories.map((s) => s.scope)]);
+      expect(seen.failureRows).to.be.greaterThan(0);
+      expect(seen.charts).to.equal(2);
+      // A folder that does not exist is refused before anything is written.
+      const bad = await run(process.execPath, ['bin/spaceact.mjs', 'compare', join(tmp, 'a'), join(tmp, 'b'), '--html', join(tmp, 'nope', 'x.html')]).catch((e: { code: number; stderr: string }) => e);
+      expect((bad as { code: number }).code).to.equal(2);
+      expect((bad as { stderr: string }).stderr).to.match(/folder of .* does not exist/);
+      expect(existsSync(join(tmp, 'nope'))).to.equal(false);
+    } finally {
+      await browser.close();
       rmSync(tmp, { recursive: true, force: true });
     }
   });

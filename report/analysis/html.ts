@@ -148,7 +148,8 @@ ${deltaTables(a)}</section>`;
 
 // ---- the leaderboard page --------------------------------------------------------------
 
-const PAGE_STYLE = `
+/** CSS of the stand-alone pages (leaderboard, comparison). */
+export const PAGE_STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1400px;padding:16px 24px;color:#1b1b1b;background:#fafafa}
 h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:24px 0 8px;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;background:#fff} th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}

@@ -98,8 +98,8 @@ export function comparisonTables(c: Comparison): Table[] {
   const pairs: Table = {
     name: 'pairs',
     caption: 'Each paired instance: solved (1/0) and score on either side.',
-    columns: ['instance', 'family', 'solved A', 'score A', 'solved B', 'score B'],
-    rows: c.pairs.map((p) => [p.instance, p.family, p.a.solved ? 1 : 0, p.a.score, p.b.solved ? 1 : 0, p.b.score]),
+    columns: ['instance', 'family', 'tier', 'solved A', 'score A', 'solved B', 'score B'],
+    rows: c.pairs.map((p) => [p.instance, p.family, p.tier, p.a.solved ? 1 : 0, p.a.score, p.b.solved ? 1 : 0, p.b.score]),
   };
   return [scopes, pairs];
 }
