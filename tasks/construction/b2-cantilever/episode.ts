@@ -21,14 +21,14 @@
  * (brick name → type id, in placement order), `nextId` (the next brick number) and `result`
  * (the load test's outcome once committed).
  */
-import { SpaceActError } from '../../../core/errors.ts';
-import { BRICK_DEFAULTS, BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/bricks.ts';
+import { BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/bricks.ts';
 import { yawQuat } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { brickType, heightOf, PITCH, PLATE, type BrickType } from '../../kits/bricks/catalog.ts';
+import { PITCH, PLATE } from '../../kits/bricks/catalog.ts';
+import { studSiteTools } from '../../kits/bricks/stud-site.ts';
 import { addMeasuringMat, matViewBodies } from '../../kits/measuring-mat.ts';
 import { gridToWorld, SNAP_TOLERANCE, spanCells, tableTopY, toolYaw, worldToGrid, YAW_TOLERANCE_DEG, type B2Scene } from './scene.ts';
 
@@ -109,12 +109,8 @@ export function build(instance: Instance<B2Scene>, world: World): FamilyEnv {
     color: COLORS.weight,
   });
 
-  world.meta.placed = {};
-  world.meta.nextId = 1;
   world.meta.result = null;
-  const placed = (): Record<string, string> => world.meta.placed as Record<string, string>;
   const result = (): LoadResult | null => world.meta.result as LoadResult | null;
-  const usedOf = (type: string): number => Object.values(placed()).filter((t) => t === type).length;
 
   const restsOn = (name: string): string => {
     const under = bricks.connections().filter((c) => c.upper === name).map((c) => c.lower);
@@ -122,31 +118,25 @@ export function build(instance: Instance<B2Scene>, world: World): FamilyEnv {
     return [...table, ...under.filter((n) => n !== 'table').map((n) => `'${n}'`)].join(' and ');
   };
 
-  const supplyLeft = (): string => s.supply.map((x) => `${x.type} ×${x.count - usedOf(x.type)}`).join(', ');
-
-  /** Top (plates above the table top) of the highest part sharing a cell with a footprint, or null. */
-  const supportTop = (cell: [number, number], span: [number, number]): number | null => {
-    let top: number | null = null;
-    for (const p of bricks.parts()) {
-      const overlaps = cell[0] < p.cell[0] + p.footprint[0] && p.cell[0] < cell[0] + span[0] && cell[1] < p.cell[1] + p.footprint[1] && p.cell[1] < cell[1] + span[1];
-      if (overlaps) top = Math.max(top ?? -Infinity, p.layer + p.height);
-    }
-    return top;
-  };
-
-  /** A drawn-only stand-in for a refused brick, where it was asked for, for the rollback picture. */
-  const ghost = (name: string, t: BrickType, x: number, z: number, yaw: number, bottomY: number): void => {
-    const h = heightOf(t) * PLATE;
-    const play = BRICK_DEFAULTS.play;
-    world.addBody({
-      name,
-      kind: 'static',
-      collides: false,
-      pose: { p: [x, bottomY + h / 2, z], q: toolQuat(yaw) },
-      shapes: [{ type: 'box', half: [(t.length * PITCH) / 2 - play, h / 2, (t.width * PITCH) / 2 - play] }],
-      color: t.color,
-    });
-  };
+  const site = studSiteTools({
+    world,
+    bricks,
+    supply,
+    gridYawDeg: s.reachYawDeg,
+    toGrid: (x, z) => worldToGrid(s, x, z),
+    toWorld: (u, v, layer) => gridToWorld(s, u, v, layer) as Vec3,
+    baseY: tableTopY(s),
+    toolQuat,
+    restsOn,
+    snap: SNAP_TOLERANCE,
+    yawTolerance: YAW_TOLERANCE_DEG,
+    beforePlace: () => {
+      if (Object.keys(site.placed()).length >= s.maxBricks) {
+        throw new ViolationError({ kind: 'rule', rule: 'brick budget', bodies: [], message: 'The brick budget is spent: as many bricks as it allows already stand. Remove one to place another.' });
+      }
+    },
+  });
+  const { placed, usedOf, supplyLeft } = site;
 
   /** Cells past the edge (toward the target, in the target's row) that a brick held by the table covers: the reach so far. */
   const reachSoFar = (): number => {
@@ -179,74 +169,8 @@ export function build(instance: Instance<B2Scene>, world: World): FamilyEnv {
 
   return {
     tools: {
-      place(args) {
-        const t = brickType(String(args.brick_type));
-        if (!supply.has(t.id)) throw new SpaceActError('invalid-argument', `brick_type: '${t.id}' is not in this supply`, { field: 'brick_type' });
-        const x = Number(args.x_m);
-        const z = Number(args.z_m);
-        const yaw = Number(args.yaw_deg);
-        const id = world.meta.nextId as number;
-        const name = `b${id}`;
-        world.meta.nextId = id + 1;
-        if (usedOf(t.id) >= supply.get(t.id)!) {
-          throw new ViolationError({ kind: 'rule', rule: 'supply', bodies: [], message: `No ${t.id} left: all of them are placed. Remove one to reuse it.` });
-        }
-        if (Object.keys(placed()).length >= s.maxBricks) {
-          throw new ViolationError({ kind: 'rule', rule: 'brick budget', bodies: [], message: 'The brick budget is spent: as many bricks as it allows already stand. Remove one to place another.' });
-        }
-        // The turn relative to the grid, folded to [0, 180): a brick looks the same turned by 180°.
-        const rel = (((yaw - s.reachYawDeg) % 180) + 180) % 180;
-        const rot: 0 | 90 | null = rel <= YAW_TOLERANCE_DEG || rel >= 180 - YAW_TOLERANCE_DEG ? 0 : Math.abs(rel - 90) <= YAW_TOLERANCE_DEG ? 90 : null;
-        const near: 0 | 90 = rot ?? (rel < 45 || rel > 135 ? 0 : 90);
-        const span: [number, number] = near === 0 ? [t.length, t.width] : [t.width, t.length];
-        const [u, v] = worldToGrid(s, x, z);
-        const cell: [number, number] = [Math.round(u - span[0] / 2), Math.round(v - span[1] / 2)];
-        const off: [number, number] = [(u - (cell[0] + span[0] / 2)) * PITCH, (v - (cell[1] + span[1] / 2)) * PITCH];
-        const top = supportTop(cell, span);
-        if (top === null) {
-          ghost(name, t, x, z, yaw, 0);
-          throw new ViolationError({ kind: 'rule', rule: 'lands on studs', bodies: [name], message: `'${name}' would land on the mat: nothing with studs is under it there.` });
-        }
-        const bottomY = tableTopY(s) + top * PLATE;
-        if (rot === null) {
-          ghost(name, t, x, z, yaw, bottomY);
-          throw new ViolationError({
-            kind: 'rule',
-            rule: 'off the stud grid',
-            bodies: [name],
-            message: `'${name}' is turned too far from the directions of the studs under it (see place), so it cannot sit on them.`,
-          });
-        }
-        if (Math.abs(off[0]) > SNAP_TOLERANCE || Math.abs(off[1]) > SNAP_TOLERANCE) {
-          ghost(name, t, x, z, yaw, bottomY);
-          const snapped = gridToWorld(s, cell[0] + span[0] / 2, cell[1] + span[1] / 2, top);
-          throw new ViolationError({
-            kind: 'rule',
-            rule: 'off the stud grid',
-            bodies: [name],
-            target: { point: snapped as Vec3 },
-            message: `'${name}' is not on the stud grid: its studs are farther off the studs under it than place allows (the centre of the nearest position where they line up is marked in the picture).`,
-          });
-        }
-        bricks.place({ name, size: [t.length, t.width], plate: t.plate, cell, rot, color: t.color });
-        world.meta.placed = { ...placed(), [name]: t.id };
-        const moved = Math.hypot(off[0], off[1]);
-        // How far the snap moved it stays out of the text (a distance a prober could read): logs only.
-        return { message: `Placed ${t.id} as '${name}' on ${restsOn(name)}, snapped onto the studs.`, data: { brick: name }, diagnostics: { snappedMm: Number((moved * 1000).toFixed(1)) } };
-      },
-      remove(args) {
-        const name = String(args.brick);
-        if (!Object.hasOwn(placed(), name)) {
-          const names = Object.keys(placed());
-          throw new SpaceActError('invalid-argument', `brick: there is no placed brick '${name}'${names.length ? ` (placed: ${names.join(', ')})` : ' (none is placed)'}`, { field: 'brick' });
-        }
-        const type = placed()[name];
-        bricks.remove(name);
-        const next = { ...placed() };
-        delete next[name];
-        world.meta.placed = next;
-        return `Removed '${name}' (${type}); it is back in the supply.`;
-      },
+      place: site.place,
+      remove: site.remove,
       commit() {
         const top = bricks.partAt(s.targetCell);
         let r: LoadResult;
