@@ -21,7 +21,7 @@ const FULCRUM_STEP = 0.01;
 /** Margin the counterweight keeps from the ends of its range, m. */
 const CW_MARGIN = 0.01;
 /** Longest a simulated release is followed, s. */
-const SETTLE_S = 10;
+const SETTLE_S = 7;
 
 /** What one release in the engine gave: whether the episode's success test held, when, and where the lever came to rest. */
 export interface ReleaseOutcome {
@@ -93,16 +93,14 @@ export async function searchPlan(instance: Instance<T5Scene>): Promise<{ fulcrum
   const mid = bandMiddle(s);
   let c = roundTo(best.counterweight, 4);
   const cr = counterweightRange(s);
-  for (let round = 0; round < 4; round++) {
-    const out = await simulateRelease(instance, best.fulcrum, c, SETTLE_S, false);
-    const miss = out.crateY - mid;
-    if (Math.abs(miss) < 0.001) break;
+  let outcome = await simulateRelease(instance, best.fulcrum, c, SETTLE_S, false);
+  for (let round = 0; round < 4 && Math.abs(outcome.crateY - mid) >= 0.001; round++) {
     // The balance's slope dy/dc at this place, by a small difference.
     const h = 0.002;
     const slope = (balanceCrateY(s, best.fulcrum, c + h) - balanceCrateY(s, best.fulcrum, c - h)) / (2 * h);
-    c = roundTo(Math.max(cr[0], Math.min(cr[1], c - miss / slope)), 4);
+    c = roundTo(Math.max(cr[0], Math.min(cr[1], c - (outcome.crateY - mid) / slope)), 4);
+    outcome = await simulateRelease(instance, best.fulcrum, c, SETTLE_S, false);
   }
-  const outcome = await simulateRelease(instance, best.fulcrum, c);
   return { fulcrum: best.fulcrum, counterweight: c, outcome, balanceY: balanceCrateY(s, best.fulcrum, c) };
 }
 
