@@ -243,7 +243,8 @@ export function build(instance: Instance<T5Scene>, world: World): FamilyEnv {
     for (const j of ['lever-counterweight', 'lever-crate', 'hanger-lever', 'pivot']) world.removeJoint(j);
     for (const name of PARTS) world.setKind(name, 'kinematic');
     const deg = leverAngleDeg(world);
-    if (Math.abs(deg) > 1e-9) world.moveGroupSwept(PARTS, { type: 'rotate', pivot: pin(), axis: [0, 0, 1], angleDeg: -deg });
+    // The pin runs through the hanger (they turn about it), so the stand is no obstacle to this turn.
+    if (Math.abs(deg) > 1e-9) world.moveGroupSwept(PARTS, { type: 'rotate', pivot: pin(), axis: [0, 0, 1], angleDeg: -deg }, { exclude: [STAND] });
     st.released = false;
     st.restSteps = 0;
   };
