@@ -31,15 +31,15 @@ const SOMA: Cell[][] = [
 const CUBE: A2Scene['box'] = { cols: 3, rows: 3, layers: 3 };
 
 /**
- * A hand-built 2 × 2 × 2 box from three pieces: `red`, the bottom layer (a flat 2 × 2 square),
- * and two bars of two cubes for the top layer, `green` along the front row and `blue` along the
+ * A hand-built 2 × 2 × 2 box from three pieces: `crimson`, the bottom layer (a flat 2 × 2 square),
+ * and two bars of two cubes for the top layer, `green` along the front row and `navy` along the
  * back row. Plate cells: the box is i ∈ {0, 1}, k ∈ {2, 3} (k = 3 the front row), j ∈ {0, 1}.
  */
 const HAND: { pieces: Array<{ name: string; cells: Cell[] }>; packing: Cell[][] } = {
   pieces: [
-    { name: 'red', cells: [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]] },
+    { name: 'crimson', cells: [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]] },
     { name: 'green', cells: [[0, 0, 0], [1, 0, 0]] },
-    { name: 'blue', cells: [[0, 0, 0], [1, 0, 0]] },
+    { name: 'navy', cells: [[0, 0, 0], [1, 0, 0]] },
   ],
   packing: [
     [[0, 0, 2], [1, 0, 2], [0, 0, 3], [1, 0, 3]],
@@ -137,15 +137,15 @@ describe('A2 cube assembly', function () {
       try {
         const h0 = env.stateHash();
         // The top bar before the bottom layer: nothing under it.
-        const floating = env.execute(place('blue', [0, 1, 1]));
+        const floating = env.execute(place('navy', [0, 1, 1]));
         expect(floating.status).to.equal('violation');
-        expect(floating.message).to.include(placeRefused('blue'));
+        expect(floating.message).to.include(placeRefused('navy'));
         expect(floating.message).to.not.match(/\d/);
         expect(env.stateHash()).to.equal(h0);
         expect(env.progress()).to.equal(0);
         // The bottom layer, then the back bar from above.
-        expect(env.execute(place('red', [0, 0, 0])).status).to.equal('ok');
-        expect(env.execute(place('blue', [0, 1, 1])).status).to.equal('ok');
+        expect(env.execute(place('crimson', [0, 0, 0])).status).to.equal('ok');
+        expect(env.execute(place('navy', [0, 1, 1])).status).to.equal('ok');
         const h1 = env.stateHash();
         // The front bar slid in from the back would pass through the back bar: a collision, undone.
         const through = env.execute(place('green', [0, 0, 1], 'back'));
@@ -164,10 +164,10 @@ describe('A2 cube assembly', function () {
     it('a piece placed outside the box keeps the episode unsolved, and remove takes it back', async () => {
       const env = await TaskEnv.create(family as never, handInstance() as Instance);
       try {
-        expect(env.execute(place('red', [2, 2, 0])).status).to.equal('ok');
+        expect(env.execute(place('crimson', [2, 2, 0])).status).to.equal('ok');
         expect(env.progress()).to.equal(0);
-        expect(env.execute({ tool: 'remove', args: { piece: 'red' } }).status).to.equal('ok');
-        expect(env.execute(place('red', [0, 0, 0], 'left')).status).to.equal('ok');
+        expect(env.execute({ tool: 'remove', args: { piece: 'crimson' } }).status).to.equal('ok');
+        expect(env.execute(place('crimson', [0, 0, 0], 'left')).status).to.equal('ok');
         expect(env.progress()).to.be.greaterThan(0);
       } finally {
         env.free();

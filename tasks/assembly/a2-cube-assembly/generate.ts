@@ -13,30 +13,32 @@ import { countPackings, type Cell } from '../../../solvers/polycube.ts';
 import { redrawRng } from '../../../solvers/redraw.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, JsonSchema, Tier, ToolSpec } from '../../types.ts';
-import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
+import { cellKey, faceNeighbours, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
 import { ENTRY_SIDES } from '../../kits/polycube-pieces/entry.ts';
 import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
 import { boxCells, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, SLOTS, INITIAL_CAMERA, TIERS, type A2Piece, type A2Scene, type TierSettings } from './scene.ts';
-import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
+import { certify, findOrder, findPlan, type Certificate, type Plan, type PlanStep } from './solver.ts';
+import { turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
 
 /** Piece colours; the names are what the agent calls the pieces. */
 export const PIECE_COLORS: ReadonlyArray<{ name: string; color: string }> = [
-  { name: 'red', color: '#d1392b' },
+  // No colour word the rules use for something else (the red and blue strips, the black square, the blue block).
+  { name: 'crimson', color: '#c0283a' },
   { name: 'orange', color: '#ef8a17' },
   { name: 'yellow', color: '#f2cc1d' },
   { name: 'green', color: '#2e9e4f' },
-  { name: 'blue', color: '#2d6cd3' },
-  { name: 'purple', color: '#7b4fc4' },
+  { name: 'violet', color: '#7b4fc4' },
   { name: 'cyan', color: '#22b3c4' },
   { name: 'brown', color: '#8a5a2b' },
   { name: 'pink', color: '#e47ab8' },
-  { name: 'black', color: '#2b2b2b' },
+  { name: 'navy', color: '#23346e' },
+  { name: 'olive', color: '#7d8a2a' },
 ];
 
 /** Most draws tried before giving up (never reached for the seeds the tests and the battery use). */
-const MAX_ATTEMPTS = 400;
+export const MAX_ATTEMPTS = 400;
 
 /** Whether a piece fits a 3 × 3 × 3 block (so it lies in a table slot). */
 function extentOk(cells: readonly Cell[]): boolean {
@@ -105,11 +107,14 @@ function randomPiece(rng: Rng, size: number, t: TierSettings): Cell[] {
 }
 
 /**
- * Sizes a decoy is drawn from. A decoy the size of a needed piece almost never fits in no
- * filling (Soma-like pieces pack the cube in thousands of ways), so most certified decoys are
- * the larger size; the certificate decides every one.
+ * The size of a decoy: one cube more than the largest needed piece. A decoy the size of a
+ * needed piece almost never fits in no filling (Soma-like pieces fill the cube in hundreds to
+ * thousands of ways: of the ten tri- and tetracubes, every one but the straight four fitted
+ * some filling of a drawn L5 partition), and trying them made the generator ten times slower.
+ * The certificate still decides every decoy: at L7 two decoys together can match a subset's
+ * volume, and exact cover then shows they fit in no filling.
  */
-const DECOY_SIZES = [3, 4, 5];
+const DECOY_SIZES = [5];
 
 /** Random decoy candidates tried for one partition before the partition is given up. */
 const DECOY_TRIES = 12;
@@ -117,23 +122,28 @@ const DECOY_TRIES = 12;
 /**
  * Decoy pieces, added one at a time, each kept only if the needed pieces stay the only subset
  * that fills the box (so no decoy fits into any filling): random pieces of sizes the needed
- * pieces have or one cube more ({@link DECOY_SIZES}).
+ * of {@link DECOY_SIZES}.
  */
 function drawDecoys(rng: Rng, needed: readonly Cell[][], target: Cell[], t: TierSettings): Cell[][] | null {
   const out: Cell[][] = [];
   for (let k = 0; out.length < t.decoys && k < DECOY_TRIES; k++) {
     const p = randomPiece(rng, rng.pick(DECOY_SIZES), t);
     const all = [...needed, ...out, p];
-    if (fillingSubsetCount(all, target) !== 1) continue;
+    if (fillingSubsetCount(all, target, (1 << needed.length) - 1) !== 1) continue;
     out.push(p);
   }
   return out.length === t.decoys ? out : null;
 }
 
-/** How many subsets of the pieces fill the target, stopping at 2: the certificate's subset test without its packing count, cheap enough to run per decoy. */
-function fillingSubsetCount(pieces: readonly Cell[][], target: Cell[]): number {
-  let n = 0;
+/**
+ * How many subsets of the pieces fill the target, stopping at 2: the certificate's subset test
+ * without its packing count, cheap enough to run per decoy. `knownFilling` is the mask of a
+ * subset known to fill it (the drawn partition), counted without a search.
+ */
+function fillingSubsetCount(pieces: readonly Cell[][], target: Cell[], knownFilling: number): number {
+  let n = 1;
   for (let mask = 1; mask < 1 << pieces.length && n < 2; mask++) {
+    if (mask === knownFilling) continue;
     const subset = pieces.filter((_, i) => mask & (1 << i)) as Cell[][];
     if (subset.reduce((v, p) => v + p.length, 0) !== target.length) continue;
     if (countPackings(subset, target, { limit: 1 }).count > 0) n++;
@@ -141,21 +151,31 @@ function fillingSubsetCount(pieces: readonly Cell[][], target: Cell[]): number {
   return n;
 }
 
-/** A drawn scene with the solver's findings about it. */
+/** A drawn scene and the number of pieces its filling needs. */
 export interface Draw {
   scene: A2Scene;
-  certificate: Certificate;
+  /** Pieces the filling uses (every filling uses the same ones). */
+  needed: number;
+  /** The drawn packing built in the order the search found for it: a plan for the `+plan` reveal. */
   plan: Plan;
   attempt: number;
 }
 
-/** One draw; a string says why it failed. */
-function drawOnce(rng: Rng, tier: Tier): A2Scene | string {
+/**
+ * One draw; a string says why it failed. What it returns already meets the tier: the decoys
+ * were each kept only when the needed pieces stayed the only filling subset (with no decoys
+ * that is trivially so), and the drawn partition itself — one packing of the box — has an order
+ * gravity allows (`findOrder`). The filter re-checks both from the scene alone, with the full
+ * certificate.
+ */
+function drawOnce(rng: Rng, tier: Tier): Draw | string {
   const t = TIERS[tier];
   const box = rng.pick(t.boxes);
   const target = boxCells(box);
   const needed = partition(rng, target, t.sizes[target.length], t);
   if (!needed) return 'partition failed';
+  const order = findOrder(needed);
+  if (!order) return 'the drawn packing has no order gravity allows';
   const decoys = drawDecoys(rng, needed, target, t);
   if (!decoys) return 'no decoy set keeps the needed pieces the only filling';
   const shapes = rng.shuffle([...needed.map((c) => ({ c, decoy: false })), ...decoys.map((c) => ({ c, decoy: true }))]);
@@ -168,10 +188,23 @@ function drawOnce(rng: Rng, tier: Tier): A2Scene | string {
     const [x, z] = slots[i];
     pieces.push({ name: colors[i].name, color: colors[i].color, cells, position: [round9(x), restingOriginHeight(cells), round9(z)], decoy: shapes[i].decoy });
   }
-  return { box: { ...box }, pieces, decoys: t.decoys > 0, blueprint: t.blueprint };
+  // Scene index of each needed piece, in the partition's order.
+  const sceneIndex = needed.map((c) => shapes.findIndex((sh) => sh.c === c));
+  const steps = order.map((mv): PlanStep => {
+    const piece = sceneIndex[mv.piece];
+    const cells = needed[mv.piece];
+    const { rotation, turns } = turnsOnto(pieces[piece].cells, cells);
+    return { piece, rotation, turns, cells, cell: toAgentCell(referenceCube(cells), PLATE_GRID), from: mv.from };
+  });
+  const plan: Plan = { steps, decoys: shapes.flatMap((sh, i) => (sh.decoy ? [i] : [])), packing: -1, packingsWithoutOrder: 0 };
+  return { scene: { box: { ...box }, pieces, decoys: t.decoys > 0, blueprint: t.blueprint }, needed: needed.length, plan, attempt: 0 };
 }
 
-/** Why a scene does not meet its tier, or its certificate and plan when it does. */
+/**
+ * Why a scene does not meet its tier, or its certificate and plan when it does: exactly one
+ * subset of the pieces fills the box, the decoy flags name the others, and some packing of it
+ * can be built in an order gravity allows (the shortcut filter; the full certificate).
+ */
 export function sceneProblem(scene: A2Scene): string | { certificate: Certificate; plan: Plan } {
   const shapes = scene.pieces.map((p) => p.cells);
   const certificate = certify(shapes, boxCells(scene.box), { limit: GENERATOR_PACKINGS });
@@ -183,7 +216,7 @@ export function sceneProblem(scene: A2Scene): string | { certificate: Certificat
   return { certificate, plan };
 }
 
-/** Packings the generator collects to find a buildable one (the reference counts them all). */
+/** Packings the filter collects to find a buildable one (the reference counts them all). */
 const GENERATOR_PACKINGS = 200;
 
 /** Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that meets the tier. */
@@ -191,17 +224,12 @@ export function drawScene(seed: number, tier: Tier): Draw {
   const reasons: string[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const rng = redrawRng('A2', tier, seed, attempt);
-    const scene = drawOnce(rng, tier);
-    if (typeof scene === 'string') {
-      reasons.push(scene);
+    const draw = drawOnce(rng, tier);
+    if (typeof draw === 'string') {
+      reasons.push(draw);
       continue;
     }
-    const problem = sceneProblem(scene);
-    if (typeof problem === 'string') {
-      reasons.push(problem);
-      continue;
-    }
-    return { scene, ...problem, attempt };
+    return { ...draw, attempt };
   }
   throw new SpaceActError('invalid-state', `A2 ${tier} seed ${seed}: no draw met the tier in ${MAX_ATTEMPTS} attempts (last: ${reasons[reasons.length - 1]})`, {
     rejections: reasons.slice(-10),
@@ -209,7 +237,8 @@ export function drawScene(seed: number, tier: Tier): Draw {
 }
 
 /**
- * The action budget: the reference's placements × this factor, refused calls counted. Why 3 is
+ * The action budget: the most placements a filling of the tier needs × this factor, refused
+ * calls counted. Why 3 is
  * room for a player who looks and too little for one who maps the pieces by probing: README
  * "Budget".
  */
@@ -296,7 +325,8 @@ function rulers(): RulerSpec[] {
 /** The instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A2Scene> {
   const { scene, plan } = drawScene(seed, tier);
-  const budget = plan.steps.length * BUDGET_FACTOR;
+  // The same at every seed of a tier (a 2 × 3 × 4 box at L7 needs one piece fewer than the cube).
+  const budget = TIERS[tier].maxNeeded * BUDGET_FACTOR;
   return makeInstance(family, tier, seed, {
     // The same for every seed of a tier: no box size, no number of pieces.
     title: 'Cube assembly',

@@ -38,6 +38,8 @@ export interface A2Scene {
 
 /** What a tier draws. */
 export interface TierSettings {
+  /** Most pieces a filling needs at the tier: the action budget is this × the budget factor, the same for every seed. */
+  maxNeeded: number;
   /** The boxes a draw picks from (one, except at L7). */
   boxes: GridDims[];
   /** The sizes of the needed pieces, by box volume (a multiset, drawn in random order). */
@@ -63,10 +65,10 @@ const BOXES_234: GridDims[] = [
 
 /** The tiers' settings. */
 export const TIERS: Record<Tier, TierSettings> = {
-  L1: { boxes: [{ cols: 2, rows: 2, layers: 2 }], sizes: { 8: [4, 4] }, decoys: 0, somaLike: false, blueprint: false },
-  L3: { boxes: [CUBE3], sizes: { 27: [4, 4, 4, 5, 5, 5] }, decoys: 0, somaLike: false, blueprint: false },
-  L5: { boxes: [CUBE3], sizes: { 27: [3, 4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: false },
-  L7: { boxes: [CUBE3, ...BOXES_234], sizes: { 27: [3, 4, 4, 4, 4, 4, 4], 24: [3, 3, 3, 3, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: true },
+  L1: { maxNeeded: 2, boxes: [{ cols: 2, rows: 2, layers: 2 }], sizes: { 8: [4, 4] }, decoys: 0, somaLike: false, blueprint: false },
+  L3: { maxNeeded: 6, boxes: [CUBE3], sizes: { 27: [4, 4, 4, 5, 5, 5] }, decoys: 0, somaLike: false, blueprint: false },
+  L5: { maxNeeded: 7, boxes: [CUBE3], sizes: { 27: [3, 4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: false },
+  L7: { maxNeeded: 7, boxes: [CUBE3, ...BOXES_234], sizes: { 27: [3, 4, 4, 4, 4, 4, 4], 24: [4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: true },
 } as Record<Tier, TierSettings>;
 
 /** The build plate's grid, the same at every tier (its size says nothing about the box). */
