@@ -92,7 +92,7 @@ function buildStatics(world: World, s: A2Scene): void {
       pose: { p: [lo[0] - CELL / 2 + half[0], PLATE + half[1], lo[2] - CELL / 2 + half[2]], q: [0, 0, 0, 1] },
       shapes: [{ type: 'box', half }],
       color: '#5a9be0',
-      opacity: 0.22,
+      opacity: 0.3,
     });
   }
 }

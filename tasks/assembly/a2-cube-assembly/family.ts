@@ -19,7 +19,7 @@ export const A2_DESCRIPTOR: FamilyDescriptor = {
   summary:
     'Build a solid box — a 3×3×3 cube at the upper tiers — on a plate from Soma-like polycube pieces lying on a table, each turned in quarter turns and either lowered from above or slid in level from a side, in an order gravity allows: no piece may float or tip, and none may pass through another on its way in. Tests mental rotation, exact cover and assembly-order planning; the packings are counted by exact cover and the reference order is found by search over placed sets.',
   tiers: {
-    L1: { levers: [], description: '2×2×2 cube from 2 pieces of 4 cubes, no decoys; the box is shown on the plate.' },
+    L1: { levers: [], description: '2×2×3 box (two cubes wide and deep, three high) from 3 Soma-like pieces of 4 cubes, no decoys; the box is shown on the plate.' },
     L3: { levers: [], description: '3×3×3 cube from 6 pieces of 4–5 cubes, no decoys; the box is shown on the plate.' },
     L5: { levers: [], description: '3×3×3 cube from 7 Soma-like pieces (one of 3 cubes, six of 4, none straight or square) + 2 decoys that fit in no filling; the box is shown on the plate.' },
     L7: {

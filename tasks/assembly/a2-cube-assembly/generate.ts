@@ -107,12 +107,11 @@ function randomPiece(rng: Rng, size: number, t: TierSettings): Cell[] {
 }
 
 /**
- * The size of a decoy: one cube more than the largest needed piece. A decoy the size of a
+ * The size of a decoy: one cube more than any needed piece at L5 and L7. A decoy the size of a
  * needed piece almost never fits in no filling (Soma-like pieces fill the cube in hundreds to
  * thousands of ways: of the ten tri- and tetracubes, every one but the straight four fitted
  * some filling of a drawn L5 partition), and trying them made the generator ten times slower.
- * The certificate still decides every decoy: at L7 two decoys together can match a subset's
- * volume, and exact cover then shows they fit in no filling.
+ * The certificate still decides every decoy (exact cover on every subset whose volume matches).
  */
 const DECOY_SIZES = [5];
 

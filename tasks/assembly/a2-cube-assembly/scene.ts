@@ -65,7 +65,7 @@ const BOXES_234: GridDims[] = [
 
 /** The tiers' settings. */
 export const TIERS: Record<Tier, TierSettings> = {
-  L1: { maxNeeded: 2, boxes: [{ cols: 2, rows: 2, layers: 2 }], sizes: { 8: [4, 4] }, decoys: 0, somaLike: false, blueprint: false },
+  L1: { maxNeeded: 3, boxes: [{ cols: 2, rows: 2, layers: 3 }], sizes: { 12: [4, 4, 4] }, decoys: 0, somaLike: true, blueprint: false },
   L3: { maxNeeded: 6, boxes: [CUBE3], sizes: { 27: [4, 4, 4, 5, 5, 5] }, decoys: 0, somaLike: false, blueprint: false },
   L5: { maxNeeded: 7, boxes: [CUBE3], sizes: { 27: [3, 4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: false },
   L7: { maxNeeded: 7, boxes: [CUBE3, ...BOXES_234], sizes: { 27: [3, 4, 4, 4, 4, 4, 4], 24: [4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: true },
