@@ -75,10 +75,9 @@ describe('A2 cube assembly', function () {
   describe('packing certificate', () => {
     it('reproduces the Soma cube: 11 520 packings of the seven pieces, 480 up to rotation, 240 up to rotation and reflection', () => {
       const target = boxCells(CUBE);
-      const cert = certify(SOMA, target);
+      const cert = certify(SOMA, target, { classes: true });
       expect(cert.fillingSubsets).to.deep.equal([[0, 1, 2, 3, 4, 5, 6]]);
       expect(cert.total).to.equal(11520);
-      expect(cert.packings).to.have.length(11520);
       expect(cert.symmetries).to.equal(24);
       expect(cert.classes).to.equal(480);
       expect(countPackingsUpToSymmetry(SOMA, target, { mirror: true }).count).to.equal(240);

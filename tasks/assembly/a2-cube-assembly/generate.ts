@@ -19,7 +19,7 @@ import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts'
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
 import { boxCells, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, SLOTS, INITIAL_CAMERA, TIERS, type A2Piece, type A2Scene, type TierSettings } from './scene.ts';
-import { certify, findOrder, findPlan, type Certificate, type Plan, type PlanStep } from './solver.ts';
+import { certify, findOrder, findPlan, PLAN_PACKINGS, type Certificate, type Plan, type PlanStep } from './solver.ts';
 import { turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
 
 /** Piece colours; the names are what the agent calls the pieces. */
@@ -215,8 +215,8 @@ export function sceneProblem(scene: A2Scene): string | { certificate: Certificat
   return { certificate, plan };
 }
 
-/** Packings the filter collects to find a buildable one (the reference counts them all). */
-const GENERATOR_PACKINGS = 200;
+/** Packings the filter collects to find a buildable one (the reference counts them all and collects as many). */
+const GENERATOR_PACKINGS = PLAN_PACKINGS;
 
 /** Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that meets the tier. */
 export function drawScene(seed: number, tier: Tier): Draw {

@@ -32,11 +32,11 @@ export interface Certificate {
   fillingSubsets: number[][];
   /** Packings of the one filling subset, every one (symmetric copies counted apart). */
   total: number;
-  /** Packings up to the box's rotations. */
+  /** Packings up to the box's rotations (0 when not asked for: see {@link CertifyOptions}). */
   classes: number;
   /** Rotations of the box's cell block the classes are taken under. */
   symmetries: number;
-  /** Every packing of the filling subset (indices local to the subset), in the toolkit's order. */
+  /** The first packings of the filling subset (pieces in the subset's order), in the toolkit's order. */
   packings: Packing[];
 }
 
@@ -78,16 +78,23 @@ function subsetsWithVolume(pieces: readonly Cell[][], target: number): number[][
 /** How far {@link certify} goes. */
 export interface CertifyOptions {
   /**
-   * Collect at most this many packings and skip the classes (the generator's cheap check: the
-   * plan is the first packing with an order, and those come first in the toolkit's order too).
+   * Collect at most this many packings and count no further (the generator's filter: the plan
+   * is the first packing with an order, and those come first in the toolkit's order). Without
+   * it every packing is counted (no collecting) and the first {@link PLAN_PACKINGS} collected.
    */
   limit?: number;
+  /** Also classify the packings up to the box's rotations (one more full enumeration). */
+  classes?: boolean;
 }
+
+/** Packings collected for the order search when every packing is counted. */
+export const PLAN_PACKINGS = 200;
 
 /**
  * The packing certificate: for every subset of the pieces whose volume equals the box's,
  * `countPackings` says whether it fills the box; the packings of the first filling subset are
- * collected and (unless `limit` is given) classified up to the box's rotations with
+ * counted (all of them, unless `limit` is given), the first ones collected for the order
+ * search, and with `classes` classified up to the box's rotations with
  * `countPackingsUpToSymmetry`.
  */
 export function certify(pieces: readonly Cell[][], target: Cell[], opts: CertifyOptions = {}): Certificate {
@@ -98,13 +105,10 @@ export function certify(pieces: readonly Cell[][], target: Cell[], opts: Certify
   const symmetries = targetSymmetries(target).length;
   if (!filling.length) return { fillingSubsets: [], total: 0, classes: 0, symmetries, packings: [] };
   const used = filling[0].map((i) => pieces[i]);
-  if (opts.limit !== undefined) {
-    const some = countPackings(used, target, { collect: true, limit: opts.limit });
-    return { fillingSubsets: filling, total: some.count, classes: 0, symmetries, packings: some.packings! };
-  }
-  const all = countPackings(used, target, { collect: true });
-  const sym = countPackingsUpToSymmetry(used, target);
-  return { fillingSubsets: filling, total: all.count, classes: sym.count, symmetries: sym.symmetries, packings: all.packings! };
+  const collected = countPackings(used, target, { collect: true, limit: opts.limit ?? PLAN_PACKINGS });
+  const total = opts.limit !== undefined ? collected.count : countPackings(used, target).count;
+  const classes = opts.classes ? countPackingsUpToSymmetry(used, target).count : 0;
+  return { fillingSubsets: filling, total, classes, symmetries, packings: collected.packings! };
 }
 
 /** Whether a piece filling `cells` can come in from `side` with the cells in `occupied` filled: clear path and at rest. */
@@ -245,7 +249,7 @@ export function reference(instance: Instance<A2Scene>): ReferenceSolution {
     optimal: oneSubset,
     method:
       `polycube exact cover over ${cert.fillingSubsets.length} filling subset(s) of ${s.pieces.length} pieces: ` +
-      `${cert.total} packing(s), ${cert.classes} up to the ${cert.symmetries} rotations of the box; ` +
+      `${cert.total} packing(s) in all (symmetric copies counted apart; the box has ${cert.symmetries} rotations); ` +
       `order search over placed sets (from above or level from a side, resting on its supports): packing #${plan.packing + 1} ` +
       `(${plan.packingsWithoutOrder} before it have no order) has ${orders.orders} order(s), ${orders.fromAboveOnly} of them from above only; ` +
       `the reference uses ${sides} side entr${sides === 1 ? 'y' : 'ies'}`,
