@@ -95,7 +95,7 @@ describe('A2 cube assembly', function () {
       expect(occ.size).to.equal(27);
     });
 
-    it('a decoy that fits in no filling leaves one filling subset; a fifth cube-sized piece of the wrong size is never used', () => {
+    it('a pentacube added to the Soma pieces fits in no filling: the certificate finds the seven Soma pieces the only filling subset', () => {
       const pentacube: Cell[] = [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [0, 2, 0]];
       const cert = certify([...SOMA, pentacube], boxCells(CUBE), { limit: 1 });
       expect(cert.fillingSubsets).to.deep.equal([[0, 1, 2, 3, 4, 5, 6]]);
