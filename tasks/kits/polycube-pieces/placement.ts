@@ -26,6 +26,7 @@ import { cellKey, fromAgentCell, referenceCube, type GridDims } from './cells.ts
 import { CELL, DROP_GAP, GAP, pieceMid, pieceRadius, pieceShapes, WOOD } from './pieces.ts';
 import { matApply, matToQuat, ROTATIONS, rotationIndex, transpose, turnsMatrix, type TurnName } from './rotations.ts';
 import { centreOverSupport, restingCubes } from './statics.ts';
+import { ENTRY_OUTWARD, entryShiftCells, type EntrySide } from './entry.ts';
 import { round9 } from '../../../core/determinism.ts';
 
 /** Clearance kept above everything while a piece is carried and turned. */
@@ -210,13 +211,27 @@ export function piecePlacement<P extends TablePiece, R extends PlacedPiece>(worl
     return lift;
   };
 
-  /** Lift straight up to the carry height, turn, carry over `to`, lower straight down onto `to`. */
-  const carry = (name: string, to: Pose, what: string): void => {
+  /**
+   * Lift straight up to the carry height, turn, carry over `to`, lower straight down onto `to`.
+   * With a side `offset` (side entry, `entry.ts`), carry over `to + offset` instead, lower
+   * there and slide level onto `to`.
+   */
+  const carry = (name: string, to: Pose, what: string, offset: Vec3 | null = null): void => {
     const from = world.getPose(name);
+    const over: Vec3 = offset ? [round9(to.p[0] + offset[0]), to.p[1], round9(to.p[2] + offset[2])] : to.p;
     during(`lifting '${name}'`, () => world.moveSwept(name, { p: [from.p[0], carryY, from.p[2]], q: from.q }));
     during(`turning '${name}' in the air`, () => world.moveSwept(name, { p: [from.p[0], carryY, from.p[2]], q: to.q }));
-    during(`carrying '${name}'`, () => world.moveSwept(name, { p: [to.p[0], carryY, to.p[2]], q: to.q }));
-    during(`lowering '${name}' ${what}`, () => world.moveSwept(name, to));
+    during(`carrying '${name}'`, () => world.moveSwept(name, { p: [over[0], carryY, over[2]], q: to.q }));
+    during(`lowering '${name}' ${what}`, () => world.moveSwept(name, { p: over, q: to.q }));
+    if (offset) during(`sliding '${name}' ${what}`, () => world.moveSwept(name, to));
+  };
+
+  /** The world offset a piece starts from when it slides into grid `cells` from `side` (null from above). */
+  const entryOffset = (cells: readonly Cell[], side: EntrySide): Vec3 | null => {
+    if (side === 'above') return null;
+    const out = matApply(toWorld, ENTRY_OUTWARD[side]);
+    const s = entryShiftCells(cells, side, grid.dims) * CELL;
+    return [round9(out[0] * s), 0, round9(out[2] * s)];
   };
 
   const pieceArg = (args: Record<string, unknown>): P => {
@@ -239,12 +254,14 @@ export function piecePlacement<P extends TablePiece, R extends PlacedPiece>(worl
       const origin = nominalOrigin(piece.cells, rotation, at);
       const lift = liftOnSupports(cells);
       const rest: Vec3 = [origin[0], round9(origin[1] + (lift === null ? 0 : lift + DROP_GAP)), origin[2]];
+      // Side entry (`entry.ts`): only where a family's schema offers `from`; default from above.
+      const offset = entryOffset(cells, typeof args.from === 'string' ? (args.from as EntrySide) : 'above');
       world.setKind(name, 'kinematic');
       if (spec.refusal) {
         const text = spec.refusal.place(name);
-        return refusingAs(text, name, () => placeCarried(piece, m, rotation, at, cells, rest, cellArg, text));
+        return refusingAs(text, name, () => placeCarried(piece, m, rotation, at, cells, rest, cellArg, text, offset));
       }
-      return placeCarried(piece, m, rotation, at, cells, rest, cellArg, null);
+      return placeCarried(piece, m, rotation, at, cells, rest, cellArg, null, offset);
     },
     remove(args) {
       const piece = pieceArg(args);
@@ -290,9 +307,9 @@ export function piecePlacement<P extends TablePiece, R extends PlacedPiece>(worl
    * family's rules and the grid, and let it rest. With a `refusal` text, a piece with nothing
    * under it is refused at once rather than let go.
    */
-  function placeCarried(piece: P, m: ReturnType<typeof turnsMatrix>, rotation: number, at: Cell, cells: Cell[], rest: Vec3, cellArg: number[], refusal: string | null): string {
+  function placeCarried(piece: P, m: ReturnType<typeof turnsMatrix>, rotation: number, at: Cell, cells: Cell[], rest: Vec3, cellArg: number[], refusal: string | null, offset: Vec3 | null): string {
     const name = piece.name;
-    carry(name, { p: rest, q: matToQuat(m) }, words.into);
+    carry(name, { p: rest, q: matToQuat(m) }, words.into, offset);
     spec.admit?.(piece, placed());
     const outside = cells.filter((c) => !grid.contains(c));
     if (outside.length) {
