@@ -101,21 +101,21 @@ export const ORIGIN_MARK_HALF = 0.007;
 /** The ruler along the table's front edge (x from −half to +half), for sizing pieces. */
 export const TABLE_RULER = { half: 0.2, z: 0.12 } as const;
 /** Table slab: top at y = 0. */
-export const TABLE = { half: [0.46, 0.01, 0.26] as Vec3, centreZ: -0.07 } as const;
+export const TABLE = { half: [0.46, 0.01, 0.27] as Vec3, centreZ: -0.08 } as const;
 /**
  * Slots on the table in sight from the first view (x, z of a piece's footprint centre): a front
  * row and a back row, left and right of the box. Pieces that start in the box get one too: where
  * `remove` sets them down.
  */
 export const VISIBLE_SLOTS: readonly [number, number][] = [
-  [-0.125, 0.045], [0.125, 0.045], [-0.225, 0.045], [0.225, 0.045],
-  [-0.125, -0.075], [0.125, -0.075], [-0.225, -0.075], [0.225, -0.075],
+  [-0.14, 0.045], [0.14, 0.045], [-0.24, 0.045], [0.24, 0.045],
+  [-0.15, -0.1], [0.15, -0.1], [-0.25, -0.1], [0.25, -0.1],
 ];
 /** The `+occ` wall: its front face (z), thickness, half length and height. */
-export const HIDE_WALL = { zFront: -0.14, thickness: 0.01, halfLength: 0.4, height: 0.18 } as const;
+export const HIDE_WALL = { zFront: -0.16, thickness: 0.01, halfLength: 0.4, height: 0.18 } as const;
 /** Slots behind the wall (`+occ`). */
 export const HIDDEN_SLOTS: readonly [number, number][] = [
-  [-0.2, -0.21], [0, -0.21], [0.2, -0.21],
+  [-0.2, -0.23], [0, -0.23], [0.2, -0.23],
 ];
 
 /** The wall's box, for sight lines. */
@@ -128,7 +128,7 @@ export const HIDE_WALL_BOX: WallBox = {
  * The first view: from the front and above, steep enough to see into the box over its low
  * front rim, with every table slot and the table ruler's ends in frame.
  */
-export const INITIAL_CAMERA: CameraSpec = { azimuth: 0, elevation: 52, distance: 0.9, target: [0, 0.01, -0.01] };
+export const INITIAL_CAMERA: CameraSpec = { azimuth: 0, elevation: 52, distance: 0.97, target: [0, 0.01, -0.03] };
 
 /** Centre of internal cell `[i, j, k]` in the world. */
 export function cellCentre(box: BoxDims, c: readonly number[]): Vec3 {
