@@ -14,6 +14,8 @@ import { homeCells, orderCertificate, orderProblem, packingLowerBound } from '..
 import { TIER_SPECS, type A3Scene } from '../tasks/assembly/a3-blocked-insertion/scene.ts';
 import { cellKey } from '../tasks/kits/polycube-pieces/cells.ts';
 import { TaskEnv } from '../tasks/env.ts';
+import { CLEAR_AND_PROBE } from '../tasks/assembly/a3-blocked-insertion/prober.ts';
+import { runBattery } from '../verify/battery.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 
 const RELEASED: Tier[] = ['L3', 'L5', 'L7'];
@@ -182,6 +184,19 @@ describe('A3 blocked insertion', function () {
         expect(pinned.stateHash()).to.equal(h);
       } finally {
         pinned.free();
+      }
+    });
+  });
+
+  describe('a prober that never looks', () => {
+    it('clear-and-probe runs out of actions: through the real loop it solves none of 3 seeds at L1 and L7', async function () {
+      this.timeout(900_000);
+      const reports = await runBattery(family as never, { seeds: 3, tiers: ['L1', 'L7'], strategies: [], skip: ['null', 'random'] });
+      for (const r of reports) {
+        expect(r.error, r.tier).to.equal(undefined);
+        const a = r.agents.find((x) => x.name === CLEAR_AND_PROBE.name)!;
+        expect(a.episodes).to.equal(3);
+        expect(a.successes, r.tier).to.equal(0);
       }
     });
   });

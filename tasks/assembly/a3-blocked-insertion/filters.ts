@@ -9,6 +9,7 @@ import type { InstanceFilter } from '../../types.ts';
 import { hiddenBehindWall } from '../../kits/polycube-pieces/sight.ts';
 import { orderCertificate } from './order.ts';
 import { HIDE_WALL_BOX, INITIAL_CAMERA, TIER_SPECS, type A3Scene } from './scene.ts';
+import { CLEAR_AND_PROBE } from './prober.ts';
 
 /** Cheap static checks every instance must pass (the generator draws until they hold; verify reports them). */
 export const SHORTCUT_FILTERS: InstanceFilter<A3Scene>[] = [
@@ -34,4 +35,4 @@ export const SHORTCUT_FILTERS: InstanceFilter<A3Scene>[] = [
 ];
 
 /** A3's own sightless strategies for the shortcut battery. */
-export const SIGHTLESS: SightlessStrategy[] = [];
+export const SIGHTLESS: SightlessStrategy[] = [CLEAR_AND_PROBE];
