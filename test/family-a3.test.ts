@@ -16,6 +16,7 @@ import { cellKey } from '../tasks/kits/polycube-pieces/cells.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { CLEAR_AND_PROBE } from '../tasks/assembly/a3-blocked-insertion/prober.ts';
 import { runBattery } from '../verify/battery.ts';
+import { instanceView } from '../tasks/instance-view.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 
 const RELEASED: Tier[] = ['L3', 'L5', 'L7'];
@@ -202,6 +203,17 @@ describe('A3 blocked insertion', function () {
   });
 
   describe('what the text says', () => {
+    it("the reconstructing agent's candidates read exactly like the judged instance, and are other worlds", () => {
+      const inst = family.generate(7, 'L1');
+      const view = instanceView(inst as Instance);
+      const text = (i: Instance<A3Scene>): string => JSON.stringify({ title: i.title, rules: i.rules, tools: i.tools });
+      const cands = [...family.candidates!(view, 'L1')];
+      expect(cands.length).to.be.greaterThan(100);
+      for (const c of cands) expect(text(c)).to.equal(text(inst));
+      expect(cands.some((c) => JSON.stringify(c.scene) === JSON.stringify(inst.scene))).to.equal(false);
+    });
+
+
     it('rules, title and tools read alike for every seed of a tier once piece names are masked', () => {
       for (const tier of ['L1', 'L5'] as Tier[]) {
         const texts = new Set<string>();

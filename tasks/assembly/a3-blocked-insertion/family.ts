@@ -5,6 +5,7 @@
  * certificate, the move metric and the shortcuts considered.
  */
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
+import { candidates } from './candidates.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
@@ -41,6 +42,7 @@ export const a3BlockedInsertion: TaskFamily<A3Scene> = {
   build,
   reference,
   shortestSolutions,
+  candidates: (view, tier) => candidates(A3_DESCRIPTOR, view, tier),
   certify: { optimal: true },
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,

@@ -309,6 +309,11 @@ function rulers(s: A3Scene): RulerSpec[] {
 /** The instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A3Scene> {
   const { scene, certificate } = drawScene(seed, tier);
+  return instanceOf(family, tier, seed, scene, certificate);
+}
+
+/** The instance carrying a drawn scene and its certificate (the generator's, or a candidate's with its pieces renamed). */
+export function instanceOf(family: FamilyDescriptor, tier: Tier, seed: number, scene: A3Scene, certificate: OrderCertificate): Instance<A3Scene> {
   const budget = tierMoves(tier) * BUDGET_FACTOR;
   return makeInstance(family, tier, seed, {
     // The same for every seed of a tier: no box size, no number of pieces.
