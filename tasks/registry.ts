@@ -27,6 +27,7 @@ import { p2TrafficJam } from './puzzles/p2-traffic-jam/family.ts';
 import { p5PocketCube } from './puzzles/p5-pocket-cube/family.ts';
 import { p3CratePushing } from './puzzles/p3-crate-pushing/family.ts';
 import { p4GravityMaze } from './puzzles/p4-gravity-maze/family.ts';
+import { t6GearTrain } from './temporal/t6-gear-train/family.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
 import { TIERS } from '../core/catalog.ts';
 
@@ -34,7 +35,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope, t3PendulumStrike, t4Catcher] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope, t3PendulumStrike, t4Catcher, t6GearTrain] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {
