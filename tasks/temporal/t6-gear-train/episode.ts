@@ -99,7 +99,7 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
   for (const p of s.pegs) {
     const tall = p.name === 'I' || p.name === 'O' ? GEAR_Y + 0.02 : GEAR_Y + 0.008;
     world.addBody({ name: `peg-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x, tall / 2, p.z], q: id }, shapes: [{ type: 'cylinder', radius: 0.005, halfHeight: tall / 2 }], color: '#34495e' });
-    world.addBody({ name: `letter-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x + 0.016, 0.0006, p.z + 0.016], q: id }, shapes: glyphShapes(p.name, 0.016, 0.001), color: '#1b2631' });
+    world.addBody({ name: `letter-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x + 0.017, 0.0006, p.z + 0.017], q: id }, shapes: glyphShapes(p.name, 0.02, 0.001), color: '#1b2631' });
   }
   // The input crank: a hub on I with a handle, held by its joint's motor (a brake when not turning).
   world.addBody({

@@ -91,8 +91,16 @@ function round(p: [number, number]): [number, number] {
 /** Whether a gear of `teeth` on a peg at `p` stays on the board (with a small overhang allowed). */
 function onBoard(p: [number, number], teeth: number): boolean {
   const r = pitchRadius(teeth) + PIN_RADIUS - 0.02;
-  return p[0] - r >= BOARD_X[0] && p[0] + r <= BOARD_X[1] && p[1] - r >= BOARD_Z[0] && p[1] + r <= BOARD_Z[1];
+  return p[0] - r >= BOARD_X[0] && p[0] + r <= BOARD_X[1] && p[1] - r >= BOARD_Z[0] && p[1] + r <= BOARD_Z[1] && pegInside(p);
 }
+
+/** Whether a peg stands clear of the rulers' labels along the front and left edges. */
+function pegInside(p: [number, number]): boolean {
+  return p[0] >= BOARD_X[0] + PEG_MARGIN[0] && p[0] <= BOARD_X[1] - 0.03 && p[1] >= BOARD_Z[0] + 0.03 && p[1] <= BOARD_Z[1] - PEG_MARGIN[1];
+}
+
+/** How far pegs stay from the left and the front edge (where the rulers' labels are), m. */
+const PEG_MARGIN: [number, number] = [0.075, 0.07];
 
 /** A route: its pegs' positions and the teeth on each. */
 interface Route {
@@ -142,7 +150,7 @@ function connect(rng: Rng, from: [number, number], zFrom: number, middle: number
 /** The main route: a walk from the input peg at angles around +x. */
 function mainRoute(rng: Rng, teeth: number[]): Route | null {
   for (let tries = 0; tries < 60; tries++) {
-    const at: [number, number][] = [round([rng.range(-0.32, -0.2), rng.range(-0.14, 0.08)])];
+    const at: [number, number][] = [round([rng.range(-0.28, -0.16), rng.range(-0.12, 0.06)])];
     for (let i = 1; i < teeth.length; i++) {
       const prev = at[i - 1];
       at.push(round(around(prev[0], prev[1], pitchRadius(teeth[i - 1]) + pitchRadius(teeth[i]), rng.range(-1.1, 1.1))));
@@ -256,7 +264,7 @@ function drawScene(rng: Rng, tier: Tier): T6Scene | null {
   if (middle.length > letters.length) return null;
   // Spare pegs at random spots, apart from the others.
   for (let tries = 0; middle.length < letters.length && tries < 200; tries++) {
-    const p = round([rng.range(BOARD_X[0] + 0.06, BOARD_X[1] - 0.06), rng.range(BOARD_Z[0] + 0.06, BOARD_Z[1] - 0.06)]);
+    const p = round([rng.range(BOARD_X[0] + PEG_MARGIN[0], BOARD_X[1] - 0.04), rng.range(BOARD_Z[0] + 0.04, BOARD_Z[1] - PEG_MARGIN[1])]);
     if (farFromAll(p, [I, O, ...middle])) middle.push(p);
   }
   if (middle.length < letters.length) return null;

@@ -36,12 +36,12 @@ export const PIN_RADIUS = 0.2 * Math.PI * MODULE;
 /** Height of the gears' mid-plane above the board's top, m. */
 export const GEAR_Y = 0.02;
 /** The pegboard: x from, to; z from, to, m. */
-export const BOARD_X: [number, number] = [-0.4, 0.4];
-export const BOARD_Z: [number, number] = [-0.26, 0.2];
+export const BOARD_X: [number, number] = [-0.36, 0.36];
+export const BOARD_Z: [number, number] = [-0.22, 0.16];
 /** The tray in front of the board: slots per row, pitch, first slot's centre (x, z), m. */
 export const TRAY_COLUMNS = 5;
 export const TRAY_PITCH = 0.15;
-export const TRAY_ORIGIN: [number, number] = [-0.3, 0.3];
+export const TRAY_ORIGIN: [number, number] = [-0.3, 0.25];
 /** Rows of the tray. */
 export const TRAY_ROWS = 2;
 /** Height gears are carried at between tray and peg (above everything), m. */

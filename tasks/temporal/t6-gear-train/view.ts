@@ -6,5 +6,5 @@ import type { CameraSpec } from '../../../render/camera-spec.ts';
 
 /** The first camera and the size of each strobe frame. */
 export function firstCamera(): { camera: CameraSpec; frame: [number, number] } {
-  return { camera: { azimuth: 0, elevation: 62, distance: 1.55, target: [0, 0, 0.13], fov: 36 }, frame: [768, 768] };
+  return { camera: { azimuth: 0, elevation: 64, distance: 1.38, target: [0, 0, 0.1], fov: 36 }, frame: [768, 768] };
 }
