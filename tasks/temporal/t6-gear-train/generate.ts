@@ -185,7 +185,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     rules: rulesText(tier, budget),
     tools: tools(tier),
     budgets: { turns: 30, actionsPerTurn: 5, actions: budget },
-    camera: { initial: view.camera, elevationRange: [20, 90], frameSize: view.frame, strobeLayout: 'row' },
+    camera: { initial: view.camera, elevationRange: [5, 90], frameSize: view.frame, strobeLayout: 'row' },
     rulers,
     ground: { y: -0.02 },
     dynamic: true,
