@@ -101,8 +101,8 @@ describe('T6 gear train', function () {
   });
 
   it('a peg off its spot (the L7 change) breaks its route in the engine: the output does not turn', async () => {
-    // A moved 35.4 mm sideways: I–A is 87.5 mm instead of the 80 mm that 12 + 20 teeth need, a gap wider than two pins.
-    const off: T6Scene = { ...HAND, pegs: HAND.pegs.map((p) => (p.name === 'A' ? { ...p, z: 0.0354 } : p)), offPeg: 'A' };
+    // A moved 40.1 mm sideways: I–A is 89.5 mm instead of the 80 mm that 12 + 20 teeth need (the generator's least push: two pin radii and 3 mm).
+    const off: T6Scene = { ...HAND, pegs: HAND.pegs.map((p) => (p.name === 'A' ? { ...p, z: 0.0401 } : p)), offPeg: 'A' };
     expect(solvingTrains(off)).to.have.length(0);
     const world = await World.create();
     try {

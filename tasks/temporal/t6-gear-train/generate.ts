@@ -242,7 +242,7 @@ function drawScene(rng: Rng, tier: Tier): T6Scene | null {
     const p = middle[offPeg];
     const prev = main.at[offPeg];
     const d = Math.hypot(p[0] - prev[0], p[1] - prev[1]);
-    const push = 2 * PIN_RADIUS + rng.range(0.0015, 0.003);
+    const push = 2 * PIN_RADIUS + rng.range(0.003, 0.0045);
     middle[offPeg] = round([p[0] + ((p[0] - prev[0]) / d) * push, p[1] + ((p[1] - prev[1]) / d) * push]);
     middle.push(...pts);
     addGears(tray, mids);
