@@ -4,12 +4,13 @@
  * pointer with its zero line, arrow and red mark, and the tray of loose pin gears; the
  * `place_gear`, `remove_gear` and `turn_input` tools.
  *
- * Gears are real bodies: their pins are ball colliders (`pinGearPins`), a placed gear turns on a
- * revolute joint to the board (or is fixed to the crank on I, to the pointer on O), and gears
- * drive each other only through pin contacts — there is no gear joint. `turn_input` drives the
- * crank's joint motor through one full turn (slowing down over its last degrees so the train does
- * not coast), and records how far the pointer's joint turned in that time; the success test reads
- * that record. Nothing a call returns says where anything went.
+ * Gears are real bodies: their pins are ball colliders (`pinGearShapes`), a placed gear turns on a
+ * revolute joint to the board (or is fixed to the crank on I, to the pointer on O); placements are
+ * swept, so pins that would clash refuse the move. Rapier has no gear joint, so `turn_input`
+ * enforces the coupling at every step: the gears whose pins reach each other (`drives`) turn at
+ * −z_a / z_b of each other about their own axles through one full turn of the crank, and the
+ * pointer's joint angle is recorded; the success test reads that record. Nothing a call returns
+ * says where anything went.
  */
 import { roundTo } from '../../../core/determinism.ts';
 import type { Pose, ShapeSpec, Vec3 } from '../../../sim/types.ts';
@@ -18,7 +19,7 @@ import type { World } from '../../../sim/world.ts';
 import { glyphShapes } from '../../kits/glyphs.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { pinGearShapes } from './gear-shapes.ts';
-import { BOARD_X, BOARD_Z, CARRY_Y, CLEARANCE, GEAR_Y, MARK_HALF_DEG, peg, PIN_RADIUS, pitchRadius, targetDeg, TRAY_COLUMNS, TRAY_ORIGIN, TRAY_PITCH, TRAY_ROWS, traySlot, TURN_SPEED, type T6Scene } from './scene.ts';
+import { BOARD_X, BOARD_Z, CARRY_Y, CLEARANCE, drives, GEAR_Y, MARK_HALF_DEG, peg, PIN_RADIUS, pitchRadius, targetDeg, TRAY_COLUMNS, TRAY_ORIGIN, TRAY_PITCH, TRAY_ROWS, traySlot, TURN_SPEED, type T6Scene } from './scene.ts';
 
 const CRANK = 'crank';
 const POINTER = 'pointer';
@@ -30,8 +31,6 @@ const DIAL_R = 0.03;
 /** Input and output joint names. */
 const AXLE_I = 'axle-I';
 const AXLE_O = 'axle-O';
-/** Longest a turn may take before it counts as jammed, s of world time. */
-const TURN_LIMIT_S = 4;
 /**
  * A little viscous friction in every free axle (a joint motor towards zero speed with a small
  * damping): without it a frictionless idler rattles freely in the play between pins and can wedge
@@ -60,6 +59,12 @@ function yawOf(q: Pose['q']): number {
 /** `x` wrapped into (−period/2, period/2]. */
 function wrap(x: number, period: number): number {
   return x - period * Math.round(x / period);
+}
+
+/** A gear (or the pointer) the input drives, and its speed per unit of the input's (signed). */
+export interface Coupled {
+  name: string;
+  ratio: number;
 }
 
 /** Where a gear on the peg it is placed on meets its neighbour: the yaw that puts its pins between the neighbour's. */
@@ -149,6 +154,33 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
     throw new ViolationError({ kind: 'rule', bodies, message });
   };
 
+  // The gears the input drives, each with its speed per unit of the input's: a walk from the gear
+  // on I over pairs of placed gears whose pins reach each other (`drives`); a loop that would
+  // need two speeds for one gear locks the train (null).
+  const coupling = (): Coupled[] | null => {
+    const placed = Object.entries(onPeg()).map(([g, p]) => ({ g, p: peg(s, p), z: teethOf(g) }));
+    const start = placed.find((x) => x.p.name === 'I');
+    if (!start) return [];
+    const k = new Map<string, number>([[start.g, 1]]);
+    const queue = [start];
+    while (queue.length) {
+      const a = queue.shift() as (typeof placed)[number];
+      for (const b of placed) {
+        if (b === a || !drives(Math.hypot(a.p.x - b.p.x, a.p.z - b.p.z), a.z, b.z)) continue;
+        const kb = (-(k.get(a.g) as number) * a.z) / b.z;
+        const known = k.get(b.g);
+        if (known === undefined) {
+          k.set(b.g, kb);
+          queue.push(b);
+        } else if (Math.abs(known - kb) > 1e-9) return null;
+      }
+    }
+    const out: Coupled[] = [...k.entries()].map(([name, ratio]) => ({ name, ratio }));
+    const onO = placed.find((x) => x.p.name === 'O');
+    if (onO && k.has(onO.g)) out.push({ name: POINTER, ratio: k.get(onO.g) as number });
+    return out;
+  };
+
   const setDial = (): void => {
     const a = yawOf(world.getPose(POINTER).q);
     for (const b of DIAL_PARTS) world.setPose(b, { p: [O.x, DIAL_Y, O.z], q: yaw(a) });
@@ -211,7 +243,7 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
       },
       turn_input() {
         setDial();
-        const r = turnInput(world);
+        const r = turnInput(world, coupling());
         world.meta.lastTurnDeg = roundTo(r.output, 3);
         return 'The input crank was turned.';
       },
@@ -256,51 +288,46 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
 }
 
 /**
- * One turn of the input: the crank's motor drives it counter-clockwise at {@link TURN_SPEED},
- * slowing over its last degrees, until it has turned 360° (or stops making headway: a jammed
- * train), then brakes and the train settles. Returns the degrees the input and the output turned.
+ * One turn of the input, with the coupling enforced at every step: the crank turns
+ * counter-clockwise at up to {@link TURN_SPEED} (slowing over its last degrees) through 360°, and
+ * every gear it drives (and the pointer) is turned about its own axle by its ratio times the
+ * crank's angle, as kinematic bodies for the turn (so that round pins that roll through the mesh at
+ * the exact ratio never fight the coupling), then handed back to their joints. A locked loop of
+ * gears (`coupled` null) does not turn. Returns the degrees the input and the output turned,
+ * measured from the joints' positions.
  */
-export function turnInput(world: World): { input: number; output: number; jammed: boolean } {
+export function turnInput(world: World, coupled: Coupled[] | null): { input: number; output: number; jammed: boolean } {
   const dt = world.timestep;
+  if (coupled === null) return { input: 0, output: 0, jammed: true };
+  const driven = [{ name: CRANK, ratio: 1 }, ...coupled];
+  const start = driven.map((c) => ({ ...c, pose: world.getPose(c.name), kind: world.bodyKind(c.name) }));
+  for (const c of start) world.setKind(c.name, 'kinematic');
   let accIn = 0;
   let accOut = 0;
-  let lastIn = world.jointPosition(AXLE_I);
   let lastOut = world.jointPosition(AXLE_O);
-  const track = (): void => {
-    const a = world.jointPosition(AXLE_I);
+  const step = (): void => {
+    for (const c of start) {
+      const a = yawOf(c.pose.q) + (c.ratio * accIn * Math.PI) / 180;
+      world.setPose(c.name, { p: c.pose.p, q: yaw(a) });
+    }
+    world.advance(dt);
     const b = world.jointPosition(AXLE_O);
-    accIn += wrap(a - lastIn, 360);
     accOut += wrap(b - lastOut, 360);
-    lastIn = a;
     lastOut = b;
   };
-  let jammed = false;
-  let mark = { t: 0, acc: 0 };
-  for (let t = 0; accIn < 360 - 0.05; t += dt) {
-    if (t > TURN_LIMIT_S) {
-      jammed = true;
-      break;
-    }
-    if (t - mark.t >= 0.5) {
-      if (accIn - mark.acc < 1) {
-        jammed = true;
-        break;
-      }
-      mark = { t, acc: accIn };
-    }
+  while (accIn < 360 - 1e-9) {
     const rest = 360 - accIn;
-    const v = Math.min(rest / dt, Math.max(40, Math.min(TURN_SPEED, rest * 6)));
-    world.setJointMotor(AXLE_I, { velocity: v, damping: 1000 });
-    world.advance(dt);
-    track();
+    const v = Math.max(40, Math.min(TURN_SPEED, rest * 6));
+    accIn = Math.min(360, accIn + v * dt);
+    step();
   }
-  world.setJointMotor(AXLE_I, { velocity: 0, damping: 1000 });
   const settle = Math.round(SETTLE_S / dt);
-  for (let i = 0; i < settle; i++) {
-    world.advance(dt);
-    track();
+  for (let i = 0; i < settle; i++) step();
+  for (const c of start) {
+    world.setKind(c.name, c.kind);
+    world.setVelocity(c.name, [0, 0, 0], [0, 0, 0]);
   }
-  return { input: accIn, output: accOut, jammed };
+  return { input: accIn, output: accOut, jammed: false };
 }
 
 /** The dial's arrow: a zero line, an arc from it to the mark the way the output must turn, and a head. */

@@ -147,3 +147,13 @@ export function meshes(d: number, za: number, zb: number): boolean {
 export function clear(d: number, za: number, zb: number): boolean {
   return d >= pitchRadius(za) + pitchRadius(zb) + 2 * PIN_RADIUS + CLEARANCE;
 }
+
+/**
+ * Whether gears of `za` and `zb` teeth on pegs `d` apart drive each other in the engine: their
+ * pins reach each other (pitch circles less than two pin radii and 1 mm apart: pins 1.2 mm apart
+ * still pushed each other when the train was driven by pin contacts alone, 2.2 mm apart did not).
+ * Placement refuses pegs too near (the pins clash), so a driving pair turns at −z_a / z_b.
+ */
+export function drives(d: number, za: number, zb: number): boolean {
+  return d < pitchRadius(za) + pitchRadius(zb) + 2 * PIN_RADIUS + 0.001;
+}
