@@ -295,7 +295,7 @@ export class World {
    * The bodies as a message names them: each one's spoken name (`BodySpec.spokenName`, else its
    * name) in quotes, each spoken name once, in the order given.
    */
-  spokenList(names: readonly string[]): string {
+  private spokenList(names: readonly string[]): string {
     const said = names.map((n) => `'${this.bodies.get(n)?.spec.spokenName ?? n}'`);
     return [...new Set(said)].join(', ');
   }
