@@ -100,11 +100,15 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
     shapes: [{ type: 'box', half: [(trayX[1] - trayX[0]) / 2, 0.01, (trayZ[1] - trayZ[0]) / 2] }],
     color: '#7b8a8b',
   });
-  // Pegs (drawn only: a gear turns on its joint, not on the peg) and their painted letters.
+  // Pegs (drawn only: a gear turns on its joint, not on the peg) and their painted letters, right
+  // of each peg and behind it as the first view sees it (in front, a peg near the board's edge had
+  // its letter under the distance ruler's labels) — but in front for I and O, whose crank and dial
+  // would cover a letter behind them.
   for (const p of s.pegs) {
+    const side = p.name === 'I' || p.name === 'O' ? 1 : -1;
     const tall = p.name === 'I' || p.name === 'O' ? GEAR_Y + 0.02 : GEAR_Y + 0.008;
     world.addBody({ name: `peg-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x, tall / 2, p.z], q: id }, shapes: [{ type: 'cylinder', radius: 0.005, halfHeight: tall / 2 }], color: '#34495e' });
-    world.addBody({ name: `letter-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x + 0.017, 0.0006, p.z + 0.017], q: id }, shapes: glyphShapes(p.name, 0.02, 0.001), color: '#1b2631' });
+    world.addBody({ name: `letter-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x + 0.017, 0.0006, p.z + side * 0.017], q: id }, shapes: glyphShapes(p.name, 0.02, 0.001), color: '#1b2631' });
   }
   // The input crank: a hub on I with a handle, held by its joint's motor (a brake when not turning).
   world.addBody({
