@@ -19,6 +19,7 @@ import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import { studPlaceTool, studRemoveTool } from '../../kits/bricks/stud-site.ts';
 import { brickType, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { MAT_FRAME_TEXT, matRulers } from '../../kits/measuring-mat.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
@@ -45,39 +46,6 @@ import { designCapacity, planText, referenceDesign } from './solver.ts';
 function mm(x: number): string {
   return `${Number((x * 1000).toFixed(1))} mm`;
 }
-
-function placeTool(s: B3Scene): ToolSpec {
-  return {
-    name: 'place',
-    kind: 'physical',
-    description:
-      'Take a brick of brick_type from the supply and lower it straight down. (x_m, z_m) is where the centre of its footprint should be, in metres in the world frame; yaw_deg is the direction of its length, in degrees from the +x direction turning toward +z (0: along x, 90: along z). ' +
-      `It stops on the highest thing under it and snaps onto the stud grid of what it lands on: its studs must line up with the studs under it to within ${mm(SNAP_TOLERANCE)} along both directions of that grid, and its length must be within ${YAW_TOLERANCE_DEG}° of one of them, or the placement is refused. It connects through its studs to everything directly under it.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        brick_type: { enum: s.supply.map((x) => x.type) },
-        x_m: { type: 'number', minimum: 0, maximum: s.mat[0] },
-        z_m: { type: 'number', minimum: 0, maximum: s.mat[1] },
-        yaw_deg: { type: 'number', minimum: -180, maximum: 180 },
-      },
-      required: ['brick_type', 'x_m', 'z_m', 'yaw_deg'],
-      additionalProperties: false,
-    },
-  };
-}
-
-const REMOVE_TOOL: ToolSpec = {
-  name: 'remove',
-  kind: 'physical',
-  description: "Lift a placed brick (by the name the place result gave it, e.g. 'b3') straight up and return it to the supply. Only a brick with nothing on top of it can be lifted.",
-  parameters: {
-    type: 'object',
-    properties: { brick: { type: 'string', pattern: '^b[0-9]{1,4}$' } },
-    required: ['brick'],
-    additionalProperties: false,
-  },
-};
 
 const COMMIT_TOOL: ToolSpec = {
   name: 'commit',
@@ -130,7 +98,7 @@ function instanceOf(family: FamilyDescriptor, s: B3Scene, seed: number, tier: Ti
   return makeInstance<B3Scene>(family, tier, seed, {
     title: 'Tower under a push',
     rules: rulesText(s, actions),
-    tools: [placeTool(s), REMOVE_TOOL, COMMIT_TOOL],
+    tools: [studPlaceTool(s.supply.map((x) => x.type), s.mat, SNAP_TOLERANCE, YAW_TOLERANCE_DEG), studRemoveTool('on top of it'), COMMIT_TOOL],
     budgets: { turns: TURNS, actionsPerTurn: 5, actions },
     camera: cameraOf(s),
     rulers: rulersOf(s),

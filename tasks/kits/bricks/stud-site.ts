@@ -13,7 +13,7 @@ import { BRICK_DEFAULTS, type BrickSystem } from '../../../sim/bricks.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
-import type { ToolOutput } from '../../types.ts';
+import type { ToolOutput, ToolSpec } from '../../types.ts';
 import { brickType, heightOf, PITCH, PLATE, type BrickType } from './catalog.ts';
 
 /** Where a family's stud grid is and how its place results speak. */
@@ -154,6 +154,47 @@ export function studSiteTools(site: StudSite): StudSiteTools {
       delete next[name];
       world.meta.placed = next;
       return `Removed '${name}' (${type}); it is back in the supply.`;
+    },
+  };
+}
+
+/**
+ * The `place(brick_type, x_m, z_m, yaw_deg)` tool as a model reads it: bricks of `supplyTypes`,
+ * positions on a mat `mat` metres wide (x) and deep (z), and the snapping tolerances stated (the
+ * same for every seed). {@link studSiteTools} is its handler.
+ */
+export function studPlaceTool(supplyTypes: readonly string[], mat: readonly [number, number], snap: number, yawTolerance: number): ToolSpec {
+  return {
+    name: 'place',
+    kind: 'physical',
+    description:
+      'Take a brick of brick_type from the supply and lower it straight down. (x_m, z_m) is where the centre of its footprint should be, in metres in the world frame; yaw_deg is the direction of its length, in degrees from the +x direction turning toward +z (0: along x, 90: along z). ' +
+      `It stops on the highest thing under it and snaps onto the stud grid of what it lands on: its studs must line up with the studs under it to within ${Number((snap * 1000).toFixed(1))} mm along both directions of that grid, and its length must be within ${yawTolerance}° of one of them, or the placement is refused. It connects through its studs to everything directly under it.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        brick_type: { enum: [...supplyTypes] },
+        x_m: { type: 'number', minimum: 0, maximum: mat[0] },
+        z_m: { type: 'number', minimum: 0, maximum: mat[1] },
+        yaw_deg: { type: 'number', minimum: -180, maximum: 180 },
+      },
+      required: ['brick_type', 'x_m', 'z_m', 'yaw_deg'],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The `remove(brick)` tool; `onTop` says what stops a lift (`attached on top of it`, `on top of it`). */
+export function studRemoveTool(onTop: string): ToolSpec {
+  return {
+    name: 'remove',
+    kind: 'physical',
+    description: `Lift a placed brick (by the name the place result gave it, e.g. 'b3') straight up and return it to the supply. Only a brick with nothing ${onTop} can be lifted.`,
+    parameters: {
+      type: 'object',
+      properties: { brick: { type: 'string', pattern: '^b[0-9]{1,4}$' } },
+      required: ['brick'],
+      additionalProperties: false,
     },
   };
 }
