@@ -21,7 +21,7 @@ import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { studPlaceTool, studRemoveTool } from '../../kits/bricks/stud-site.ts';
+import { studPlaceTool, studRemoveTool, mm } from '../../kits/bricks/stud-site.ts';
 import { brickType, CATALOG, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { matRulers } from '../../kits/measuring-mat.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
@@ -46,9 +46,6 @@ import {
 import { anchorOf, designPlan, designs, levelOverlap, planText } from './solver.ts';
 import { planCapacityKg } from './statics-model.ts';
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
 
 const COMMIT_TOOL: ToolSpec = {
   name: 'commit',

@@ -28,6 +28,7 @@
 import { roundTo } from '../../../core/determinism.ts';
 import { SpaceActError } from '../../../core/errors.ts';
 import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
+import { mm } from '../../kits/bricks/stud-site.ts';
 import { brickType, CATALOG } from '../../kits/bricks/catalog.ts';
 import { footprint, type Placement } from '../../kits/bricks/plan.ts';
 import { gridToWorld, LOAD_ROW, REFERENCE_MARGIN, spanCells, toolYaw, type B1Scene, type SiteScene } from './scene.ts';
@@ -256,9 +257,6 @@ function studs(n: number): string {
   return `${n} stud${n === 1 ? '' : 's'}`;
 }
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
 
 /** The reference plan in words (the `+plan` reveal), with the world positions it uses. */
 export function planText(scene: B1Scene): string {

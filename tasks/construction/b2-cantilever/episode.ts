@@ -22,13 +22,12 @@
  * (the load test's outcome once committed).
  */
 import { BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/bricks.ts';
-import { yawQuat } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { PITCH, PLATE } from '../../kits/bricks/catalog.ts';
-import { studSiteTools } from '../../kits/bricks/stud-site.ts';
+import { studSiteTools, mm, toolQuat } from '../../kits/bricks/stud-site.ts';
 import { addMeasuringMat, matViewBodies } from '../../kits/measuring-mat.ts';
 import { gridToWorld, SNAP_TOLERANCE, spanCells, tableTopY, toolYaw, worldToGrid, YAW_TOLERANCE_DEG, type B2Scene } from './scene.ts';
 
@@ -63,14 +62,7 @@ export function worldOptions(): WorldOptions {
   return { ...BRICK_WORLD_OPTIONS };
 }
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
 
-/** A quaternion turning +x toward +z by `deg` (the tool's yaw convention). */
-function toolQuat(deg: number): Quat {
-  return yawQuat(-deg);
-}
 
 /** Builds the B2 world for `instance` and returns its tools and tests. */
 export function build(instance: Instance<B2Scene>, world: World): FamilyEnv {

@@ -22,12 +22,11 @@
  * (brick name → type id, in order), `nextId`, and `result` (the commit's outcome).
  */
 import { BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/bricks.ts';
-import { yawQuat } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { PITCH, PLATE } from '../../kits/bricks/catalog.ts';
-import { studSiteTools } from '../../kits/bricks/stud-site.ts';
+import { studSiteTools, mm, toolQuat } from '../../kits/bricks/stud-site.ts';
 import type { PlannedPart } from '../../kits/bricks/plan.ts';
 import { glyphShapes } from '../../kits/glyphs.ts';
 import { addMeasuringMat, matViewBodies } from '../../kits/measuring-mat.ts';
@@ -74,14 +73,7 @@ export function worldOptions(): WorldOptions {
   return { ...BRICK_WORLD_OPTIONS };
 }
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
 
-/** A quaternion turning +x toward +z by `deg` (the tool's yaw convention). */
-function toolQuat(deg: number): Quat {
-  return yawQuat(-deg);
-}
 
 /** The force label's text: newtons to two decimals. */
 export function forceLabel(newtons: number): string {

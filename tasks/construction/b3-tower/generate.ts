@@ -19,7 +19,7 @@ import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { studPlaceTool, studRemoveTool } from '../../kits/bricks/stud-site.ts';
+import { studPlaceTool, studRemoveTool, mm } from '../../kits/bricks/stud-site.ts';
 import { brickType, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { MAT_FRAME_TEXT, matRulers } from '../../kits/measuring-mat.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
@@ -43,9 +43,6 @@ import {
 } from './scene.ts';
 import { designCapacity, planText, referenceDesign } from './solver.ts';
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
 
 const COMMIT_TOOL: ToolSpec = {
   name: 'commit',

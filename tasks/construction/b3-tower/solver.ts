@@ -20,6 +20,7 @@
 import { roundTo } from '../../../core/determinism.ts';
 import { SpaceActError } from '../../../core/errors.ts';
 import type { Instance, ReferenceSolution, ToolCall } from '../../types.ts';
+import { mm } from '../../kits/bricks/stud-site.ts';
 import { brickType, CATALOG, PITCH } from '../../kits/bricks/catalog.ts';
 import { footprint, type Placement } from '../../kits/bricks/plan.ts';
 import { alongRot, chainPushCapacity, planToWorld, strongestFirst, towerPlan, type B3Scene, type PushScene } from './scene.ts';
@@ -96,9 +97,6 @@ export function reference(instance: Instance<B3Scene>): ReferenceSolution {
   };
 }
 
-function mm(x: number): string {
-  return `${Number((x * 1000).toFixed(1))} mm`;
-}
 
 /** The reference plan in words (the `+plan` reveal), with the world positions it uses. */
 export function planText(s: B3Scene): string {

@@ -10,6 +10,7 @@
  */
 import { SpaceActError } from '../../../core/errors.ts';
 import { BRICK_DEFAULTS, type BrickSystem } from '../../../sim/bricks.ts';
+import { yawQuat } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
@@ -169,7 +170,7 @@ export function studPlaceTool(supplyTypes: readonly string[], mat: readonly [num
     kind: 'physical',
     description:
       'Take a brick of brick_type from the supply and lower it straight down. (x_m, z_m) is where the centre of its footprint should be, in metres in the world frame; yaw_deg is the direction of its length, in degrees from the +x direction turning toward +z (0: along x, 90: along z). ' +
-      `It stops on the highest thing under it and snaps onto the stud grid of what it lands on: its studs must line up with the studs under it to within ${Number((snap * 1000).toFixed(1))} mm along both directions of that grid, and its length must be within ${yawTolerance}° of one of them, or the placement is refused. It connects through its studs to everything directly under it.`,
+      `It stops on the highest thing under it and snaps onto the stud grid of what it lands on: its studs must line up with the studs under it to within ${mm(snap)} along both directions of that grid, and its length must be within ${yawTolerance}° of one of them, or the placement is refused. It connects through its studs to everything directly under it.`,
     parameters: {
       type: 'object',
       properties: {
@@ -197,4 +198,14 @@ export function studRemoveTool(onTop: string): ToolSpec {
       additionalProperties: false,
     },
   };
+}
+
+/** A length in millimetres as the brick families' rules and read-outs write it (`12.8 mm`). */
+export function mm(x: number): string {
+  return `${Number((x * 1000).toFixed(1))} mm`;
+}
+
+/** A quaternion turning +x toward +z by `deg`: the yaw convention of the `place` tool. */
+export function toolQuat(deg: number): Quat {
+  return yawQuat(-deg);
 }
