@@ -8,8 +8,15 @@ set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: scripts/check-family.sh FAMILY [FAMILY ...]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 ids=$(IFS=,; echo "$*")
-files=(test/check-suite.test.ts test/family-layout.test.ts)
+files=(test/family-layout.test.ts)
 for id in "$@"; do
+  # The check-suite is one file per category (test/check-suite-<category>.test.ts).
+  case "$(echo "${id:0:1}" | tr 'a-z' 'A-Z')" in
+    B) suite=construction ;; P) suite=puzzles ;; M) suite=manipulation ;;
+    A) suite=assembly ;; V) suite=perception ;; T) suite=temporal ;;
+    *) echo "check-family: '$id' is not a catalog id (B, P, M, A, V or T and a number)" >&2; exit 2 ;;
+  esac
+  [[ " ${files[*]} " == *" test/check-suite-$suite.test.ts "* ]] || files+=("test/check-suite-$suite.test.ts")
   f="test/family-$(echo "$id" | tr 'A-Z' 'a-z').test.ts"
   [ -f "$f" ] && files+=("$f")
 done

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { decodePng } from '../render/pixels.ts';
 import { Renderer } from '../render/renderer.ts';
 import { a5BlueprintBuild as family } from '../tasks/assembly/a5-blueprint-build/family.ts';
-import { structureScene, viewCamera } from '../tasks/assembly/a5-blueprint-build/drawing.ts';
+import { structureScene, viewCamera } from '../tasks/kits/polycube-pieces/blueprint.ts';
 import { buildProgress, PLACE_REFUSED, REMOVE_REFUSED } from '../tasks/assembly/a5-blueprint-build/episode.ts';
 import { cellsOf, heightMap, readings, sameDrawing, viewImage, type HeightMap } from '../tasks/assembly/a5-blueprint-build/readings.ts';
 import { PLATE_GRID, TIERS, type A5Scene, type ViewName } from '../tasks/assembly/a5-blueprint-build/scene.ts';

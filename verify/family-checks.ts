@@ -1,6 +1,6 @@
 /**
  * The check-suite's checks of one family × tier that issue 36 added, as functions, so that the
- * check-suite (`test/check-suite.test.ts`) runs them over every registered family and the tests
+ * check-suite (`test/check-suite-<category>.test.ts`) runs them over every registered family and the tests
  * can show each one failing a hand-built family: the text-leak check, the claims check, purity
  * over several seeds, and replays compared call by call.
  */

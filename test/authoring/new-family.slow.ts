@@ -1,7 +1,7 @@
 /**
  * The authoring path end to end, as a new author walks it (issue 28): in a clean clone of this
- * checkout, `spaceact new-family` for three catalog ids not yet registered (the first free one of
- * the construction, assembly and temporal categories), then, untouched, `scripts/check-family.sh`
+ * checkout, `spaceact new-family` for the first free id of the construction, assembly and temporal
+ * categories (a catalog id while one is unregistered, then the author's own: B7, A7, T7, …), then, untouched, `scripts/check-family.sh`
  * and the full `spaceact verify --family` (100 battery seeds per tier) on each.
  *
  * About half an hour on two cores, so it is not part of `npm test` (kept under 20 minutes);
@@ -18,8 +18,10 @@ import { FAMILIES } from '../../tasks/registry.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The catalog's ids: six per category. */
-const CATALOG = ['B', 'P', 'M', 'A', 'V', 'T'].flatMap((c) => [1, 2, 3, 4, 5, 6].map((n) => `${c}${n}`));
+/** The first id of a category no family registers: a catalog id (1–6) while one is free, then 7, 8, … */
+function firstFreeId(category: string, registered: ReadonlySet<string>): string {
+  for (let n = 1; ; n++) if (!registered.has(`${category}${n}`)) return `${category}${n}`;
+}
 
 /** Runs a command in `cwd`, resolving with its exit code and the tail of its output. */
 function run(cwd: string, cmd: string, args: string[]): Promise<{ code: number | null; tail: string }> {
@@ -35,10 +37,10 @@ function run(cwd: string, cmd: string, args: string[]): Promise<{ code: number |
   });
 }
 
-describe('the authoring path: new-family for three unregistered catalog ids passes check-family.sh and verify untouched', function () {
+describe('the authoring path: new-family for three unregistered ids passes check-family.sh and verify untouched', function () {
   this.timeout(3 * 3600_000);
   const registered = new Set(FAMILIES.map((f) => f.id));
-  const ids = ['B', 'A', 'T'].map((c) => CATALOG.find((id) => id.startsWith(c) && !registered.has(id))).filter((id): id is string => id !== undefined);
+  const ids = ['B', 'A', 'T'].map((c) => firstFreeId(c, registered));
   let clone: string;
 
   before(() => {
@@ -50,14 +52,9 @@ describe('the authoring path: new-family for three unregistered catalog ids pass
   });
   after(() => rmSync(dirname(clone), { recursive: true, force: true }));
 
-  it('has three catalog ids left to try', () => {
-    expect(ids, `unregistered: ${CATALOG.filter((id) => !registered.has(id)).join(', ')}`).to.have.length(3);
-  });
-
   for (const [k, category] of ['B', 'A', 'T'].entries()) {
     it(`the first free ${category} id: new-family, check-family.sh and verify pass as written`, async () => {
       const id = ids[k];
-      expect(id, `no free ${category} id`).to.be.a('string');
       const made = await run(clone, process.execPath, ['bin/spaceact.mjs', 'new-family', id, '--category', category, '--title', `Try ${id}`]);
       expect(made.code, made.tail).to.equal(0);
       const checked = await run(clone, 'scripts/check-family.sh', [id]);

@@ -18,8 +18,7 @@ import { cellKey, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
 import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
 import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
-import { blueprintSheet, blueprintViewParts } from '../a5-blueprint-build/drawing.ts';
-import type { A5Scene } from '../a5-blueprint-build/scene.ts';
+import { blueprintSheet, blueprintViewParts, type BlueprintSpec } from '../../kits/polycube-pieces/blueprint.ts';
 import { boxCells, boxStructure, cellCentre, ORIGIN_MARK_HALF, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, STRIP, TABLE, type A2Scene } from './scene.ts';
 import { completable } from './solver.ts';
 
@@ -97,9 +96,9 @@ function buildStatics(world: World, s: A2Scene): void {
   }
 }
 
-/** The blueprint's scene: the box as A5's drawing draws a structure, seen from the front, above and the right. */
-function blueprintOf(s: A2Scene): A5Scene {
-  return { target: boxStructure(s.box), extent: { ...s.box }, views: ['front', 'top', 'right'], supply: [] };
+/** The blueprint: the box drawn as the blueprint kit draws a structure, seen from the front, above and the right. */
+function blueprintOf(s: A2Scene): BlueprintSpec {
+  return { target: boxStructure(s.box), extent: { ...s.box }, views: ['front', 'top', 'right'] };
 }
 
 /** What the first observation must show: the world view, and at L7 every blueprint panel. */

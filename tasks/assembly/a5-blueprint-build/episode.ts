@@ -19,7 +19,7 @@ import { cellKey, fromAgentCell, toAgentCell } from '../../kits/polycube-pieces/
 import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/pieces.ts';
 import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
-import { blueprintSheet, blueprintViewParts, VIEW_LABELS } from './drawing.ts';
+import { blueprintSheet, blueprintViewParts, VIEW_LABELS } from '../../kits/polycube-pieces/blueprint.ts';
 import { structureKey } from './structure.ts';
 import { cellCentre, ORIGIN_MARK_HALF, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, STRIP, TABLE, type A5Scene } from './scene.ts';
 

@@ -9,7 +9,7 @@ import type { RulerSpec } from '../../../sim/types.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, JsonSchema, Tier, ToolSpec } from '../../types.ts';
 import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
-import { VIEW_LABELS } from './drawing.ts';
+import { VIEW_LABELS } from '../../kits/polycube-pieces/blueprint.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { INITIAL_CAMERA, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, supplyPosition, TIERS, type A5Scene } from './scene.ts';
 import { referenceCalls } from './solver.ts';

@@ -15,14 +15,11 @@ import type { Cell } from '../../../solvers/polycube.ts';
 import type { GridDims } from '../../kits/polycube-pieces/cells.ts';
 import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
+import type { ViewName } from '../../kits/polycube-pieces/blueprint.ts';
 import { round9 } from '../../../core/determinism.ts';
 import type { Tier } from '../../types.ts';
 
-/** An orthographic view of the blueprint: from the front (+Z), from above, or from the right (+X). */
-export type ViewName = 'front' | 'top' | 'right';
-
-/** Every view, in the order the blueprint sheet shows them. */
-export const VIEW_NAMES: readonly ViewName[] = ['front', 'top', 'right'];
+export { VIEW_NAMES, type ViewName } from '../../kits/polycube-pieces/blueprint.ts';
 
 /** One loose cube of the supply. */
 export type SupplyCube = TablePiece;

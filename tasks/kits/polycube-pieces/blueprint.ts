@@ -1,20 +1,39 @@
 /**
- * The blueprint: the target structure drawn by the real renderer's line-drawing view
+ * The blueprint kit: a structure of whole cubes drawn by the real renderer's line-drawing view
  * (orthographic, black edges on white, no shading), one panel per view of the tier — from the
  * front, from above and from the right — each with two dimension lines giving the structure's
  * overall sizes ("9 cm"), set side by side under their labels. Every panel has the same scale
  * (one `orthoHeight` per tier), and the structure is one body of whole cubes, so faces in one
  * plane meet without a seam and a line marks only an outline or a step in depth
- * (`readings.ts` models exactly this).
+ * (A5's `readings.ts` models exactly this).
+ *
+ * Used by A5 (the blueprint is the whole task) and by A2's `+blueprint` tier (the target box
+ * shown only as a drawing); any family whose target is a set of cubes can show it this way.
  */
 import { composeRow } from '../../../render/compose.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { DimensionSpec, Renderer } from '../../../render/renderer.ts';
 import type { SceneDescription, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import { round9 } from '../../../core/determinism.ts';
-import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import type { ViewDeclaration } from '../../types.ts';
-import type { A5Scene, ViewName } from './scene.ts';
+import type { GridDims } from './cells.ts';
+import { CELL } from './pieces.ts';
+
+/** An orthographic view of a blueprint: from the front (+Z), from above, or from the right (+X). */
+export type ViewName = 'front' | 'top' | 'right';
+
+/** Every view, in the order a blueprint sheet shows them. */
+export const VIEW_NAMES: readonly ViewName[] = ['front', 'top', 'right'];
+
+/** What a blueprint draws: the structure's cubes, its bounding block, and the views in sheet order. */
+export interface BlueprintSpec {
+  /** The structure's cubes `[i, j, k]` (x right, y up, z towards the front), starting at 0. */
+  target: readonly (readonly number[])[];
+  /** Its bounding block in cells: `cols` along x, `rows` along z, `layers` up. */
+  extent: GridDims;
+  /** The views drawn, in sheet order. */
+  views: readonly ViewName[];
+}
 
 /** Side of one panel of the blueprint, pixels. */
 export const PANEL = 400;
@@ -31,7 +50,7 @@ const INK_BODY = '#8c9db3';
 export const VIEW_LABELS: Record<ViewName, string> = { front: 'Front', top: 'Top', right: 'Right side' };
 
 /** The target as one body of whole cubes, its lowest-left-back corner at the origin. */
-export function structureScene(cells: readonly number[][]): SceneDescription {
+export function structureScene(cells: readonly (readonly number[])[]): SceneDescription {
   const half = CELL / 2;
   const shapes: ShapeSpec[] = cells.map((c) => ({
     type: 'box',
@@ -42,7 +61,7 @@ export function structureScene(cells: readonly number[][]): SceneDescription {
 }
 
 /** The orthographic camera of one view, centred on the structure's bounding block. */
-export function viewCamera(s: Pick<A5Scene, 'extent'>, view: ViewName): CameraSpec {
+export function viewCamera(s: Pick<BlueprintSpec, 'extent'>, view: ViewName): CameraSpec {
   const W = s.extent.cols * CELL;
   const H = s.extent.layers * CELL;
   const D = s.extent.rows * CELL;
@@ -55,7 +74,7 @@ export function viewCamera(s: Pick<A5Scene, 'extent'>, view: ViewName): CameraSp
  * The dimension lines of one view: its two overall sizes, below and to the left of the
  * structure as the panel shows it (the right view's left is the front, +Z).
  */
-export function viewDimensions(s: Pick<A5Scene, 'extent'>, view: ViewName): DimensionSpec[] {
+export function viewDimensions(s: Pick<BlueprintSpec, 'extent'>, view: ViewName): DimensionSpec[] {
   const W = round9(s.extent.cols * CELL);
   const H = round9(s.extent.layers * CELL);
   const D = round9(s.extent.rows * CELL);
@@ -79,7 +98,7 @@ export function viewDimensions(s: Pick<A5Scene, 'extent'>, view: ViewName): Dime
 }
 
 /** The blueprint sheet: one labelled panel per view of the tier, side by side. */
-export async function blueprintSheet(renderer: Renderer, s: A5Scene): Promise<Buffer> {
+export async function blueprintSheet(renderer: Renderer, s: BlueprintSpec): Promise<Buffer> {
   const scene = structureScene(s.target);
   const panels: Buffer[] = [];
   for (const v of s.views) {
@@ -89,7 +108,7 @@ export async function blueprintSheet(renderer: Renderer, s: A5Scene): Promise<Bu
 }
 
 /** The view rule's declaration of every panel: the structure whole and large enough to read. */
-export function blueprintViewParts(s: A5Scene): ViewDeclaration[] {
+export function blueprintViewParts(s: BlueprintSpec): ViewDeclaration[] {
   const scene = structureScene(s.target);
   return s.views.map((v) => ({
     label: `blueprint: ${VIEW_LABELS[v]} view`,
