@@ -13,7 +13,7 @@ import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
-import { cellKey, faceNeighbours } from '../../kits/polycube-pieces/cells.ts';
+import { partitionBlock, randomPolycube } from '../../kits/polycube-pieces/partition.ts';
 import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
 
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
@@ -57,65 +57,6 @@ export const PIECE_COLORS: ReadonlyArray<{ name: string; color: string }> = [
 
 /** Most draws tried before giving up (never reached for the released seeds). */
 const MAX_ATTEMPTS = 400;
-
-/**
- * A random partition of the box into connected pieces. Each piece starts at a free cell with
- * the fewest free neighbours (so no cell is left stranded) and grows by random free
- * neighbours; null when the draw leaves a piece outside the size range.
- */
-export function partition(rng: Rng, spec: TierSpec): Cell[][] | null {
-  const cells = boxCells(spec.box);
-  const free = new Set(cells.map(cellKey));
-  const pieces: Cell[][] = [];
-  const [minS, maxS] = spec.sizes;
-  while (free.size) {
-    const freeCells = cells.filter((c) => free.has(cellKey(c)));
-    const degree = (c: Cell): number => faceNeighbours(c).filter((n) => free.has(cellKey(n))).length;
-    const minDeg = Math.min(...freeCells.map(degree));
-    const start = rng.pick(freeCells.filter((c) => degree(c) === minDeg));
-    let size = rng.int(minS, maxS);
-    if (free.size - size < minS) size = free.size;
-    if (size > maxS) return null;
-    const piece: Cell[] = [start];
-    free.delete(cellKey(start));
-    while (piece.length < size) {
-      const front = new Map<string, Cell>();
-      for (const c of piece) for (const n of faceNeighbours(c)) if (free.has(cellKey(n))) front.set(cellKey(n), n);
-      if (!front.size) break;
-      const key = rng.pick([...front.keys()].sort());
-      free.delete(key);
-      piece.push(front.get(key)!);
-    }
-    if (piece.length < minS) return null;
-    pieces.push(piece);
-  }
-  if (pieces.length < spec.pieces[0] || pieces.length > spec.pieces[1]) return null;
-  return pieces;
-}
-
-function extentOk(cells: readonly Cell[]): boolean {
-  for (let a = 0; a < 3; a++) {
-    const vs = cells.map((c) => c[a]);
-    if (Math.max(...vs) - Math.min(...vs) > 2) return false;
-  }
-  return true;
-}
-
-/** A random polycube of `size` cubes inside a 3×3×3 block. */
-function randomPolycube(rng: Rng, size: number): Cell[] {
-  for (;;) {
-    const piece: Cell[] = [[0, 0, 0]];
-    const have = new Set([cellKey([0, 0, 0])]);
-    while (piece.length < size) {
-      const front = new Map<string, Cell>();
-      for (const c of piece) for (const n of faceNeighbours(c)) if (!have.has(cellKey(n))) front.set(cellKey(n), n);
-      const key = rng.pick([...front.keys()].sort());
-      have.add(key);
-      piece.push(front.get(key)!);
-    }
-    if (extentOk(piece)) return piece;
-  }
-}
 
 function mirrorX(cells: readonly Cell[]): Cell[] {
   return cells.map((c) => [-c[0] + 0, c[1], c[2]] as Cell);
@@ -172,7 +113,7 @@ export interface Draw {
  * unique, then table orientations, colours and slots. A string says why the draw failed.
  */
 function drawOnce(rng: Rng, spec: TierSpec): A1Scene | string {
-  const needed = partition(rng, spec);
+  const needed = partitionBlock(rng, spec.box, spec.sizes, spec.pieces);
   if (!needed) return 'partition outside the size range';
   const alone = certify(needed, spec.box);
   if (!alone.unique) return `not unique without spares (${alone.classes} packings up to symmetry)`;

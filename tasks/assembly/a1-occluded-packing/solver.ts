@@ -10,7 +10,8 @@
  * lowest cube in each of its columns rests on the floor or on a piece already placed, so each
  * piece is carried over its whole footprint and stands still.
  */
-import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell, type Packing } from '../../../solvers/polycube.ts';
+import { countPackings, type Cell, type Packing } from '../../../solvers/polycube.ts';
+import { certifyFilling, subsetsWithVolume, type FillingCertificate } from '../../kits/polycube-pieces/filling.ts';
 import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
 import { turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
 import type { PlaceStep } from '../../kits/polycube-pieces/tools.ts';
@@ -18,22 +19,8 @@ import { SpaceActError } from '../../../core/errors.ts';
 import type { Instance, ReferenceSolution } from '../../types.ts';
 import { boxCells, type A1Scene, type BoxDims } from './scene.ts';
 
-/** What the uniqueness certificate found. */
-export interface Certificate {
-  /** Subsets of the pieces (by index) that fill the box in at least one way. */
-  fillingSubsets: number[][];
-  /**
-   * Packings of the one filling subset up to the box's symmetries (0 when none or several
-   * subsets; a lower bound of 2 when more packings than symmetries were found).
-   */
-  classes: number;
-  /** All packings of that subset, symmetric copies included (a lower bound when `classes` is). */
-  total: number;
-  /** Symmetries of the box's cell block the count is taken under. */
-  symmetries: number;
-  /** Exactly one subset fills the box, in exactly one way up to the box's symmetries. */
-  unique: boolean;
-}
+/** What the uniqueness certificate found (the polycube kit's filling certificate over the box). */
+export type Certificate = FillingCertificate;
 
 /** One step of a plan: the piece, the turns from its table orientation and where its cells go. */
 export interface PlanStep extends PlaceStep {
@@ -52,42 +39,13 @@ export interface Plan {
   forcedPairs: number;
 }
 
-function volume(pieces: readonly Cell[][], subset: readonly number[]): number {
-  return subset.reduce((n, i) => n + pieces[i].length, 0);
-}
-
-/** Index subsets of `0..n-1` in a fixed order (by size, then lexicographically). */
-function subsetsWithVolume(pieces: readonly Cell[][], target: number): number[][] {
-  const n = pieces.length;
-  const out: number[][] = [];
-  for (let mask = 1; mask < 1 << n; mask++) {
-    const s: number[] = [];
-    for (let i = 0; i < n; i++) if (mask & (1 << i)) s.push(i);
-    if (volume(pieces, s) === target) out.push(s);
-  }
-  return out.sort((a, b) => a.length - b.length || a.join(',').localeCompare(b.join(',')));
-}
-
 /**
- * Certifies the instance with the polycube toolkit: for every subset of the pieces whose
- * volume equals the box's, `countPackings` says whether it fills the box; the one subset that
- * does is counted with `countPackingsUpToSymmetry`.
+ * Certifies the instance with the polycube kit's filling certificate: for every subset of the
+ * pieces whose volume equals the box's, exact cover says whether it fills the box; the one
+ * subset that does is counted up to the box's symmetries.
  */
 export function certify(pieces: readonly Cell[][], box: BoxDims): Certificate {
-  const target = boxCells(box);
-  const filling: number[][] = [];
-  for (const s of subsetsWithVolume(pieces, target.length)) {
-    if (countPackings(s.map((i) => pieces[i]), target, { limit: 1 }).count > 0) filling.push(s);
-  }
-  if (filling.length !== 1) return { fillingSubsets: filling, classes: 0, total: 0, symmetries: 0, unique: false };
-  const used = filling[0].map((i) => pieces[i]);
-  // A class holds at most one packing per symmetry, so more packings than symmetries means
-  // several classes: a cheap early answer before classifying them all.
-  const symmetries = targetSymmetries(target).length;
-  const some = countPackings(used, target, { limit: symmetries + 1 });
-  if (some.count > symmetries) return { fillingSubsets: filling, classes: 2, total: some.count, symmetries, unique: false };
-  const sym = countPackingsUpToSymmetry(used, target);
-  return { fillingSubsets: filling, classes: sym.count, total: sym.total, symmetries: sym.symmetries, unique: sym.count === 1 };
+  return certifyFilling(pieces, boxCells(box));
 }
 
 /** "Q before P" edges of a packing: `before[p]` lists the pieces that must precede `p`. */

@@ -2,8 +2,7 @@
  * The uniqueness certificate of a filling, for families that fill a block of cells with some
  * of the pieces on offer (spares included): every subset of the pieces whose volume matches is
  * tried by exact cover (`solvers/polycube.ts`), and the one subset that fills is counted up to
- * the block's symmetries. A1 has its own copy of this (`a1-occluded-packing/solver.ts`); A3
- * uses this one.
+ * the block's symmetries (A1, A3).
  */
 import { countPackings, countPackingsUpToSymmetry, targetSymmetries, type Cell } from '../../../solvers/polycube.ts';
 

@@ -1,7 +1,6 @@
 /**
  * Random polycube material for generators: a partition of a block of cells into connected
- * pieces, and a random polycube inside a 3×3×3 block. A1 draws its boxes the same way (its own
- * copy predates this file); A3 draws from here.
+ * pieces, and a random polycube inside a 3×3×3 block (A1 and A3 draw from here).
  */
 import type { Rng } from '../../../core/rng.ts';
 import type { Cell } from '../../../solvers/polycube.ts';

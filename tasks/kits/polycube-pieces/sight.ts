@@ -2,7 +2,7 @@
  * Whether a polycube piece lying on a table is out of sight from a camera behind an upright
  * wall: every sight line from the camera's eye to a corner of the piece's bounding box passes
  * through the wall (shrunk by a margin). The wall is a convex box, so the whole piece is then
- * hidden. A1 has its own copy (`a1-occluded-packing/sight.ts`); A3 uses this one.
+ * hidden (A1, A3).
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
