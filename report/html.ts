@@ -1,5 +1,5 @@
 import { END_REASON_TEXT, endReasonText } from '../agents/end-reasons.ts';
-import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { LogTurn } from '../agents/episode-log.ts';
 import type { SummaryEntry } from '../agents/runner.ts';
@@ -13,6 +13,7 @@ import { loadRun, type EpisodeData, type RunData } from './run-data.ts';
 import { analyzeRunData, turnRanges } from './analysis/analyze.ts';
 import { analysisSection, ANALYSIS_STYLE, labelBadge } from './analysis/html.ts';
 import { FAILURE_LABELS, type FailureVerdict } from './analysis/taxonomy.ts';
+import { writeReplay } from './replay.ts';
 
 
 /** The report page's script (paging and filters), bundled by esbuild like the renderer's page. */
@@ -26,7 +27,16 @@ export interface ReportOptions {
   embed?: boolean;
   /** Episodes per page of replays (default 25). */
   pageSize?: number;
+  /**
+   * Also write each episode's animated replay (`spaceact replay`, WebP) under `DIR/replays/` and
+   * show it, full size on a click, at the top of the episode; with `embed` the replays go into
+   * the page too. Takes a second or two per episode.
+   */
+  replays?: boolean;
 }
+
+/** An episode's animated replay as the page refers to it, or null when it has none. */
+type ReplaySource = (ep: EpisodeData) => { url: string; frames: number; width: number; height: number } | null;
 
 /** How the page refers to one episode image: its URL and, when known, its size in pixels. */
 type ImageSource = (ep: EpisodeData, file: string) => { url: string; width?: number; height?: number } | null;
@@ -348,7 +358,7 @@ function familyTier(ep: EpisodeData): { family: string; tier: string } {
   };
 }
 
-function episodeSection(ep: EpisodeData, src: ImageSource, verdict: FailureVerdict | null): Html {
+function episodeSection(ep: EpisodeData, src: ImageSource, verdict: FailureVerdict | null, replay: ReplaySource): Html {
   const e = ep.entry;
   const result = resultOf(e);
   const h = ep.header;
@@ -365,9 +375,19 @@ function episodeSection(ep: EpisodeData, src: ImageSource, verdict: FailureVerdi
     : null;
   return html`<section class="episode r-${result}" id="${anchor(ep)}" data-instance="${ep.instance}"${filterAttributes(ep, verdict)}><details><summary><b>${ep.instance}</b> <span class="badge b-${result}">${result}</span> ${score} · ${head}${verdict ? html` ${labelBadge(verdict.label)}` : null}</summary>
 ${meta}
+${replayFigure(ep, replay)}
 ${ep.problems.length ? html`<ul class="problems">${ep.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
 <ol class="turns">${turns}</ol>
 ${endBlock(ep, src, verdict)}</details></section>`;
+}
+
+/** The episode's animated replay (every picture of its log in turn, captions under them), if written. */
+function replayFigure(ep: EpisodeData, replay: ReplaySource): Html | null {
+  const r = replay(ep);
+  if (!r) return null;
+  const image = html`<img loading="lazy" decoding="async" src="${r.url}" width="${r.width}" height="${r.height}" alt="animated replay of ${ep.instance}">`;
+  const body = r.url.startsWith('data:') ? image : html`<a href="${r.url}" target="_blank" rel="noopener">${image}</a>`;
+  return html`<figure class="img img-replay"><figcaption><b>Animated replay</b> ${r.frames} frames: every picture of the log in turn, with its calls under it</figcaption>${body}</figure>`;
 }
 
 // ---- filters ------------------------------------------------------------------------------
@@ -456,7 +476,8 @@ ${resumed ? html`<p class="resumed" id="resumed">Resumed: this run continued an 
  * The report page of a run as one HTML document. Every text from the run goes through the
  * escaping template; images come from `imageSource` (relative files or data URIs).
  */
-export function renderReport(run: RunData, opts: { imageSource: ImageSource; script: string; pageSize?: number }): string {
+export function renderReport(run: RunData, opts: { imageSource: ImageSource; script: string; pageSize?: number; replaySource?: ReplaySource }): string {
+  const replay: ReplaySource = opts.replaySource ?? (() => null);
   const entries = run.summary.episodes;
   const analysis = analyzeRunData([run]);
   const verdicts = new Map(analysis.failures.episodes.map((v) => [v.instance, v]));
@@ -481,7 +502,7 @@ ${controls}
 <h2>Replays</h2>
 <p class="muted">Each episode opens to its turns: the images the agent saw (views, strobe strips, split rollback views), its rationale and note, its calls and what became of them. The filters above choose the replays too.</p>
 <div id="pager-row" hidden><span id="pager"></span></div>
-<div id="episodes">${run.episodes.map((ep) => episodeSection(ep, opts.imageSource, verdicts.get(ep.instance) ?? null))}</div>`;
+<div id="episodes">${run.episodes.map((ep) => episodeSection(ep, opts.imageSource, verdicts.get(ep.instance) ?? null, replay))}</div>`;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
@@ -495,6 +516,29 @@ ${inlineElement('script', opts.script)}
 </body></html>
 `;
   return page.text;
+}
+
+/**
+ * Writes the animated replay of every logged episode with pictures to `DIR/replays/<episode>.webp`
+ * and returns how the page refers to each (by episode folder). An episode whose log has no
+ * picture (a blind or `--render never` run) has no replay; any other failure stops the report.
+ */
+async function writeReplays(run: RunData, dir: string, out: string, embed: boolean): Promise<Map<string, ReturnType<ReplaySource>>> {
+  const folder = resolve(dir, 'replays');
+  mkdirSync(folder, { recursive: true });
+  const found = new Map<string, ReturnType<ReplaySource>>();
+  for (const ep of run.episodes) {
+    const file = join(folder, `${ep.dirName}.webp`);
+    try {
+      const w = await writeReplay({ dir, instance: ep.instance, out: file });
+      const url = embed ? `data:image/webp;base64,${readFileSync(file).toString('base64')}` : relativeUrl(dirname(out), file);
+      found.set(ep.dirName, { url, frames: w.frames, width: w.width, height: w.height });
+    } catch (err) {
+      if (err instanceof SpaceActError && err.code === 'invalid-state') continue; // no pictures to replay
+      throw err;
+    }
+  }
+  return found;
 }
 
 /** A path relative to `from` as a URL path (each segment percent-encoded). */
@@ -532,7 +576,9 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
     }
     return { url: relativeUrl(dirname(out), path), ...(pngSize(head) ?? {}) };
   };
-  const text = renderReport(run, { imageSource, script: await pageScript(REPORT_PAGE), ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) });
+  const replays = opts.replays ? await writeReplays(run, dir, out, opts.embed === true) : new Map<string, ReturnType<ReplaySource>>();
+  const replaySource: ReplaySource = (ep) => replays.get(ep.dirName) ?? null;
+  const text = renderReport(run, { imageSource, replaySource, script: await pageScript(REPORT_PAGE), ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) });
   const tmp = `${out}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, out);

@@ -12,6 +12,7 @@ import { runInstances } from '../agents/runner.ts';
 import type { Agent, AgentReply, EpisodeStart, Observation, PrivilegedChannel } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { decodePng } from '../render/pixels.ts';
+import { writeReport } from '../report/html.ts';
 import { replayBar, replayFrames, writeReplay } from '../report/replay.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -105,6 +106,21 @@ describe('spaceact replay: an animated episode from its log alone', function () 
     // Pictures sit at the top of an area as tall as the tallest one; the bar is under that area.
     const heights = await Promise.all([...observed, ...finals].map(async (i) => (await sharp(join(run, 'episodes', ID, i.file)).metadata()).height!));
     expect(await darkPixels(frame, Math.max(...heights))).to.be.greaterThan(500);
+  });
+
+  it('report --replays writes each episode\'s replay under DIR/replays/ and shows it in the episode, linked full size', async () => {
+    const plain = readFileSync(await writeReport(run, { out: join(tmp, 'plain.html') }), 'utf8');
+    expect(plain).to.not.include('Animated replay');
+    const page = readFileSync(await writeReport(run, { out: join(run, 'with-replays.html'), replays: true }), 'utf8');
+    const file = join(run, 'replays', `${ID}.webp`);
+    const meta = await sharp(file, { animated: true }).metadata();
+    expect(meta.format).to.equal('webp');
+    expect(meta.pages).to.equal(replayFrames(run, ID).frames.length);
+    expect(page).to.include(`<a href="replays/${ID}.webp" target="_blank" rel="noopener"><img loading="lazy" decoding="async" src="replays/${ID}.webp"`);
+    expect(page).to.include(`Animated replay</b> ${meta.pages} frames`);
+    // Embedded: the replay travels inside the page as a data URI.
+    const embedded = readFileSync(await writeReport(run, { out: join(tmp, 'embedded.html'), replays: true, embed: true }), 'utf8');
+    expect(embedded).to.match(/src="data:image\/webp;base64,[A-Za-z0-9+/]{1000,}/);
   });
 
   it('draws captions from the log as text: markup and ampersands render as characters, not SVG', async () => {
