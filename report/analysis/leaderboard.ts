@@ -61,7 +61,7 @@ export interface LeaderboardRow {
 
 /** A set of instances as a leaderboard names it. */
 export interface InstanceSet {
-  /** `main`, `all` (the released set), `main + 12 more`, or `23 instances`. */
+  /** `main`, `all` (the released set), `levers` (the lever studies), `main + 12 more`, or `23 instances`. */
   name: string;
   /** How many instances. */
   n: number;
@@ -79,7 +79,7 @@ export interface LeaderboardOptions {
 export function nameInstanceSet(ids: readonly string[]): InstanceSet {
   const sorted = [...new Set(ids)].sort();
   const digest = createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 8);
-  for (const suite of ['main', 'all']) {
+  for (const suite of ['main', 'all', 'levers']) {
     const members = new Set(suiteInstances(suite));
     if (sorted.length >= members.size && [...members].every((id) => sorted.includes(id))) {
       const more = sorted.length - members.size;

@@ -12,11 +12,12 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { wallFaceRulers } from '../../kits/held-part/rulers.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitQuat, openingRadius, partRadius } from './geometry.ts';
-import { PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene } from './scene.ts';
+import { M5_LEVERS, PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene, type M5TierSettings } from './scene.ts';
 import { m5Tools } from './tools.ts';
 
 /** How far (m) the block's start keeps from the workspace's left and bottom edges beyond its radius: clear of the rulers in the first view. */
@@ -40,8 +41,7 @@ function randomQuat(rng: Rng): Quat {
   return tidyQuat([a * Math.sin(u2), a * Math.cos(u2), b * Math.sin(u3), b * Math.cos(u3)]);
 }
 
-function drawScene(tier: Tier, rng: Rng): M5Scene | null {
-  const t = TIERS[tier];
+function drawScene(t: M5TierSettings, rng: Rng): M5Scene | null {
   const sign = rng.pick([1, -1]);
   const turnDeg = t.openingTurn[1] > 0 ? sign * 5 * rng.int(t.openingTurn[0] / 5, t.openingTurn[1] / 5) : 0;
   const shapes: Array<Omit<M5Opening, 'x' | 'y'>> = [{ kind: 'match', width: PART.width, height: PART.height, turnDeg }];
@@ -51,12 +51,12 @@ function drawScene(tier: Tier, rng: Rng): M5Scene | null {
   }
   const openings: M5Opening[] = [];
   for (const o of rng.shuffle(shapes)) {
-    const r = openingRadius(o, TIERS[tier].clearance);
+    const r = openingRadius(o, t.clearance);
     let placed = false;
     for (let tries = 0; tries < 80 && !placed; tries++) {
       const x = grid5(rng.range(WORKSPACE.min[0] + r + 0.02, WORKSPACE.max[0] - r - 0.02));
       const y = grid5(rng.range(WORKSPACE.min[1] + r + 0.02, WORKSPACE.max[1] - r - 0.02));
-      if (openings.some((q) => Math.hypot(q.x - x, q.y - y) < r + openingRadius(q, TIERS[tier].clearance) + 0.02)) continue;
+      if (openings.some((q) => Math.hypot(q.x - x, q.y - y) < r + openingRadius(q, t.clearance) + 0.02)) continue;
       openings.push({ ...o, x, y });
       placed = true;
     }
@@ -111,15 +111,18 @@ function rulesText(s: M5Scene, tier: Tier): string {
   ].join('\n');
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M5Scene> {
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M5Scene> {
+  const t = tierSettings('M5', TIERS, tier, lever, M5_LEVERS);
+  // A lever study draws from its tier's stream: the seed's L5 world, with the lever on.
   const rng = redrawRng('M5', tier, seed, attempt);
-  let scene = drawScene(tier, rng);
-  for (let k = 0; !scene && k < 20; k++) scene = drawScene(tier, rng);
+  let scene = drawScene(t, rng);
+  for (let k = 0; !scene && k < 20; k++) scene = drawScene(t, rng);
   if (!scene) throw new Error(`M5 ${tier}/${seed}: no opening layout fits`);
   const rulers = wallFaceRulers(WORKSPACE, WALL_THICKNESS);
   const x0 = WORKSPACE.min[0];
   const m = scene.wall.openings.find((o) => o.kind === 'match')!;
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Heart slot',
     rules: rulesText(scene, tier),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
@@ -136,7 +139,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M5Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }
