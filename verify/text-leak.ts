@@ -327,6 +327,10 @@ export function callTexts(where: string, r: CallResult, shown: ReadonlySet<strin
   const args = new Map<string, number>();
   numericLeaves(r.call.args, '', args);
   const echo = [...args.values()];
+  // A camera call's note of its elevation limits states the instance's camera settings (the
+  // same for every seed of a tier), not the world's geometry: its two numbers count as said
+  // back, so that one equal by chance to a scene number (an opening at x = -0.1 m) is no leak.
+  if (ownCamera) for (const m of r.message.matchAll(/elevation limited to (-?[0-9.]+)\.\.(-?[0-9.]+) degrees/g)) echo.push(Number(m[1]), Number(m[2]));
   const echoWords: string[] = [];
   stringLeaves(r.call.args, echoWords);
   const out: AgentText[] = [{ where: `${where} message`, text: r.message, echo, echoWords, ...(ownCamera ? { ownCamera } : {}) }];

@@ -6,14 +6,14 @@
  */
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
-import { qaxisAngle, qmul, qnormalize } from '../../../sim/math.ts';
+import { qaxisAngle, qmul, qnormalize, qrotate, vdot } from '../../../sim/math.ts';
 import type { Quat } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { wallFaceRulers } from '../../kits/held-part/rulers.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
 import { tierSettings } from '../../levers.ts';
-import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitQuat, openingRadius, partRadius } from './geometry.ts';
@@ -127,7 +127,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
     rules: rulesText(scene, tier),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     tools: heldPartToolSpecs(m5Tools(scene.toolFrame)),
-    camera: { initial: { azimuth: 22, elevation: 20, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
+    camera: { initial: { ...FIRST_VIEW, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
     rulers,
     ground: { y: 0, color: '#6f7782' },
     dynamic: false,
@@ -139,7 +139,29 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
   });
 }
 
+/** The first camera's azimuth and elevation, degrees (as `draw` sets it). */
+const FIRST_VIEW = { azimuth: 22, elevation: 20 };
+
+/**
+ * A lever study's own filter: under `+tool` the block's axes are drawn from its front face, so
+ * that face must turn toward the first camera (the view rule asks to see the arrows). L5's start
+ * is drawn in any orientation; where attempt 0 turns the face away, the study re-draws — its
+ * world then differs from the seed's L5 world beyond the lever. (Only lever studies use it: the
+ * L7 instances keep their meaning.)
+ */
+const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
+  name: 'tool-arrows-face-camera',
+  check: (inst) => {
+    if (!inst.scene.toolFrame) return null;
+    const a = (FIRST_VIEW.azimuth * Math.PI) / 180;
+    const e = (FIRST_VIEW.elevation * Math.PI) / 180;
+    const toCamera: [number, number, number] = [Math.sin(a) * Math.cos(e), Math.sin(e), Math.cos(a) * Math.cos(e)];
+    const face = qrotate(inst.scene.start.q, [0, 0, 1]);
+    return vdot(face, toCamera) >= 0.4 ? null : "the block's front face, where its axes are drawn, is turned away from the first camera";
+  },
+};
+
 /** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), lever ? [...SHORTCUT_FILTERS, TOOL_ARROWS_FACE_CAMERA] : SHORTCUT_FILTERS);
 }
