@@ -12,9 +12,9 @@
  * a seed is that seed's L5 world with the lever on, wherever the lever draws nothing of its own),
  * and the ids of every existing tier keep their meaning.
  */
-import { LEVER_BASE_TIER } from '../core/catalog.ts';
+import { LEVER_BASE_TIER, parseInstanceId } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
-import type { LeverInfo, Tier } from './types.ts';
+import type { Instance, LeverInfo, Tier } from './types.ts';
 
 /** One lever over a family's settings: what it changes, and the L5 settings with it on. */
 export interface LeverSpec<Settings> {
@@ -53,4 +53,13 @@ export function unsupportedLever(family: string, tier: Tier, lever: string, supp
   const which = supported.length ? `${family} supports ${supported.map((l) => `${LEVER_BASE_TIER}${l}`).join(', ')}` : `${family} supports no lever study`;
   const what = tier !== LEVER_BASE_TIER ? `a lever study is ${LEVER_BASE_TIER} plus one lever, not ${tier}${lever}` : `${family} has no lever ${lever}`;
   return new SpaceActError('unknown-instance', `${what}; ${which}`, { family, tier, lever, supported: [...supported] });
+}
+
+/**
+ * The settings an instance was generated with (its tier's row, or L5's with the lever its id
+ * names): for code that sees only the instance — a shortcut filter, the episode — and must read
+ * what the lever changed rather than the bare tier's row.
+ */
+export function instanceSettings<Settings>(instance: Pick<Instance, 'id' | 'family' | 'tier'>, tiers: Partial<Record<Tier, Settings>>, levers: LeverTable<Settings>): Settings {
+  return tierSettings(instance.family, tiers, instance.tier, parseInstanceId(instance.id).lever, levers);
 }
