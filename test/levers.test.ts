@@ -57,11 +57,11 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
   });
 
   it('a family refuses a lever it does not support, naming the ones it does, and changes nothing', () => {
-    const e = refusal(() => instanceFromId('P6-L5+tool-s100'));
+    const e = refusal(() => instanceFromId('M1-L5+tool-s100'));
     expect(e.code).to.equal('unknown-instance');
-    expect(e.details).to.include({ family: 'P6', lever: '+tool' });
-    expect(e.details.supported).to.deep.equal(leversOf(getFamily('P6')));
-    expect(e.message).to.include('P6 supports L5+rot');
+    expect(e.details).to.include({ family: 'M1', lever: '+tool' });
+    expect(e.details.supported).to.deep.equal(leversOf(getFamily('M1')));
+    expect(e.message).to.include('M1 has no lever +tool; M1 supports L5+rot');
     const none = families().find((f) => leversOf(f).length === 0)!;
     const n = refusal(() => checkInstanceId(`${none.id}-L5+rot-s1`));
     expect(n.details.supported).to.deep.equal([]);

@@ -9,8 +9,6 @@ import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { P6Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
-import { leverInfo } from '../../levers.ts';
-import { P6_LEVERS } from './scene.ts';
 
 /** What P6 is: id, version, category, title, summary and tiers. */
 export const P6_DESCRIPTOR: FamilyDescriptor = {
@@ -31,8 +29,7 @@ export const P6_DESCRIPTOR: FamilyDescriptor = {
 /** P6 peg transfer: a Tower-of-Hanoi family executed with real disks on real pegs. */
 export const p6PegTransfer: TaskFamily<P6Scene> = {
   ...P6_DESCRIPTOR,
-  levers: leverInfo(P6_LEVERS),
-  generate: (seed, tier, lever) => generate(P6_DESCRIPTOR, seed, tier, lever),
+  generate: (seed, tier) => generate(P6_DESCRIPTOR, seed, tier),
   build,
   reference,
   shortestSolutions,

@@ -7,9 +7,8 @@
  */
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
-import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { actionBudget, boardPoint, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import { actionBudget, boardPoint, PEG_NAMES, pegLetter, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -58,10 +57,10 @@ function planText(s: P6Scene): string {
   return `The goal is peg ${L(s.target)} (the middle peg is ${L(1)}). A shortest plan (${moves.length} moves): ${moves.map((m) => `${L(m.from)}→${L(m.to)}`).join(', ')}.`;
 }
 
-/** The instance of (seed, tier, lever). A lever study draws from its tier's stream (L5's). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P6Scene> {
+/** The instance of (seed, tier). */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P6Scene> {
   const rng = Rng.forInstance('P6', tier, seed);
-  const T = tierSettings('P6', TIER_TABLE, tier, lever, P6_LEVERS);
+  const T = TIER_TABLE[tier];
   const rules: PegRules = { pegs: 3, adjacentOnly: T.adjacentOnly };
   const target = rng.int(0, 2);
   const dist = distancesToGoal(T.disks, target, rules);
@@ -85,7 +84,6 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
   const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065);
   const [tx, tz] = boardPoint(yawDeg, 0, -1);
   return makeInstance(family, tier, seed, {
-    ...(lever ? { lever } : {}),
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
     rules: rulesText(scene, budget, T.shuffledLetters),
     tools: [moveTool(T.adjacentOnly)],

@@ -4,7 +4,6 @@
  */
 import type { LetterPlate } from '../../kits/part-sight/letters.ts';
 import type { Tier } from '../../types.ts';
-import type { LeverTable } from '../../levers.ts';
 
 /** Peg index per disk, smallest disk first. */
 export type PegState = number[];
@@ -74,14 +73,6 @@ export const TIER_TABLE: Record<Tier, P6Tier> = {
   L3: { disks: 5, minMoves: 12, maxMoves: 25, adjacentOnly: false, rotated: false, shuffledLetters: false },
   L5: { disks: 5, minMoves: 30, maxMoves: 80, adjacentOnly: true, rotated: false, shuffledLetters: true },
   L7: { disks: 5, minMoves: 30, maxMoves: 80, adjacentOnly: true, rotated: true, shuffledLetters: true },
-};
-
-/**
- * The levers P6 supports as single-factor studies over L5 (`P6-L5+rot-s100`;
- * tasks/levers.ts): each the L5 settings with one change.
- */
-export const P6_LEVERS: LeverTable<P6Tier> = {
-  '+rot': { description: "L5 with the board turned 50\u2013130\u00b0 either way about the vertical, so that the first view looks along it from an unfamiliar side.", apply: (s) => ({ ...s, rotated: true }) },
 };
 
 /**
