@@ -7,7 +7,7 @@ export const DEFAULT_BUDGETS = { turns: 100, actionsPerTurn: 5 } as const;
 
 /**
  * Assembles an instance from a family's generated parts, filling in the fields every
- * instance shares (id, version, category, the shared camera tools, default budgets).
+ * instance shares (id, version, category, the shared camera tools, default budgets, levers).
  */
 export function makeInstance<Scene>(
   family: Pick<TaskFamily, 'id' | 'version' | 'category' | 'tiers'>,
@@ -15,14 +15,19 @@ export function makeInstance<Scene>(
   seed: number,
   parts: Omit<Instance<Scene>, 'id' | 'family' | 'version' | 'tier' | 'seed' | 'category' | 'budgets' | 'tools' | 'levers'> & {
     tools: ToolSpec[];
+    /**
+     * The one lever of a single-factor lever study (`+tool` for `M5-L5+tool-s100`, see
+     * `tasks/levers.ts`): the id names it and `levers` lists only it.
+     */
+    lever?: string;
     budgets?: Instance['budgets'];
     /** Leave out the shared camera tools (e.g. a one-turn question shown as fixed images). */
     noCameraTools?: boolean;
   },
 ): Instance<Scene> {
-  const { tools, budgets, noCameraTools, ...rest } = parts;
+  const { tools, budgets, noCameraTools, lever, ...rest } = parts;
   return {
-    id: instanceId(family.id, tier, seed),
+    id: instanceId(family.id, tier, seed, lever),
     family: family.id,
     version: family.version,
     tier,
@@ -31,6 +36,6 @@ export function makeInstance<Scene>(
     ...rest,
     tools: noCameraTools ? tools : [...tools, ...CAMERA_TOOLS],
     budgets: budgets ?? { ...DEFAULT_BUDGETS },
-    levers: family.tiers[tier]?.levers ?? [],
+    levers: lever ? [lever] : (family.tiers[tier]?.levers ?? []),
   };
 }

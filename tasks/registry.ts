@@ -1,4 +1,4 @@
-import { compareFamilies, parseInstanceId } from '../core/catalog.ts';
+import { compareFamilies, LEVER_BASE_TIER, parseInstanceId, type InstanceIdParts } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { a1OccludedPacking } from './assembly/a1-occluded-packing/family.ts';
 import { a5BlueprintBuild } from './assembly/a5-blueprint-build/family.ts';
@@ -33,6 +33,7 @@ import { t5LeverSynthesis } from './temporal/t5-lever-synthesis/family.ts';
 import { a2CubeAssembly } from './assembly/a2-cube-assembly/family.ts';
 import { a3BlockedInsertion } from './assembly/a3-blocked-insertion/family.ts';
 import { t6GearTrain } from './temporal/t6-gear-train/family.ts';
+import { unsupportedLever } from './levers.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
 import { TIERS } from '../core/catalog.ts';
 
@@ -67,10 +68,40 @@ export function hardestTier(family: TaskFamily): Tier {
   return t[t.length - 1];
 }
 
-/** Generates the instance an id names, checking the family defines that tier. */
+/** The levers a family supports as single-factor studies over L5 (`+tool`, …), in declared order. */
+export function leversOf(family: TaskFamily): string[] {
+  return Object.keys(family.levers ?? {});
+}
+
+/**
+ * The family as a lever study sees it: the same family, whose `generate(seed, tier)` gives the
+ * tier with `lever` on (only L5 is allowed, see `tasks/levers.ts`). Everything that regenerates
+ * other seeds of an instance's tier — verify's determinism and text checks, the random baseline,
+ * the shortcut battery and its fitted agents — then works on the lever study unchanged. Its
+ * `tiers` hold only L5, described with the lever; the family's own `candidates` (which
+ * enumerate plain L5 worlds) are left out, so an adaptive agent samples this generator instead.
+ * Without a lever the family itself.
+ */
+export function familyAtLever<Scene>(family: TaskFamily<Scene>, lever: string | undefined): TaskFamily<Scene> {
+  if (lever === undefined) return family;
+  const info = family.levers?.[lever];
+  if (!info) throw unsupportedLever(family.id, LEVER_BASE_TIER, lever, leversOf(family as TaskFamily));
+  const { candidates: _enumeratesPlainL5, ...rest } = family;
+  return {
+    ...rest,
+    tiers: { [LEVER_BASE_TIER]: { levers: [lever], description: info.description } },
+    generate: (seed: number, tier: Tier) => family.generate(seed, tier, lever),
+  };
+}
+
+/**
+ * Generates the instance an id names, checking the family defines that tier (and supports the
+ * lever, for a lever study such as `M5-L5+tool-s100`). The family returned is the one the
+ * instance's other seeds come from: {@link familyAtLever} for a lever study.
+ */
 export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
   const p = checkInstanceId(id);
-  const family = getFamily(p.family);
+  const family = familyAtLever(getFamily(p.family), p.lever);
   if (!family.tiers[p.tier]) {
     throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
   }
@@ -80,13 +111,19 @@ export function instanceFromId(id: string): { family: TaskFamily; instance: Inst
 /**
  * {@link parseInstanceId} checked against the registry: an id shaped right but with a tier its
  * family does not define (`P6-L9-s100`, `P6-L2-s1`) is refused naming the family's tiers,
- * rather than as "not an instance id".
+ * rather than as "not an instance id"; a lever the family does not support
+ * (`P6-L5+tool-s100`) is refused naming the levers it does.
  */
-export function checkInstanceId(id: string): { family: string; tier: Tier; seed: number } {
-  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})-s([0-9]{1,9})$/.exec(id);
+export function checkInstanceId(id: string): InstanceIdParts {
+  const m = /^([A-Za-z][0-9]+)-(L[0-9]{1,3})(\+[a-z]{2,16})?-s([0-9]{1,9})$/.exec(id);
   const known = m ? FAMILIES.find((f) => f.id === m[1].toUpperCase()) : undefined;
   if (m && known && !known.tiers[m[2] as Tier]) {
     throw new SpaceActError('unknown-instance', `${known.id} has no tier ${m[2]}; tiers: ${tiersOf(known).join(', ')}`, { instance: id });
   }
-  return parseInstanceId(id);
+  const parts = parseInstanceId(id);
+  if (parts.lever !== undefined && known && !known.levers?.[parts.lever]) {
+    const e = unsupportedLever(known.id, parts.tier, parts.lever, leversOf(known));
+    throw new SpaceActError(e.code, `"${id}": ${e.message}`, { instance: id, ...e.details });
+  }
+  return parts;
 }

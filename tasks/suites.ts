@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpaceActError } from '../core/errors.ts';
-import { instanceId, parseInstanceId, TIERS } from '../core/catalog.ts';
+import { instanceId, LEVER_BASE_TIER, parseInstanceId, TIERS } from '../core/catalog.ts';
 import { listOption } from '../core/options.ts';
-import { checkInstanceId, families, getFamily, tiersOf } from './registry.ts';
+import { checkInstanceId, families, getFamily, leversOf, tiersOf } from './registry.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
 
 /** The seed of the released set and of the main matrix. */
@@ -71,8 +71,27 @@ export function releasedInstances(familyId: string): string[] {
 }
 
 /**
+ * The single-factor lever studies (the paper's Appendix C): for every family that supports a
+ * lever, each of its released L5 instances followed by the same seed with each supported lever
+ * on (`M5-L5-s100`, `M5-L5+tool-s100`), so a run over it pairs every lever instance with its
+ * own L5 baseline.
+ */
+export function leverSuiteInstances(): string[] {
+  return families().flatMap((f) => {
+    const levers = leversOf(f);
+    if (!levers.length) return [];
+    const l5 = releasedInstances(f.id).filter((id) => parseInstanceId(id).tier === LEVER_BASE_TIER);
+    return l5.flatMap((id) => {
+      const { seed } = parseInstanceId(id);
+      return [id, ...levers.map((lever) => instanceId(f.id, LEVER_BASE_TIER, seed, lever))];
+    });
+  });
+}
+
+/**
  * Named instance lists: `main` is the hardest released instance of every family (its hardest
- * tier at the release seed); `all` is the whole released set.
+ * tier at the release seed); `all` is the whole released set; `levers` the single-factor lever
+ * studies ({@link leverSuiteInstances}).
  */
 export function suiteInstances(name: string): string[] {
   switch (name) {
@@ -86,6 +105,8 @@ export function suiteInstances(name: string): string[] {
       });
     case 'all':
       return families().flatMap((f) => releasedInstances(f.id));
+    case 'levers':
+      return leverSuiteInstances();
     default: {
       const owner = families().find((f) => f.suites?.[name]);
       if (owner) return owner.suites![name].instances();
@@ -125,9 +146,9 @@ export function selectInstances(opts: InstanceSelection, fallback?: () => string
   return suiteInstances(opts.suite!);
 }
 
-/** Every suite name `suiteInstances` knows: `main`, `all`, then the families' own sets. */
+/** Every suite name `suiteInstances` knows: `main`, `all`, `levers`, then the families' own sets. */
 export function suiteNames(): string[] {
-  return ['main', 'all', ...families().flatMap((f) => Object.keys(f.suites ?? {}))];
+  return ['main', 'all', 'levers', ...families().flatMap((f) => Object.keys(f.suites ?? {}))];
 }
 
 /** Every instance of the listed families' released sets (ids separated by commas). */

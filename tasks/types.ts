@@ -231,6 +231,17 @@ export interface TierInfo {
   description: string;
 }
 
+/**
+ * One lever a family supports as a single-factor study over its L5 tier (`M5-L5+tool-s100`):
+ * the L5 task with this one change. Declared with the family's settings in a
+ * {@link import('./levers.ts').LeverTable}; the registry lists it (`spaceact list`) and
+ * refuses an id naming a lever the family does not declare.
+ */
+export interface LeverInfo {
+  /** What the lever changes, in a sentence (the same for every seed). */
+  description: string;
+}
+
 /** One finished episode of a run, as a family's run statistics read it. */
 export interface RunEpisode<Scene = unknown> {
   /** The instance, regenerated from its id by this build. */
@@ -280,8 +291,19 @@ export interface TaskFamily<Scene = unknown> {
   /** One paragraph on what the family tests. */
   summary: string;
   tiers: Partial<Record<Tier, TierInfo>>;
-  /** Pure: the same (seed, tier) always gives a deep-equal instance. */
-  generate(seed: number, tier: Tier): Instance<Scene>;
+  /**
+   * The levers this family supports as single-factor studies over L5 (`+rot`, `+occ`,
+   * `+blueprint`, `+tool`, a temporal family's `+change`), each the L5 task with that one
+   * change — every lever the family can apply, not only the one its L7 uses. Absent or empty:
+   * no lever ids (`F-L5+x-sN` is refused, naming what is supported).
+   */
+  levers?: Readonly<Record<string, LeverInfo>>;
+  /**
+   * Pure: the same (seed, tier, lever) always gives a deep-equal instance. `lever` (only with
+   * tier L5, one of {@link levers}) gives the L5 instance of that seed with the lever on; the
+   * registry refuses any other lever before calling.
+   */
+  generate(seed: number, tier: Tier, lever?: string): Instance<Scene>;
   /** World settings for this instance (time step, gravity, workspace). */
   worldOptions?(instance: Instance<Scene>): WorldOptions;
   /** Populate `world` with the instance's bodies and return the episode's family logic. */

@@ -61,7 +61,9 @@ describe('family folders (one layout by role)', () => {
         const load = async (file: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(join(TASKS_DIR, folder!, file)).href)) as Record<string, unknown>;
         const [fam, generate, episode, solver, filters] = await Promise.all(['family.ts', 'generate.ts', 'episode.ts', 'solver.ts', 'filters.ts'].map(load));
         expect(Object.values(fam), 'family.ts exports the registered family').to.include(family);
-        expect(generate.generate, 'generate.ts exports generate(family, seed, tier)').to.be.a('function').with.property('length', 3);
+        // A family with lever studies (tasks/levers.ts) takes the lever as a fourth argument.
+        expect(generate.generate, 'generate.ts exports generate(family, seed, tier[, lever])').to.be.a('function');
+        expect((generate.generate as (...a: unknown[]) => unknown).length, 'generate(family, seed, tier[, lever])').to.equal(family.levers && Object.keys(family.levers).length ? 4 : 3);
         expect(family.build, 'the family builds with episode.ts').to.equal(episode.build);
         expect(family.reference, 'the family takes its reference from solver.ts').to.equal(solver.reference);
         expect(family.shortcutFilters, 'the family filters with filters.ts').to.equal(filters.SHORTCUT_FILTERS);

@@ -24,6 +24,7 @@ import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { LEVER_PATTERN, tierLabel } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
 import { OneJobAtATime } from '../agents/queue/one-at-a-time.ts';
@@ -131,7 +132,7 @@ const checkJobData: ValidateFunction = ajv.compile({
           type: 'object',
           additionalProperties: false,
           required: ['kind', 'family', 'tier'],
-          properties: { kind: { enum: ['battery', 'text'] }, family: FAMILY, tier: TIER },
+          properties: { kind: { enum: ['battery', 'text'] }, family: FAMILY, tier: TIER, lever: { type: 'string', pattern: LEVER_PATTERN.source } },
         },
       ],
     },
@@ -189,7 +190,8 @@ export function checkVerifyQueueResult(job: VerifyJob, value: unknown): VerifyJo
     if (!seconds(value.cpuSeconds, job.ids.length)) bad('no CPU seconds per instance');
   } else {
     const report = value.report;
-    if (!isObject(report) || report.family !== job.family || report.tier !== job.tier || typeof report.passed !== 'boolean') bad(`not the ${job.family}-${job.tier} ${job.kind} record`);
+    const lever = job.kind === 'text' ? job.lever : undefined;
+    if (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== lever || typeof report.passed !== 'boolean') bad(`not the ${job.family}-${tierLabel(job.tier, lever)} ${job.kind} record`);
     if (!seconds(value.cpuSeconds, 1)) bad('no CPU seconds');
   }
   return value as unknown as VerifyJobResult;

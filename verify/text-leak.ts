@@ -13,7 +13,7 @@
  *   answer or the reference's arguments (units normalised: mm, cm and m to metres, degrees to
  *   radians too). The counts of the agent's own moves and budget are allowed.
  */
-import type { Tier } from '../core/catalog.ts';
+import { parseInstanceId, tierLabel, type Tier } from '../core/catalog.ts';
 import { rollbackCaption } from '../render/rollback-text.ts';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
@@ -127,6 +127,8 @@ export function firstDifferingWords(a: string, b: string): string {
 export interface TextLeakReport {
   family: string;
   tier: Tier;
+  /** The lever of a single-factor lever study (`+tool` for `M5-L5+tool-…`), when the tier carries one. */
+  lever?: string;
   /** Seeds whose instance text was compared. */
   seeds: number;
   passed: boolean;
@@ -144,8 +146,11 @@ export function staticTextLeaks(family: TaskFamily, tier: Tier, seeds: readonly 
   // Each form (`TaskFamily.textForm`) is compared with its own first seed.
   const bases = new Map<string, { seed: number; texts: Map<string, string> }>();
   const reported = new Set<string>();
+  // A lever study (a family seen through `familyAtLever`) names its lever in its ids.
+  let lever: string | undefined;
   for (const seed of seeds) {
     const instance = generated?.get(seed) ?? family.generate(seed, tier);
+    lever ??= parseInstanceId(instance.id).lever;
     const mask = allowedValues(family, instance);
     const texts = new Map(instanceTexts(instance).map((t) => [t.where, maskText(t.text, mask)]));
     const form = family.textForm?.(instance) ?? '';
@@ -161,10 +166,10 @@ export function staticTextLeaks(family: TaskFamily, tier: Tier, seeds: readonly 
       if (a === b) continue;
       reported.add(where);
       const diff = a === undefined || b === undefined ? `present in only one of them` : firstDifferingWords(a, b);
-      problems.push(`${family.id} ${tier}: the ${where} of seeds ${base.seed} and ${seed} differ (${diff}); state it the same for every seed, or allow-list the value in textVaries with its reason`);
+      problems.push(`${family.id} ${tierLabel(tier, lever)}: the ${where} of seeds ${base.seed} and ${seed} differ (${diff}); state it the same for every seed, or allow-list the value in textVaries with its reason`);
     }
   }
-  return { family: family.id, tier, seeds: seeds.length, passed: problems.length === 0, problems };
+  return { family: family.id, tier, ...(lever ? { lever } : {}), seeds: seeds.length, passed: problems.length === 0, problems };
 }
 
 /** A number that varies with the seed, and where it comes from (`scene.blocks[2].w`, `answer`, `reference call 3`). */
@@ -322,6 +327,10 @@ export function callTexts(where: string, r: CallResult, shown: ReadonlySet<strin
   const args = new Map<string, number>();
   numericLeaves(r.call.args, '', args);
   const echo = [...args.values()];
+  // A camera call's note of its elevation limits states the instance's camera settings (the
+  // same for every seed of a tier), not the world's geometry: its two numbers count as said
+  // back, so that one equal by chance to a scene number (an opening at x = -0.1 m) is no leak.
+  if (ownCamera) for (const m of r.message.matchAll(/elevation limited to (-?[0-9.]+)\.\.(-?[0-9.]+) degrees/g)) echo.push(Number(m[1]), Number(m[2]));
   const echoWords: string[] = [];
   stringLeaves(r.call.args, echoWords);
   const out: AgentText[] = [{ where: `${where} message`, text: r.message, echo, echoWords, ...(ownCamera ? { ownCamera } : {}) }];

@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 import { SpaceActError } from '../core/errors.ts';
 import { FULL_MACHINE_WORKER_V8_FLAGS } from '../core/v8-flags.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
-import { checkInstanceId, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
+import { tierLabel } from '../core/catalog.ts';
+import { checkInstanceId, familyAtLever, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import { Renderer } from '../render/renderer.ts';
 import { runBattery, type BatteryReport } from './battery.ts';
@@ -85,7 +86,7 @@ export interface VerifyAllResult {
  * (usually a whole family's, so its generator, solver tables and compiled code are built in
  * one process only), or one family × tier of the battery.
  */
-export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'; family: string; tier: Tier } | { kind: 'text'; family: string; tier: Tier };
+export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'; family: string; tier: Tier } | { kind: 'text'; family: string; tier: Tier; lever?: string };
 
 /** What a verify worker sends back for a job. */
 export type VerifyJobResult =
@@ -116,7 +117,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
   }
   if (job.kind === 'text') {
     const since = process.cpuUsage();
-    const report = textLeakRecord(job.family, job.tier, settings);
+    const report = textLeakRecord(job.family, job.tier, settings, job.lever);
     return { kind: 'text', report, cpuSeconds: [cpuSince(since)] };
   }
   const since = process.cpuUsage();
@@ -145,14 +146,17 @@ export async function closeViewRenderer(): Promise<void> {
   await r?.close();
 }
 
-/** The text-leak record of one family × tier: its instance text over `textSeeds` seeds 0, 1, … */
-export function textLeakRecord(familyId: string, tier: Tier, settings: VerifySettings): TextLeakReport {
+/**
+ * The text-leak record of one family × tier (or × L5 plus a lever, for a lever study): its
+ * instance text over `textSeeds` seeds 0, 1, …
+ */
+export function textLeakRecord(familyId: string, tier: Tier, settings: VerifySettings, lever?: string): TextLeakReport {
   const n = settings.textSeeds ?? VERIFY_TEXT_SEEDS;
-  return staticTextLeaks(getFamily(familyId), tier, Array.from({ length: n }, (_, i) => i));
+  return staticTextLeaks(familyAtLever(getFamily(familyId), lever), tier, Array.from({ length: n }, (_, i) => i));
 }
 
 /** One record of the serial output: an instance's verdict, a text-leak record or a battery tier's report. */
-export type VerifyUnitWork = { kind: 'instance'; id: string; family: string } | { kind: 'text'; family: string; tier: Tier } | { kind: 'battery'; family: string; tier: Tier };
+export type VerifyUnitWork = { kind: 'instance'; id: string; family: string } | { kind: 'text'; family: string; tier: Tier; lever?: string } | { kind: 'battery'; family: string; tier: Tier };
 /** A unit with the key its time is recorded under. */
 export type VerifyUnit = VerifyUnitWork & { timeKey: string };
 
@@ -160,7 +164,7 @@ export type VerifyUnit = VerifyUnitWork & { timeKey: string };
 function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
   const version = getFamily(unit.family).version;
   if (unit.kind === 'instance') return jobTimeKey(unit.id, version, `random ${settings.randomSeeds ?? DEFAULT_RANDOM_SEEDS}x${settings.randomTurns ?? DEFAULT_RANDOM_TURNS}`);
-  if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${unit.tier}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}`);
+  if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${tierLabel(unit.tier, unit.lever)}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}`);
   return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}${settings.batterySkipAdaptive ? ' no adaptive' : ''}`);
 }
 
@@ -184,7 +188,8 @@ export function planJobs(units: readonly VerifyUnit[], workers: number, times: J
   const byFamily = new Map<string, number[]>();
   units.forEach((u, i) => {
     if (u.kind === 'battery' || u.kind === 'text') {
-      planned.push({ job: { kind: u.kind, family: u.family, tier: u.tier }, units: [i], seconds: estimate(i), battery: !times.has(u.timeKey) });
+      const job: VerifyJob = u.kind === 'text' ? { kind: 'text', family: u.family, tier: u.tier, ...(u.lever ? { lever: u.lever } : {}) } : { kind: 'battery', family: u.family, tier: u.tier };
+      planned.push({ job, units: [i], seconds: estimate(i), battery: !times.has(u.timeKey) });
     } else {
       byFamily.set(u.family, [...(byFamily.get(u.family) ?? []), i]);
     }
@@ -227,11 +232,14 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
   // would cost this process seconds of CPU that a parallel run's workers spend again.
   const instanceFamilies = opts.instances.map((id) => getFamily(checkInstanceId(id).family).id);
   const families = (opts.batterySeeds ?? 0) > 0 ? (opts.batteryFamilies ?? []).map((f) => getFamily(f)) : [];
-  // The text-leak check covers every family × tier that holds a selected instance.
-  const textTiers = (opts.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier}`; }))] : [];
+  // The text-leak check covers every family × tier (a lever study's L5 + lever apart) that holds a selected instance.
+  const textTiers = (opts.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier} ${c.lever ?? ''}`; }))] : [];
   const work: VerifyUnitWork[] = [
     ...opts.instances.map((id, i): VerifyUnitWork => ({ kind: 'instance', id, family: instanceFamilies[i] })),
-    ...textTiers.map((k): VerifyUnitWork => ({ kind: 'text', family: k.split(' ')[0], tier: k.split(' ')[1] as Tier })),
+    ...textTiers.map((k): VerifyUnitWork => {
+      const [family, tier, lever] = k.split(' ');
+      return { kind: 'text', family, tier: tier as Tier, ...(lever ? { lever } : {}) };
+    }),
     ...families.flatMap((f) => tiersOf(f).map((tier): VerifyUnitWork => ({ kind: 'battery', family: f.id, tier }))),
   ];
   const units: VerifyUnit[] = work.map((u) => ({ ...u, timeKey: unitTimeKey(u, settings) }));
@@ -264,7 +272,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     for (const [k, u] of units.entries()) {
       if (u.kind !== 'text') continue;
       const since = process.cpuUsage();
-      const r = textLeakRecord(u.family, u.tier, settings);
+      const r = textLeakRecord(u.family, u.tier, settings, u.lever);
       tookCpu(k, cpuSince(since));
       textLeaks.push(r);
       opts.onTextReport?.(r);
@@ -330,7 +338,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     }
     flush();
   };
-  const describe = (job: VerifyJob): string => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${job.tier} text-leak check` : `the ${job.family}-${job.tier} battery`);
+  const describe = (job: VerifyJob): string => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak check` : `the ${job.family}-${job.tier} battery`);
   if (opts.queue) {
     // Loaded only here: a verify worker process (which imports this module) needs no queue client.
     const { runVerifyQueue } = await import('./queue.ts');

@@ -180,8 +180,8 @@ export function episodeJobId(run: string, instance: string): string {
   return `${run}.${instance}`;
 }
 
-/** Instance ids a job or message may name (the registry's ids are far shorter). */
-export const INSTANCE_ID = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';
+/** Instance ids a job or message may name (the registry's ids are far shorter; `+` for a lever study, `M5-L5+tool-s100`). */
+export const INSTANCE_ID = '^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$';
 /** Attempt ids: a BullMQ lock token and a counter. */
 const ATTEMPT_ID = '^[A-Za-z0-9:_-]{1,128}$';
 /** Most images one message carries, and the most bytes of each. */

@@ -6,7 +6,7 @@ import { leaderboardPage } from '../../report/analysis/html.ts';
 import { buildLeaderboard, type Leaderboard } from '../../report/analysis/leaderboard.ts';
 import { REPORT_CSP } from '../../report/html.ts';
 import { SpaceActError } from '../../core/errors.ts';
-import { leaderboardTable } from '../../report/analysis/tables.ts';
+import { leaderboardLeverTable, leaderboardTable } from '../../report/analysis/tables.ts';
 import { tableFormatOption, writeTables } from '../../report/tables.ts';
 
 function pct(x: number | null): string {
@@ -36,7 +36,9 @@ export function formatLeaderboard(lb: Leaderboard): string {
   const line = (r: string[]): string => r.map((x, c) => (c === 1 || c === 2 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
   const legend = lb.categories.map((c) => categoryLabel(c)).join('; ');
   const sets = [...new Set(lb.rows.map((r) => r.instanceSet.name))];
-  return [line(head), ...rows.map(line)].join('\n') + `\n\ninstances: ${sets.join('; ')}\ncategories: ${legend}\nscore: mean tiered score over graded episodes (abandoned as 0); success over every episode\n`;
+  const studies = lb.rows.flatMap((r) => r.leverDeltas.map((d) => `  ${r.agent} (${r.mode}) ${d.lever}: ${d.delta === null ? '–' : `${d.delta >= 0 ? '+' : ''}${d.delta.toFixed(1)}`}${d.interval ? ` [${d.interval.lo.toFixed(1)}, ${d.interval.hi.toFixed(1)}]` : ''} over ${d.pairs} pair(s) (${d.families.join(', ')})`));
+  const leverText = studies.length ? `lever studies (score delta lever − L5, paired bootstrap 95 %):\n${studies.join('\n')}\n` : '';
+  return [line(head), ...rows.map(line)].join('\n') + `\n\ninstances: ${sets.join('; ')}\ncategories: ${legend}\nscore: mean tiered score over graded episodes (abandoned as 0); success over every episode\n` + leverText;
 }
 
 /** `spaceact leaderboard DIR … [--json] [--out FILE]`: one row per agent and mode, like the paper's main table. */
@@ -55,7 +57,8 @@ export function register(program: Command): void {
       if (out && !existsSync(dirname(out))) throw new SpaceActError('io', `the folder of ${opts.out} does not exist`, { out: opts.out });
       const lb = buildLeaderboard(dirs, { allowMixed: opts.allowMixed === true });
       if (format) {
-        const text = writeTables([leaderboardTable(lb)], format);
+        const levers = leaderboardLeverTable(lb);
+        const text = writeTables(levers ? [leaderboardTable(lb), levers] : [leaderboardTable(lb)], format);
         if (out) writeFileSync(out, text);
         process.stdout.write(text);
         return;

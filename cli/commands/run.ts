@@ -54,7 +54,7 @@ export function register(program: Command): void {
     .requiredOption('--agent <name>', `agent: ${Object.keys(AGENTS).join(', ')} (a person plays with \`spaceact play\`)`)
     .option('--instance <ids>', 'instance id(s), comma-separated')
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
-    .option('--suite <name>', `${suiteNames().join(', ')} (main: hardest tier of each family; all: the released set; the others: the seed benchmarks' own sets)`)
+    .option('--suite <name>', `${suiteNames().join(', ')} (main: hardest tier of each family; all: the released set; levers: each released L5 instance and the same seed with each lever its family supports; the others: the seed benchmarks' own sets)`)
     .requiredOption('--out <dir>', 'output folder (rerunning with the same folder resumes)')
     .option('--mode <mode>', 'diagnostic mode(s): plan, state, no-camera, blind, nonote, nosplit, cap1 (join with +)', 'default')
     .option('--render <when>', 'always | auto (only when the agent looks) | never', RUN_DEFAULTS.render)

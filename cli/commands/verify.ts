@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { tierLabel } from '../../core/catalog.ts';
 import { SpaceActError } from '../../core/errors.ts';
 import { numberOption } from '../../core/options.ts';
 import { getFamily } from '../../tasks/registry.ts';
@@ -72,7 +73,7 @@ export function register(program: Command): void {
     )
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--instance <ids>', 'instance id(s), comma-separated')
-    .option('--suite <name>', 'a suite: main, all, or one a family offers (e.g. rota, rotation, polycomp)')
+    .option('--suite <name>', 'a suite: main, all, levers (the L5 lever studies), or one a family offers (e.g. rota, rotation, polycomp)')
     .option('--json', 'print one JSON object: {instances: [per-instance results], textLeaks: [per family × tier text-leak records], battery: [per family × tier reports]}')
     .option('--random-seeds <n>', 'random-baseline episodes per instance (0 skips it)', String(DEFAULT_RANDOM_SEEDS))
     .option('--random-turns <n>', 'turn budget of each random-baseline episode', String(DEFAULT_RANDOM_TURNS))
@@ -123,7 +124,7 @@ export function register(program: Command): void {
             textHeader = true;
             out.write(`\nText-leak check: title, rules and tool text alike over ${textSeeds} seed(s) per tier but for allow-listed values.\n`);
           }
-          out.write(`${`${r.family} ${r.tier}`.padEnd(10)} ${r.passed ? 'ok' : 'FAILED'}\n`);
+          out.write(`${`${r.family} ${tierLabel(r.tier, r.lever)}`.padEnd(10)} ${r.passed ? 'ok' : 'FAILED'}\n`);
           for (const p of r.problems) out.write(`    ✗ ${p}\n`);
         },
         onBatteryReport: (r) => {

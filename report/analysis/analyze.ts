@@ -239,6 +239,17 @@ export function formatAnalysis(a: Analysis): string {
       ),
     );
   }
+  parts.push('\nLever studies vs the same family\'s L5 (score delta lever − L5, paired 95 % bootstrap interval)\n');
+  if (a.deltas.leverStudies.length === 0) parts.push('none: needs a family\'s L5 instance and its L5 + lever instance at the same seed (--suite levers)\n');
+  else {
+    parts.push(
+      table(
+        ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', '95% interval'],
+        a.deltas.leverStudies.map((d) => [d.agent, d.mode, d.lever, d.families.join(','), String(d.pairs), fixed(d.meanL5), fixed(d.meanLever), signed(d.delta), d.interval ? `${signed(d.interval.lo)} … ${signed(d.interval.hi)}` : '–']),
+        [1, 2, 3],
+      ),
+    );
+  }
   if (a.runs.length > 1) parts.push(`\n${a.runs.map((r, i) => `run ${i + 1}: ${r.dir}`).join('\n')}\n`);
   return parts.join('');
 }

@@ -8,9 +8,15 @@
  * - **L7 levers vs L5.** For each agent and mode, each family's L7 instance is paired with
  *   the same family's L5 instance at the same seed (both finished, neither abandoned, both
  *   graded): the **score drop** L5 − L7, averaged per lever (the L7 tier's lever, e.g. `+rot`).
+ * - **Single-factor lever studies vs L5** (the paper's Appendix C). For each agent and mode,
+ *   each lever instance (`M5-L5+tool-s100`) is paired with the same family's L5 instance at the
+ *   same seed (both finished, neither abandoned, both graded): the mean **delta** lever − L5 per
+ *   lever over every family that has it, with a paired percentile-bootstrap 95 % interval over
+ *   the pairs (`core/statistics.ts`).
  */
 import { getFamily } from '../../tasks/registry.ts';
-import { compareFamilies } from '../../core/catalog.ts';
+import { compareFamilies, instanceId, parseInstanceId } from '../../core/catalog.ts';
+import { bootstrapMean } from '../../core/statistics.ts';
 import type { EpisodeTrace } from './trace.ts';
 
 /** One mode of one agent against the same agent's default condition. */
@@ -41,10 +47,39 @@ export interface LeverDelta {
   drop: number | null;
 }
 
-/** Both kinds of delta. */
+/** One lever's single-factor study against L5 (`F-L5+lever-sN` vs `F-L5-sN`), for one agent and mode. */
+export interface LeverStudyDelta {
+  agent: string;
+  mode: string;
+  lever: string;
+  families: string[];
+  pairs: number;
+  meanL5: number | null;
+  meanLever: number | null;
+  /** mean(lever − L5): negative when the lever costs points. */
+  delta: number | null;
+  /** Percentile-bootstrap 95 % interval of the mean paired difference (null without pairs). */
+  interval: { lo: number; hi: number } | null;
+  /** Pairs dropped because a side was abandoned. */
+  abandonedDropped: number;
+}
+
+/** Every kind of delta. */
 export interface Deltas {
   modes: ModeDelta[];
   levers: LeverDelta[];
+  /** Single-factor lever studies against L5, per agent, mode and lever. */
+  leverStudies: LeverStudyDelta[];
+}
+
+/** The lever an instance id names (`+tool` for `M5-L5+tool-s100`), or null. */
+function studyLever(id: string): { lever: string; l5: string } | null {
+  try {
+    const p = parseInstanceId(id);
+    return p.lever ? { lever: p.lever, l5: instanceId(p.family, p.tier, p.seed) } : null;
+  } catch {
+    return null;
+  }
 }
 
 function mean(xs: number[]): number | null {
@@ -81,10 +116,58 @@ function index(episodes: readonly EpisodeTrace[]): Map<string, Map<string, Map<s
 
 const gradedScore = (e: EpisodeTrace): e is EpisodeTrace & { score: number } => e.graded && e.score !== null;
 
+/** What a lever study reads of one finished episode (a trace or a summary entry alike). */
+export interface LeverStudyEpisode {
+  instance: string;
+  family: string;
+  score: number | null;
+  graded: boolean;
+  abandoned: boolean;
+}
+
+/**
+ * Single-factor lever studies over one agent's episodes in one mode (the first episode of an
+ * instance counts): each `F-L5+lever-sN` paired with `F-L5-sN`, per lever, with the mean paired
+ * difference and its percentile-bootstrap 95 % interval (keyed by `key` and the lever, so the
+ * same episodes give the same interval). Used by `analyze` and the leaderboard alike.
+ */
+export function leverStudyDeltas(episodes: readonly LeverStudyEpisode[], key: string): Array<Omit<LeverStudyDelta, 'agent' | 'mode'>> {
+  const byId = new Map<string, LeverStudyEpisode>();
+  for (const e of episodes) if (!byId.has(e.instance)) byId.set(e.instance, e);
+  const perStudy = new Map<string, { pairs: Array<[LeverStudyEpisode, LeverStudyEpisode]>; abandonedDropped: number }>();
+  for (const [id, withLever] of byId) {
+    const study = studyLever(id);
+    if (!study) continue;
+    const l5 = byId.get(study.l5);
+    if (!l5) continue;
+    if (!perStudy.has(study.lever)) perStudy.set(study.lever, { pairs: [], abandonedDropped: 0 });
+    const bucket = perStudy.get(study.lever)!;
+    if (l5.abandoned || withLever.abandoned) bucket.abandonedDropped += 1;
+    else if (l5.graded && l5.score !== null && withLever.graded && withLever.score !== null) bucket.pairs.push([l5, withLever]);
+  }
+  return [...perStudy.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([lever, { pairs, abandonedDropped }]) => {
+      const diffs = pairs.map(([a, b]) => b.score! - a.score!);
+      const boot = bootstrapMean(diffs, `lever-study/${key}/${lever}`);
+      return {
+        lever,
+        families: [...new Set(pairs.map(([a]) => a.family))].sort(compareFamilies),
+        pairs: pairs.length,
+        meanL5: mean(pairs.map(([a]) => a.score!)),
+        meanLever: mean(pairs.map(([, b]) => b.score!)),
+        delta: mean(diffs),
+        interval: boot ? { lo: boot.lo, hi: boot.hi } : null,
+        abandonedDropped,
+      };
+    });
+}
+
 /** Diagnostic deltas over episodes of any number of runs. */
 export function diagnosticDeltas(episodes: readonly EpisodeTrace[]): Deltas {
   const modes: ModeDelta[] = [];
   const levers: LeverDelta[] = [];
+  const leverStudies: LeverStudyDelta[] = [];
   const idx = index(episodes);
   for (const [agent, byMode] of [...idx.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const base = byMode.get('default');
@@ -142,7 +225,8 @@ export function diagnosticDeltas(episodes: readonly EpisodeTrace[]): Deltas {
           drop: mean(pairs.map(([a, b]) => a.score! - b.score!)),
         });
       }
+      for (const study of leverStudyDeltas([...eps.values()], `${agent}/${mode}`)) leverStudies.push({ agent, mode, ...study });
     }
   }
-  return { modes, levers };
+  return { modes, levers, leverStudies };
 }

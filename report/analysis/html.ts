@@ -129,7 +129,12 @@ function deltaTables(a: Analysis): Html {
   const levers = l.length
     ? html`<table class="stats analysis" id="lever-deltas"><thead><tr><th>agent</th><th>mode</th><th>lever</th><th>families</th><th>pairs</th><th>L5 score</th><th>L7 score</th><th>drop L5 − L7</th></tr></thead><tbody>${l.map((d) => html`<tr><td>${d.agent}</td><td>${d.mode}</td><td>${d.lever}</td><td>${d.families.join(', ')}</td><td>${d.pairs}</td><td>${fixed(d.meanL5)}</td><td>${fixed(d.meanL7)}</td><td>${d.drop === null ? '–' : `${d.drop >= 0 ? '+' : ''}${d.drop.toFixed(1)}`}</td></tr>`)}</tbody></table>`
     : html`<p class="muted">L7 levers vs L5: needs a family's L5 and L7 instances at the same seed (e.g. <code>--family F</code> or <code>--suite all</code>).</p>`;
-  return html`<h3>Diagnostic deltas</h3>${modes}${levers}`;
+  const st = a.deltas.leverStudies;
+  const signedText = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`);
+  const studies = st.length
+    ? html`<table class="stats analysis" id="lever-studies"><thead><tr><th>agent</th><th>mode</th><th>lever</th><th>families</th><th>pairs</th><th>L5 score</th><th>L5 + lever score</th><th>delta lever − L5</th><th>95 % interval (paired bootstrap)</th></tr></thead><tbody>${st.map((d) => html`<tr><td>${d.agent}</td><td>${d.mode}</td><td>${d.lever}</td><td>${d.families.join(', ')}</td><td>${d.pairs}</td><td>${fixed(d.meanL5)}</td><td>${fixed(d.meanLever)}</td><td>${signedText(d.delta)}</td><td>${d.interval ? `${signedText(d.interval.lo)} … ${signedText(d.interval.hi)}` : '–'}</td></tr>`)}</tbody></table>`
+    : html`<p class="muted">Lever studies vs L5: needs a family's L5 instance and its L5 + lever instance at the same seed (<code>--suite levers</code>).</p>`;
+  return html`<h3>Diagnostic deltas</h3>${modes}${levers}${studies}`;
 }
 
 /**
@@ -173,6 +178,8 @@ export function leaderboardPage(lb: Leaderboard, csp: string): string {
       })}<td>${r.graded}</td><td>${r.ungraded}</td><td data-col="abandoned">${r.abandoned}</td><td>${fixed(r.meanTurns)}</td><td>${fixed(r.meanViolations)}</td><td>${r.tokensPerSolved === null ? '–' : Math.round(r.tokensPerSolved)}</td><td>${r.costPerSolved === undefined ? '–' : r.costPerSolved === null ? '–' : `$${r.costPerSolved.toFixed(4)}`}</td></tr>`,
   );
   const label = (r: Leaderboard['rows'][number]): string => `${r.agent} · ${r.mode}`;
+  const signedText = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`);
+  const leverRows = lb.rows.flatMap((r) => r.leverDeltas.map((d) => html`<tr><td><code>${r.agent}</code></td><td>${r.mode}</td><td>${d.lever}</td><td>${d.families.join(', ')}</td><td>${d.pairs}</td><td>${fixed(d.meanL5)}</td><td>${fixed(d.meanLever)}</td><td>${signedText(d.delta)}</td><td>${d.interval ? `${signedText(d.interval.lo)} … ${signedText(d.interval.hi)}` : '–'}</td></tr>`));
   const score = barChart({
     title: 'Mean tiered score (graded episodes)',
     max: 100,
@@ -192,6 +199,7 @@ export function leaderboardPage(lb: Leaderboard, csp: string): string {
 <div class="charts"><figure class="chart-box">${score}</figure><figure class="chart-box">${success}</figure></div>
 <h2>Table</h2>
 <div class="table-scroll"><table id="leaderboard"><thead><tr><th>#</th><th>agent</th><th>mode</th><th>score</th><th>success</th>${cats.map((c) => html`<th title="${categoryLabel(c)} success">${c}</th>`)}<th>graded</th><th>ungraded</th><th>abandoned</th><th>turns</th><th>violations</th><th>tokens / solved</th><th>cost / solved</th></tr></thead><tbody>${rows}</tbody></table></div>
+${leverRows.length ? html`<h2>Lever studies</h2><p class="muted">Each L5 + lever instance against its family's L5 instance at the same seed: the mean score delta lever − L5 with its paired bootstrap 95 % interval.</p><div class="table-scroll"><table id="lever-studies"><thead><tr><th>agent</th><th>mode</th><th>lever</th><th>families</th><th>pairs</th><th>L5 score</th><th>lever score</th><th>delta</th><th>95 % interval</th></tr></thead><tbody>${leverRows}</tbody></table></div>` : null}
 <h2>Runs</h2><ul>${lb.rows.map((r) => html`<li>${label(r)} (${r.instanceSet.name}, ${r.instanceSet.n} instances): ${r.runs.join(', ')}${r.duplicates.length ? html` <span class="muted">(given more than once, first kept: ${r.duplicates.join(', ')})</span>` : null}</li>`)}</ul>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -11,6 +11,7 @@ import { loadSummary } from '../run-data.ts';
 import { wilson, type Interval } from '../../core/statistics.ts';
 import { createHash } from 'node:crypto';
 import { suiteInstances } from '../../tasks/suites.ts';
+import { leverStudyDeltas, type LeverStudyDelta } from './deltas.ts';
 
 /** Success in one category (or overall). */
 export interface CategorySuccess {
@@ -57,11 +58,17 @@ export interface LeaderboardRow {
   duplicates: string[];
   /** The instances the row's runs played (finished or not), named: rows are compared only over the same set. */
   instanceSet: InstanceSet;
+  /**
+   * Single-factor lever studies among the row's episodes (`--suite levers`): per lever, the mean
+   * score delta lever − L5 over paired seeds with its paired bootstrap 95 % interval. Empty
+   * when the runs hold no lever study.
+   */
+  leverDeltas: Array<Omit<LeverStudyDelta, 'agent' | 'mode'>>;
 }
 
 /** A set of instances as a leaderboard names it. */
 export interface InstanceSet {
-  /** `main`, `all` (the released set), `main + 12 more`, or `23 instances`. */
+  /** `main`, `all` (the released set), `levers` (the lever studies), `main + 12 more`, or `23 instances`. */
   name: string;
   /** How many instances. */
   n: number;
@@ -79,7 +86,7 @@ export interface LeaderboardOptions {
 export function nameInstanceSet(ids: readonly string[]): InstanceSet {
   const sorted = [...new Set(ids)].sort();
   const digest = createHash('sha256').update(sorted.join('\n')).digest('hex').slice(0, 8);
-  for (const suite of ['main', 'all']) {
+  for (const suite of ['main', 'all', 'levers']) {
     const members = new Set(suiteInstances(suite));
     if (sorted.length >= members.size && [...members].every((id) => sorted.includes(id))) {
       const more = sorted.length - members.size;
@@ -156,6 +163,7 @@ export function buildLeaderboard(dirs: readonly string[], opts: LeaderboardOptio
       tokensPerSolved: solved ? tokens / solved : null,
       duplicates: g.duplicates,
       instanceSet: nameInstanceSet([...g.asked]),
+      leverDeltas: leverStudyDeltas(entries, `${g.agent}/${g.mode}`),
     };
     if (entries.some((e) => e.cost !== undefined)) {
       const cost = Math.round(entries.reduce((s, e) => s + (e.cost ?? 0), 0) * 1e6) / 1e6;

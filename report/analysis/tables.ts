@@ -44,7 +44,23 @@ export function leaderboardTable(lb: Leaderboard): Table {
   };
 }
 
-/** The analysis as tables: behaviour per run, failure labels per category, and the diagnostic deltas' rows. */
+/**
+ * The leaderboard's lever studies as a table (one row per agent, mode and lever: the mean score
+ * delta lever − L5 over paired seeds with its paired bootstrap 95 % interval), or null when no
+ * row holds a lever study.
+ */
+export function leaderboardLeverTable(lb: Leaderboard): Table | null {
+  const rows = lb.rows.flatMap((r) => r.leverDeltas.map((d) => [r.agent, r.mode, d.lever, d.families.join(' '), d.pairs, d.meanL5, d.meanLever, d.delta, d.interval?.lo ?? null, d.interval?.hi ?? null]));
+  if (!rows.length) return null;
+  return {
+    name: 'lever-deltas',
+    caption: 'Single-factor lever studies per agent and mode: score delta lever − L5 over the same family and seed, with the paired bootstrap 95 % interval.',
+    columns: ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', 'delta lo', 'delta hi'],
+    rows,
+  };
+}
+
+/** The analysis as tables: behaviour per run, failure labels per category, and (when the runs hold lever studies) the lever-study deltas against L5. */
 export function analysisTables(a: Analysis): Table[] {
   const runs = a.behaviour.perRun;
   const behaviour: Table = {
@@ -63,7 +79,14 @@ export function analysisTables(a: Analysis): Table[] {
     columns: ['group', 'unsolved', ...FAILURE_LABELS, 'loop share'],
     rows: groups.map((g) => [g.key, g.unsolved, ...FAILURE_LABELS.map((l) => g.counts[l]), g.loopShare]),
   };
-  return [behaviour, failures];
+  const studies = a.deltas.leverStudies;
+  const levers: Table = {
+    name: 'levers',
+    caption: 'Single-factor lever studies: each L5 + lever instance paired with its family\'s L5 instance at the same seed; delta = mean(lever − L5) with its paired percentile-bootstrap 95 % interval.',
+    columns: ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', 'delta lo', 'delta hi', 'abandoned dropped'],
+    rows: studies.map((d) => [d.agent, d.mode, d.lever, d.families.join(' '), d.pairs, d.meanL5, d.meanLever, d.delta, d.interval?.lo ?? null, d.interval?.hi ?? null, d.abandonedDropped]),
+  };
+  return studies.length ? [behaviour, failures, levers] : [behaviour, failures];
 }
 
 /**

@@ -6,9 +6,10 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { A1_LEVERS, generate } from './generate.ts';
 import type { A1Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
 
 /** What A1 is: id, version, category, title, summary and tiers. */
 export const A1_DESCRIPTOR: FamilyDescriptor = {
@@ -36,7 +37,8 @@ export const A1_DESCRIPTOR: FamilyDescriptor = {
 /** A1 occluded packing: fill an open box with polycube pieces, some hidden behind a wall, lowering each straight down. */
 export const a1OccludedPacking: TaskFamily<A1Scene> = {
   ...A1_DESCRIPTOR,
-  generate: (seed, tier) => generate(A1_DESCRIPTOR, seed, tier),
+  levers: leverInfo(A1_LEVERS),
+  generate: (seed, tier, lever) => generate(A1_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   certify: { unique: true },

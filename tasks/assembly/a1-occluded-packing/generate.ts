@@ -21,6 +21,7 @@ import { boxCells, boxTop, FLOOR, FRONT_RIM, HIDDEN_SLOTS, INITIAL_CAMERA, TABLE
 import { hiddenFromFirstView } from './sight.ts';
 import { certify, findPlan, type Certificate, type Plan } from './solver.ts';
 import { round9 } from '../../../core/determinism.ts';
+import { tierSettings, type LeverTable } from '../../levers.ts';
 
 /** What each tier asks of a draw. */
 export interface TierSpec {
@@ -41,6 +42,14 @@ export const TIER_SPECS: Record<Tier, TierSpec> = {
   L3: { box: { cols: 3, rows: 2, layers: 2 }, pieces: [3, 3], sizes: [3, 5], spares: 1, mirrorSpare: false, hidden: 1, minDepth: 2 },
   L5: { box: { cols: 3, rows: 3, layers: 2 }, pieces: [4, 4], sizes: [4, 5], spares: 2, mirrorSpare: true, hidden: 2, minDepth: 3 },
   L7: { box: { cols: 3, rows: 3, layers: 2 }, pieces: [4, 4], sizes: [4, 5], spares: 2, mirrorSpare: true, hidden: 4, minDepth: 3 },
+};
+
+/**
+ * The levers A1 supports as single-factor studies over L5 (`A1-L5+occ-s100`;
+ * tasks/levers.ts): each the L5 settings with one change.
+ */
+export const A1_LEVERS: LeverTable<TierSpec> = {
+  '+occ': { description: "L5 with 4 of the 6 pieces hidden behind the wall.", apply: (s) => ({ ...s, hidden: 4 }) },
 };
 
 /** Piece colours; the names are what the agent calls the pieces. */
@@ -150,8 +159,7 @@ function drawOnce(rng: Rng, spec: TierSpec): A1Scene | string {
  * the pieces), buildable by lowering with an order of at least the tier's depth, at least one
  * needed piece hidden, and every hidden piece out of sight from the first view.
  */
-export function drawScene(seed: number, tier: Tier): Draw {
-  const spec = TIER_SPECS[tier];
+export function drawScene(seed: number, tier: Tier, spec: TierSpec = TIER_SPECS[tier]): Draw {
   const reasons: string[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const rng = redrawRng('A1', tier, seed, attempt);
@@ -160,7 +168,7 @@ export function drawScene(seed: number, tier: Tier): Draw {
       reasons.push(scene);
       continue;
     }
-    const problem = sceneProblem(scene, tier);
+    const problem = sceneProblem(scene, tier, spec);
     if (typeof problem === 'string') {
       reasons.push(problem);
       continue;
@@ -173,8 +181,7 @@ export function drawScene(seed: number, tier: Tier): Draw {
 }
 
 /** Why a scene does not meet its tier, or its certificate and plan when it does. */
-export function sceneProblem(scene: A1Scene, tier: Tier): string | { certificate: Certificate; plan: Plan } {
-  const spec = TIER_SPECS[tier];
+export function sceneProblem(scene: A1Scene, tier: Tier, spec: TierSpec = TIER_SPECS[tier]): string | { certificate: Certificate; plan: Plan } {
   const shapes = scene.pieces.map((p) => p.cells);
   const certificate = certify(shapes, scene.box);
   if (!certificate.unique) {
@@ -267,11 +274,12 @@ function rulers(s: A1Scene): RulerSpec[] {
   ];
 }
 
-/** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A1Scene> {
-  const { scene, plan } = drawScene(seed, tier);
+/** The instance of (seed, tier, lever); a lever study draws from its tier's stream (L5's). */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<A1Scene> {
+  const { scene, plan } = drawScene(seed, tier, tierSettings('A1', TIER_SPECS, tier, lever, A1_LEVERS));
   const budget = plan.steps.length * BUDGET_FACTOR;
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     // The same for every seed of a tier: no box size, no number of pieces.
     title: 'Occluded packing',
     rules: rulesText(scene, budget),

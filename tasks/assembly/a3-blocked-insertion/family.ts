@@ -9,8 +9,9 @@ import { candidates } from './candidates.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { A3Scene } from './scene.ts';
+import { A3_LEVERS, type A3Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
 
 /** What A3 is: id, version, category, title, summary and tiers. */
 export const A3_DESCRIPTOR: FamilyDescriptor = {
@@ -38,7 +39,8 @@ export const A3_DESCRIPTOR: FamilyDescriptor = {
 /** A3 blocked insertion: fill a box where blockers already in it must come out and go back. */
 export const a3BlockedInsertion: TaskFamily<A3Scene> = {
   ...A3_DESCRIPTOR,
-  generate: (seed, tier) => generate(A3_DESCRIPTOR, seed, tier),
+  levers: leverInfo(A3_LEVERS),
+  generate: (seed, tier, lever) => generate(A3_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

@@ -14,6 +14,7 @@ import { redrawRng } from '../../../solvers/redraw.ts';
 import { canonical, countPackings, shapeKey, type Cell } from '../../../solvers/polycube.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
 import { subsetsWithVolume } from '../../kits/polycube-pieces/filling.ts';
@@ -26,7 +27,7 @@ import { placeParameters, removeParameters } from '../../kits/polycube-pieces/to
 import { breadthFirst } from '../../../solvers/discrete-search/index.ts';
 import { above, MAX_PACKINGS, orderCertificate, orderProblem, packingLowerBound, type OrderCertificate, type OrderMove } from './order.ts';
 import {
-  boxTop, CELL_MAX, FLOOR, FRONT_RIM, HIDDEN_SLOTS, HIDE_WALL_BOX, INITIAL_CAMERA, TABLE_RULER, TIER_SPECS, VISIBLE_SLOTS, WALL,
+  boxTop, CELL_MAX, FLOOR, FRONT_RIM, HIDDEN_SLOTS, HIDE_WALL_BOX, INITIAL_CAMERA, TABLE_RULER, TIER_SPECS, VISIBLE_SLOTS, WALL, A3_LEVERS,
   type A3Piece, type A3Scene, type TierSpec,
 } from './scene.ts';
 
@@ -189,8 +190,7 @@ function drawOnce(rng: Rng, spec: TierSpec): A3Scene | string {
 }
 
 /** Why a scene does not meet its tier, or its certificate when it does. */
-export function sceneProblem(scene: A3Scene, tier: Tier): string | OrderCertificate {
-  const spec = TIER_SPECS[tier];
+export function sceneProblem(scene: A3Scene, tier: Tier, spec: TierSpec = TIER_SPECS[tier]): string | OrderCertificate {
   const cert = orderCertificate(scene);
   if (cert.fillingSubsets.length !== 1) return `${cert.fillingSubsets.length} subsets of the pieces fill the box`;
   if (!cert.complete) return 'too many packings to certify';
@@ -207,8 +207,7 @@ export function sceneProblem(scene: A3Scene, tier: Tier): string | OrderCertific
  * Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that
  * meets the tier and whose certificate holds.
  */
-export function drawScene(seed: number, tier: Tier): Draw {
-  const spec = TIER_SPECS[tier];
+export function drawScene(seed: number, tier: Tier, spec: TierSpec = TIER_SPECS[tier]): Draw {
   const reasons: string[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const rng = redrawRng('A3', tier, seed, attempt);
@@ -217,7 +216,7 @@ export function drawScene(seed: number, tier: Tier): Draw {
       reasons.push(scene);
       continue;
     }
-    const problem = sceneProblem(scene, tier);
+    const problem = sceneProblem(scene, tier, spec);
     if (typeof problem === 'string') {
       reasons.push(problem);
       continue;
@@ -307,15 +306,17 @@ function rulers(s: A3Scene): RulerSpec[] {
 }
 
 /** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A3Scene> {
-  const { scene, certificate } = drawScene(seed, tier);
-  return instanceOf(family, tier, seed, scene, certificate);
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<A3Scene> {
+  // A lever study draws from its tier's stream (L5's); its budget is L5's (hiding moves no piece).
+  const { scene, certificate } = drawScene(seed, tier, tierSettings('A3', TIER_SPECS, tier, lever, A3_LEVERS));
+  return instanceOf(family, tier, seed, scene, certificate, lever);
 }
 
 /** The instance carrying a drawn scene and its certificate (the generator's, or a candidate's with its pieces renamed). */
-export function instanceOf(family: FamilyDescriptor, tier: Tier, seed: number, scene: A3Scene, certificate: OrderCertificate): Instance<A3Scene> {
+export function instanceOf(family: FamilyDescriptor, tier: Tier, seed: number, scene: A3Scene, certificate: OrderCertificate, lever?: string): Instance<A3Scene> {
   const budget = tierMoves(tier) * BUDGET_FACTOR;
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     // The same for every seed of a tier: no box size, no number of pieces.
     title: 'Blocked insertion',
     rules: rulesText(scene, budget),

@@ -15,6 +15,7 @@ import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
 import type { TurnName } from '../../kits/polycube-pieces/rotations.ts';
 import type { WallBox } from '../../kits/polycube-pieces/sight.ts';
+import type { LeverTable } from '../../levers.ts';
 
 /** Box size in cells. */
 export type BoxDims = GridDims;
@@ -77,6 +78,14 @@ export const TIER_SPECS: Record<Tier, TierSpec> = {
   L3: { box: { cols: 3, rows: 3, layers: 2 }, pieces: [4, 4], sizes: [4, 5], blockers: 1, decoys: 0, spares: 0, interleave: true, hidden: 0 },
   L5: { box: { cols: 4, rows: 3, layers: 2 }, pieces: [5, 6], sizes: [4, 5], blockers: 2, decoys: 1, spares: 1, interleave: true, hidden: 0 },
   L7: { box: { cols: 4, rows: 3, layers: 2 }, pieces: [5, 6], sizes: [4, 5], blockers: 2, decoys: 1, spares: 1, interleave: true, hidden: 2 },
+};
+
+/**
+ * The levers A3 supports as single-factor studies over L5 (`A3-L5+occ-s100`;
+ * tasks/levers.ts): each the L5 settings with one change.
+ */
+export const A3_LEVERS: LeverTable<TierSpec> = {
+  '+occ': { description: "L5 with 2 of the table pieces hidden behind a wall.", apply: (s) => ({ ...s, hidden: 2 }) },
 };
 
 /**

@@ -7,8 +7,9 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { A5Scene } from './scene.ts';
+import { A5_LEVERS, type A5Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
 
 /** What A5 is: id, version, category, title, summary and tiers. */
 export const A5_DESCRIPTOR: FamilyDescriptor = {
@@ -32,7 +33,8 @@ export const A5_DESCRIPTOR: FamilyDescriptor = {
 /** A5 blueprint build: rebuild a cube structure from its orthographic line drawings. */
 export const a5BlueprintBuild: TaskFamily<A5Scene> = {
   ...A5_DESCRIPTOR,
-  generate: (seed, tier) => generate(A5_DESCRIPTOR, seed, tier),
+  levers: leverInfo(A5_LEVERS),
+  generate: (seed, tier, lever) => generate(A5_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   certify: { unique: true },

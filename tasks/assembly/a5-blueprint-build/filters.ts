@@ -9,7 +9,8 @@ import type { SightlessStrategy } from '../../sightless.ts';
 import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { readings, supported } from './readings.ts';
-import { TIERS, type A5Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { A5_LEVERS, TIERS, type A5Scene } from './scene.ts';
 import { certify, referenceCalls } from './solver.ts';
 import { structureKey } from './structure.ts';
 
@@ -31,7 +32,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<A5Scene>[] = [
     name: 'every-view-needed',
     check: (inst) => {
       const s = inst.scene;
-      if (!TIERS[inst.tier].everyViewNeeded) return null;
+      // The settings the instance was drawn with: a +blueprint study has L5's tier and two views.
+      if (!instanceSettings(inst, TIERS, A5_LEVERS).everyViewNeeded) return null;
       for (const v of s.views) {
         const rest = s.views.filter((x) => x !== v);
         const r = readings(s.target, s.extent, rest, 2);

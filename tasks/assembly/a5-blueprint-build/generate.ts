@@ -7,11 +7,12 @@ import { round9 } from '../../../core/determinism.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, JsonSchema, Tier, ToolSpec } from '../../types.ts';
 import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
 import { VIEW_LABELS } from '../../kits/polycube-pieces/blueprint.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { INITIAL_CAMERA, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, supplyPosition, TIERS, type A5Scene } from './scene.ts';
+import { INITIAL_CAMERA, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, supplyPosition, A5_LEVERS, TIERS, type A5Scene } from './scene.ts';
 import { referenceCalls } from './solver.ts';
 import { drawStructure } from './structure.ts';
 
@@ -29,9 +30,10 @@ export function actionBudget(tier: Tier): number {
 }
 
 /** Draws once (attempt `attempt` of the seed's stream); the filters decide whether it is kept. */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<A5Scene> {
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<A5Scene> {
+  // A lever study draws from its tier's stream (L5's); its budget is L5's (the same cubes).
   const rng = redrawRng('A5', tier, seed, attempt);
-  const t = TIERS[tier];
+  const t = tierSettings('A5', TIERS, tier, lever, A5_LEVERS);
   let structure = drawStructure(rng, t.cubes, t.max);
   for (let again = 0; !structure && again < 50; again++) structure = drawStructure(rng, t.cubes, t.max);
   if (!structure) structure = { cells: [], extent: { cols: 0, rows: 0, layers: 0 } };
@@ -44,6 +46,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const scene: A5Scene = { target: structure.cells, extent: structure.extent, views: [...t.views], supply };
   const budget = actionBudget(tier);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     // The same for every seed of a tier: nothing about the target's size or shape.
     title: 'Blueprint build',
     rules: rulesText(scene, budget),
@@ -145,7 +148,7 @@ function rulers(): RulerSpec[] {
   ];
 }
 
-/** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The instance of (seed, tier, lever). */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<A5Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -18,6 +18,7 @@ import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
 import type { ViewName } from '../../kits/polycube-pieces/blueprint.ts';
 import { round9 } from '../../../core/determinism.ts';
 import type { Tier } from '../../types.ts';
+import type { LeverTable } from '../../levers.ts';
 
 export { VIEW_NAMES, type ViewName } from '../../kits/polycube-pieces/blueprint.ts';
 
@@ -57,6 +58,17 @@ export const TIERS: Record<Tier, TierSettings> = {
   L5: { cubes: 12, max: { cols: 4, rows: 4, layers: 4 }, spares: 2, views: ['front', 'top', 'right'], everyViewNeeded: true },
   L7: { cubes: 12, max: { cols: 4, rows: 4, layers: 4 }, spares: 2, views: ['front', 'top'], everyViewNeeded: false },
 } as Record<Tier, TierSettings>;
+
+/**
+ * The levers A5 supports as single-factor studies over L5 (`A5-L5+blueprint-s100`;
+ * tasks/levers.ts): `+blueprint` is its L7's setting (two drawings instead of three).
+ */
+export const A5_LEVERS: LeverTable<TierSettings> = {
+  '+blueprint': {
+    description: 'L5 with only the front and top drawings: the structure is certified unique from those two alone, so depths must be inferred from where the lines fall.',
+    apply: (s) => ({ ...s, views: ['front', 'top'], everyViewNeeded: false }),
+  },
+};
 
 /** The build plate's grid, the same at every tier (its size says nothing about the target). */
 export const PLATE_GRID: GridDims = { cols: 5, rows: 5, layers: 4 };

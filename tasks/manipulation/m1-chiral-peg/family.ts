@@ -27,9 +27,10 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, M1_LEVERS } from './generate.ts';
 import type { M1Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
 
 /** What M1 is: id, version, category, title, summary and tiers. */
 export const M1_DESCRIPTOR: FamilyDescriptor = {
@@ -50,7 +51,8 @@ export const M1_DESCRIPTOR: FamilyDescriptor = {
 /** M1 chiral peg-in-hole: insert an asymmetric peg into its only matching hole, every move swept. */
 export const m1ChiralPeg: TaskFamily<M1Scene> = {
   ...M1_DESCRIPTOR,
-  generate: (seed, tier) => generate(M1_DESCRIPTOR, seed, tier),
+  levers: leverInfo(M1_LEVERS),
+  generate: (seed, tier, lever) => generate(M1_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -7,6 +7,7 @@ import { qangle, qmul, qrotate } from '../../../sim/math.ts';
 import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings, type LeverTable } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
@@ -34,6 +35,15 @@ export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L3: { holes: 4, clearance: 0.002, quarterTurns: false, tipped: false, rotatedFrame: false },
   L5: { holes: 5, clearance: 0.0008, quarterTurns: false, tipped: true, rotatedFrame: false },
   L7: { holes: 5, clearance: 0.0008, quarterTurns: false, tipped: true, rotatedFrame: true },
+};
+
+/**
+ * The levers M1 supports as single-factor studies over L5 (`M1-L5+rot-s100`; tasks/levers.ts).
+ * `+rot` is its L7's lever; its frame turn is the scene's last draw, so the study is the seed's
+ * L5 world with the frame turned.
+ */
+export const M1_LEVERS: LeverTable<TierSettings> = {
+  '+rot': { description: 'L5 with the working frame turned about the vertical by 30–60° either way, shown only by the axis arrows.', apply: (s) => ({ ...s, rotatedFrame: true }) },
 };
 
 /**
@@ -122,8 +132,7 @@ function anyYaw(rng: Rng): number {
 }
 
 /** Draws one scene for a tier from `rng`. */
-export function drawScene(tier: Tier, rng: Rng): M1Scene {
-  const cfg = TIER_SETTINGS[tier];
+export function drawScene(tier: Tier, rng: Rng, cfg: TierSettings = TIER_SETTINGS[tier]): M1Scene {
   const name = rng.pick(Object.keys(CHIRAL_PENTOMINOES).sort());
   let peg = normalise(CHIRAL_PENTOMINOES[name] as Cell2[]);
   if (rng.next() < 0.5) peg = mirror(peg);
@@ -245,9 +254,10 @@ function planText(s: M1Scene): string {
   );
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M1Scene> {
-  const scene = drawScene(tier, redrawRng('M1', tier, seed, attempt));
-  const cfg = TIER_SETTINGS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M1Scene> {
+  const cfg = tierSettings('M1', TIER_SETTINGS, tier, lever, M1_LEVERS);
+  // A lever study draws from its tier's stream: the seed's L5 world, with the lever on.
+  const scene = drawScene(tier, redrawRng('M1', tier, seed, attempt), cfg);
   const top = PLATE.top;
   const x1 = PLATE.width / 2;
   const z1 = PLATE.depth / 2;
@@ -257,6 +267,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     { from: [-x1, top, -z1], to: [-x1, top + 0.25, -z1], tickDir: [1, 0, 0], minor: GRID, major: 0.05 },
   ];
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: `Chiral peg-in-hole${cfg.tipped ? ', peg tipped over' : ''}${cfg.rotatedFrame ? ', turned working frame' : ''}`,
     rules: rulesText(scene, tier),
     tools: [translateTool(), rotateTool()],
@@ -275,6 +286,6 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
 }
 
 /** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M1Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M1Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -8,6 +8,8 @@ import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { M3Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
+import { M3_LEVERS } from './scene.ts';
 
 /** What M3 is: id, version, category, title, summary and tiers. */
 export const M3_DESCRIPTOR: FamilyDescriptor = {
@@ -28,7 +30,8 @@ export const M3_DESCRIPTOR: FamilyDescriptor = {
 /** M3 Aperture threading: the registration object, assembled from the role files. */
 export const m3ApertureThreading: TaskFamily<M3Scene> = {
   ...M3_DESCRIPTOR,
-  generate: (seed, tier) => generate(M3_DESCRIPTOR, seed, tier),
+  levers: leverInfo(M3_LEVERS),
+  generate: (seed, tier, lever) => generate(M3_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -12,12 +12,13 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { wallFaceRulers } from '../../kits/held-part/rulers.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { CHIRAL_PENTOMINOES, extent, normalise, oneCellMoves, type Cell2 } from '../m1-chiral-peg/polyomino.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitQuat, partRadius, slotRadius } from './geometry.ts';
-import { BARS, CELL, CHIRAL_TETROMINOES, TIERS, WALL_GAP, WALL_THICKNESS, WORKSPACE, type M3Scene, type M3Slot, type M3Wall } from './scene.ts';
+import { BARS, CELL, CHIRAL_TETROMINOES, M3_LEVERS, TIERS, WALL_GAP, WALL_THICKNESS, WORKSPACE, type M3Scene, type M3Slot, type M3Wall, type M3TierSettings } from './scene.ts';
 import { m3Tools } from './tools.ts';
 
 function mm(x: number): string {
@@ -58,8 +59,7 @@ function placeSlots(rng: Rng, shapes: Array<{ cells: Cell2[]; kind: M3Slot['kind
   return out;
 }
 
-function drawScene(tier: Tier, rng: Rng): M3Scene | null {
-  const t = TIERS[tier];
+function drawScene(t: M3TierSettings, rng: Rng): M3Scene | null {
   const library = t.shapes === 'bar' ? BARS : t.shapes === 'tetromino' ? CHIRAL_TETROMINOES : CHIRAL_PENTOMINOES;
   const partCells = normalise(rng.pick(Object.values(library)) as Cell2[]);
   const cell = CELL;
@@ -141,16 +141,18 @@ function planText(s: M3Scene): string {
     .join(' ');
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M3Scene> {
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M3Scene> {
+  const t = tierSettings('M3', TIERS, tier, lever, M3_LEVERS);
+  // A lever study draws from its tier's stream: the seed's L5 world, with the lever on.
   const rng = redrawRng('M3', tier, seed, attempt);
-  let scene = drawScene(tier, rng);
-  for (let k = 0; !scene && k < 20; k++) scene = drawScene(tier, rng);
+  let scene = drawScene(t, rng);
+  for (let k = 0; !scene && k < 20; k++) scene = drawScene(t, rng);
   if (!scene) throw new Error(`M3 ${tier}/${seed}: no slot layout fits`);
   const rulers = wallFaceRulers(WORKSPACE, WALL_THICKNESS);
   const depthSpan = scene.start.p[2] - scene.goal.p[2];
   const frame = yawQuat(scene.frameYawDeg);
-  const t = TIERS[tier];
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Aperture threading',
     rules: rulesText(scene, tier),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
@@ -168,7 +170,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M3Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M3Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -14,6 +14,7 @@
 import type { Pose } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
 import type { Cell2 } from '../m1-chiral-peg/polyomino.ts';
+import type { LeverTable } from '../../levers.ts';
 
 /** One slot through a wall. */
 export interface M3Slot {
@@ -77,6 +78,14 @@ export const TIERS: Record<Tier, M3TierSettings> = {
   L3: { shapes: 'tetromino', walls: 1, decoys: 1, clearance: 0.003, freeStart: true, rotatedFrame: false },
   L5: { shapes: 'pentomino', walls: 2, decoys: 1, clearance: 0.0025, freeStart: true, rotatedFrame: false },
   L7: { shapes: 'pentomino', walls: 2, decoys: 1, clearance: 0.0025, freeStart: true, rotatedFrame: true },
+};
+
+/**
+ * The levers M3 supports as single-factor studies over L5 (`M3-L5+rot-s100`;
+ * tasks/levers.ts): each the L5 settings with one change.
+ */
+export const M3_LEVERS: LeverTable<M3TierSettings> = {
+  '+rot': { description: "L5 with the working frame turned about the vertical by \u00b130\u201360\u00b0, shown only by the axis arrows.", apply: (s) => ({ ...s, rotatedFrame: true }) },
 };
 
 /** Side of a cell, metres. */

@@ -8,7 +8,7 @@ import { yawQuat } from '../../../sim/math.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
-import { BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene } from './scene.ts';
+import { BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene, type M4TierSettings } from './scene.ts';
 
 function r6(v: Vec3): Vec3 {
   return [roundTo(v[0], 6), roundTo(v[1], 6), roundTo(v[2], 6)];
@@ -63,8 +63,7 @@ function turnBy(d: Vec3, a: number): Vec3 {
 }
 
 /** One draw of the scene for a tier from a random stream (no filters); the generator and the adversary both use it. */
-export function drawScene(tier: Tier, rng: Rng): M4Scene {
-  const t = TIERS[tier];
+export function drawScene(tier: Tier, rng: Rng, t: M4TierSettings = TIERS[tier]): M4Scene {
   const base = { centre: [0, BASE_HALF[1], 0] as Vec3, half: [...BASE_HALF] as Vec3 };
   const top = 2 * BASE_HALF[1];
   const foot: Vec3 = [0, top - 0.01, 0];

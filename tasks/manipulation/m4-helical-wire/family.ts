@@ -8,6 +8,8 @@ import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { M4Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
+import { M4_LEVERS } from './scene.ts';
 
 /** What M4 is: id, version, category, title, summary and tiers. */
 export const M4_DESCRIPTOR: FamilyDescriptor = {
@@ -28,7 +30,8 @@ export const M4_DESCRIPTOR: FamilyDescriptor = {
 /** M4 Helical wire: the registration object, assembled from the role files. */
 export const m4HelicalWire: TaskFamily<M4Scene> = {
   ...M4_DESCRIPTOR,
-  generate: (seed, tier) => generate(M4_DESCRIPTOR, seed, tier),
+  levers: leverInfo(M4_LEVERS),
+  generate: (seed, tier, lever) => generate(M4_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -11,15 +11,16 @@ import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { drawScene } from './draw.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene } from './scene.ts';
+import { BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene, type M4TierSettings, M4_LEVERS } from './scene.ts';
 import { m4Tools } from './tools.ts';
 
-function rulesText(s: M4Scene, tier: Tier): string {
-  const shape = TIERS[tier].shape;
+function rulesText(s: M4Scene, t: M4TierSettings): string {
+  const shape = t.shape;
   const course = shape === 'bend' ? 'rises from a base block and bends over once' : shape === 'twist' ? 'rises from a base block and bends twice, in two different planes' : 'rises from a base block and winds round in a helix';
   return [
     `A stiff wire ${course}, ending in a free end. You hold a ring threaded on it (the orange ring); its hole is only a little wider than the wire, so the ring must be kept square to the wire and centred on it through every bend.`,
@@ -30,12 +31,14 @@ function rulesText(s: M4Scene, tier: Tier): string {
     "Measuring: a ruler runs along the floor at the base's front edge and another stands at its front-left corner, with ticks every 10 mm and labels every 100 mm; read the wire's course and the ring's size from them.",
     "Tools: translate(dx_m, dy_m, dz_m) moves the ring in a straight line; rotate(axis, angle_deg) turns it about its centre; move(…) does both at once at steady rates — a short screw-like move follows a curving wire. All are relative to where the ring is now.",
     'Every motion is swept along its whole path. If the ring would touch the wire or the base, leave the wire other than at its free end, or leave the workspace, the motion is stopped and rolled back and the rest of that turn is not run.',
-    `Budget: ${TIERS[tier].actions} actions in all (every translate, rotate or move counts, refused and rolled-back ones included; looking around with the camera does not); the episode ends when they are spent.`,
+    `Budget: ${t.actions} actions in all (every translate, rotate or move counts, refused and rolled-back ones included; looking around with the camera does not); the episode ends when they are spent.`,
   ].join('\n');
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M4Scene> {
-  const scene = drawScene(tier, redrawRng('M4', tier, seed, attempt));
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M4Scene> {
+  const t = tierSettings('M4', TIERS, tier, lever, M4_LEVERS);
+  // A lever study draws from its tier's stream (L5's).
+  const scene = drawScene(tier, redrawRng('M4', tier, seed, attempt), t);
   const pts = scene.wire.points;
   // Frame the wire, the base, the arrows and the rulers on the floor.
   const extra: Vec3[] = [[-BASE_HALF[0] - 0.01, 0, BASE_HALF[2] + 0.12], [BASE_HALF[0] + 0.14, 0, BASE_HALF[2] + 0.1], [-BASE_HALF[0], 0, -BASE_HALF[2]]];
@@ -50,8 +53,9 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const frame = yawQuat(scene.frameYawDeg);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Helical wire',
-    rules: rulesText(scene, tier),
+    rules: rulesText(scene, t),
     tools: heldPartToolSpecs(m4Tools(frame)),
     camera: {
       initial: { azimuth: 25, elevation: 24, distance: roundTo(radius / Math.sin((20 * Math.PI) / 180), 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] },
@@ -59,7 +63,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     },
     rulers,
     ground: { y: 0, color: '#6f7782' },
-    budgets: { turns: 100, actionsPerTurn: 5, actions: TIERS[tier].actions },
+    budgets: { turns: 100, actionsPerTurn: 5, actions: t.actions },
     dynamic: false,
     scoring: 'graded',
     scene,
@@ -69,7 +73,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M4Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M4Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

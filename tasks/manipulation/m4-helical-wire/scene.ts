@@ -11,6 +11,7 @@
  */
 import type { Pose, Vec3 } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
+import type { LeverTable } from '../../levers.ts';
 
 /** Parameters an M4 world is built from: plain JSON, a pure function of (seed, tier). */
 export interface M4Scene {
@@ -59,6 +60,14 @@ export const TIERS: Record<Tier, M4TierSettings> = {
   L3: { shape: 'twist', clearance: 0.004, rotatedFrame: false, actions: 24 },
   L5: { shape: 'helix', clearance: 0.003, rotatedFrame: false, actions: 64 },
   L7: { shape: 'helix', clearance: 0.003, rotatedFrame: true, actions: 64 },
+};
+
+/**
+ * The levers M4 supports as single-factor studies over L5 (`M4-L5+rot-s100`;
+ * tasks/levers.ts): each the L5 settings with one change.
+ */
+export const M4_LEVERS: LeverTable<M4TierSettings> = {
+  '+rot': { description: "L5 with the working frame turned about the vertical by 30\u201360\u00b0 either way (any angle), shown only by the axis arrows.", apply: (s) => ({ ...s, rotatedFrame: true }) },
 };
 
 /** Wire radius, metres. */

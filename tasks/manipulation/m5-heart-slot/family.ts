@@ -2,11 +2,12 @@
  * M5 heart slot: pass a heart-shaped block face-on through a heart-shaped opening — one
  * orientation family fits, the heart's and its turn-over about the symmetry axis.
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { M5Scene } from './scene.ts';
+import { M5_LEVERS, type M5Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What M5 is: id, version, category, title, summary and tiers. */
@@ -28,7 +29,8 @@ export const M5_DESCRIPTOR: FamilyDescriptor = {
 /** M5 Heart slot: the registration object, assembled from the role files. */
 export const m5HeartSlot: TaskFamily<M5Scene> = {
   ...M5_DESCRIPTOR,
-  generate: (seed, tier) => generate(M5_DESCRIPTOR, seed, tier),
+  levers: leverInfo(M5_LEVERS),
+  generate: (seed, tier, lever) => generate(M5_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -6,17 +6,18 @@
  */
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
-import { qaxisAngle, qmul, qnormalize } from '../../../sim/math.ts';
+import { qaxisAngle, qmul, qnormalize, qrotate, vdot } from '../../../sim/math.ts';
 import type { Quat } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { wallFaceRulers } from '../../kits/held-part/rulers.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
+import { tierSettings } from '../../levers.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitQuat, openingRadius, partRadius } from './geometry.ts';
-import { PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene } from './scene.ts';
+import { M5_LEVERS, PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene, type M5TierSettings } from './scene.ts';
 import { m5Tools } from './tools.ts';
 
 /** How far (m) the block's start keeps from the workspace's left and bottom edges beyond its radius: clear of the rulers in the first view. */
@@ -40,8 +41,7 @@ function randomQuat(rng: Rng): Quat {
   return tidyQuat([a * Math.sin(u2), a * Math.cos(u2), b * Math.sin(u3), b * Math.cos(u3)]);
 }
 
-function drawScene(tier: Tier, rng: Rng): M5Scene | null {
-  const t = TIERS[tier];
+function drawScene(t: M5TierSettings, rng: Rng): M5Scene | null {
   const sign = rng.pick([1, -1]);
   const turnDeg = t.openingTurn[1] > 0 ? sign * 5 * rng.int(t.openingTurn[0] / 5, t.openingTurn[1] / 5) : 0;
   const shapes: Array<Omit<M5Opening, 'x' | 'y'>> = [{ kind: 'match', width: PART.width, height: PART.height, turnDeg }];
@@ -51,12 +51,12 @@ function drawScene(tier: Tier, rng: Rng): M5Scene | null {
   }
   const openings: M5Opening[] = [];
   for (const o of rng.shuffle(shapes)) {
-    const r = openingRadius(o, TIERS[tier].clearance);
+    const r = openingRadius(o, t.clearance);
     let placed = false;
     for (let tries = 0; tries < 80 && !placed; tries++) {
       const x = grid5(rng.range(WORKSPACE.min[0] + r + 0.02, WORKSPACE.max[0] - r - 0.02));
       const y = grid5(rng.range(WORKSPACE.min[1] + r + 0.02, WORKSPACE.max[1] - r - 0.02));
-      if (openings.some((q) => Math.hypot(q.x - x, q.y - y) < r + openingRadius(q, TIERS[tier].clearance) + 0.02)) continue;
+      if (openings.some((q) => Math.hypot(q.x - x, q.y - y) < r + openingRadius(q, t.clearance) + 0.02)) continue;
       openings.push({ ...o, x, y });
       placed = true;
     }
@@ -111,20 +111,23 @@ function rulesText(s: M5Scene, tier: Tier): string {
   ].join('\n');
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M5Scene> {
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M5Scene> {
+  const t = tierSettings('M5', TIERS, tier, lever, M5_LEVERS);
+  // A lever study draws from its tier's stream: the seed's L5 world, with the lever on.
   const rng = redrawRng('M5', tier, seed, attempt);
-  let scene = drawScene(tier, rng);
-  for (let k = 0; !scene && k < 20; k++) scene = drawScene(tier, rng);
+  let scene = drawScene(t, rng);
+  for (let k = 0; !scene && k < 20; k++) scene = drawScene(t, rng);
   if (!scene) throw new Error(`M5 ${tier}/${seed}: no opening layout fits`);
   const rulers = wallFaceRulers(WORKSPACE, WALL_THICKNESS);
   const x0 = WORKSPACE.min[0];
   const m = scene.wall.openings.find((o) => o.kind === 'match')!;
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Heart slot',
     rules: rulesText(scene, tier),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     tools: heldPartToolSpecs(m5Tools(scene.toolFrame)),
-    camera: { initial: { azimuth: 22, elevation: 20, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
+    camera: { initial: { ...FIRST_VIEW, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
     rulers,
     ground: { y: 0, color: '#6f7782' },
     dynamic: false,
@@ -136,7 +139,29 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The first camera's azimuth and elevation, degrees (as `draw` sets it). */
+const FIRST_VIEW = { azimuth: 22, elevation: 20 };
+
+/**
+ * A lever study's own filter: under `+tool` the block's axes are drawn from its front face, so
+ * that face must turn toward the first camera (the view rule asks to see the arrows). L5's start
+ * is drawn in any orientation; where attempt 0 turns the face away, the study re-draws — its
+ * world then differs from the seed's L5 world beyond the lever. (Only lever studies use it: the
+ * L7 instances keep their meaning.)
+ */
+const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
+  name: 'tool-arrows-face-camera',
+  check: (inst) => {
+    if (!inst.scene.toolFrame) return null;
+    const a = (FIRST_VIEW.azimuth * Math.PI) / 180;
+    const e = (FIRST_VIEW.elevation * Math.PI) / 180;
+    const toCamera: [number, number, number] = [Math.sin(a) * Math.cos(e), Math.sin(e), Math.cos(a) * Math.cos(e)];
+    const face = qrotate(inst.scene.start.q, [0, 0, 1]);
+    return vdot(face, toCamera) >= 0.4 ? null : "the block's front face, where its axes are drawn, is turned away from the first camera";
+  },
+};
+
+/** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M5Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), lever ? [...SHORTCUT_FILTERS, TOOL_ARROWS_FACE_CAMERA] : SHORTCUT_FILTERS);
 }

@@ -10,6 +10,7 @@
  * that orientation or turned a half turn about its symmetry axis (the one orientation family).
  */
 import type { Pose } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** One opening through the wall. */
@@ -61,6 +62,14 @@ export const TIERS: Record<Tier, M5TierSettings> = {
   L3: { clearance: 0.002, decoys: ['smaller'], openingTurn: [15, 40], start: 'turned', toolFrame: false },
   L5: { clearance: 0.002, decoys: ['smaller', 'narrower'], openingTurn: [15, 60], start: 'any', toolFrame: false },
   L7: { clearance: 0.002, decoys: ['smaller', 'narrower'], openingTurn: [15, 60], start: 'any', toolFrame: true },
+};
+
+/**
+ * The levers M5 supports as single-factor studies over L5 (`M5-L5+tool-s100`, tasks/levers.ts).
+ * `+tool` is its L7's lever.
+ */
+export const M5_LEVERS: LeverTable<M5TierSettings> = {
+  '+tool': { description: "L5 with rotations about the block's own axes (drawn on it), which turn with it.", apply: (s) => ({ ...s, toolFrame: true }) },
 };
 
 /** The part's heart and thickness, metres. */

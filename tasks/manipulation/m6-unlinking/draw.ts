@@ -8,11 +8,10 @@ import { qaxisAngle } from '../../../sim/math.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
-import { SIZES, TIERS, type M6Scene } from './scene.ts';
+import { SIZES, TIERS, type M6Scene, type M6TierSettings } from './scene.ts';
 
-/** One draw of the scene for a tier from a random stream (no filters); the generator and the adversary both use it. */
-export function drawScene(tier: Tier, rng: Rng): M6Scene {
-  const t = TIERS[tier];
+/** One draw of the scene for a tier (settings `t`: a lever study's differ from the tier's) from a random stream (no filters); the generator and the adversary both use it. */
+export function drawScene(tier: Tier, rng: Rng, t: M6TierSettings = TIERS[tier]): M6Scene {
   // Every number is drawn from a continuous range: on grids (5° slot angles and start turns,
   // 2 mm offsets and places) a prober identified the start pose in a few probes and searched the
   // slot cell by cell well inside the old budget.

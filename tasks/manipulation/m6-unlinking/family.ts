@@ -8,6 +8,8 @@ import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { M6Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
+import { M6_LEVERS } from './scene.ts';
 
 /** What M6 is: id, version, category, title, summary and tiers. */
 export const M6_DESCRIPTOR: FamilyDescriptor = {
@@ -28,7 +30,8 @@ export const M6_DESCRIPTOR: FamilyDescriptor = {
 /** M6 Unlinking: the registration object, assembled from the role files. */
 export const m6Unlinking: TaskFamily<M6Scene> = {
   ...M6_DESCRIPTOR,
-  generate: (seed, tier) => generate(M6_DESCRIPTOR, seed, tier),
+  levers: leverInfo(M6_LEVERS),
+  generate: (seed, tier, lever) => generate(M6_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -11,11 +11,12 @@ import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { drawScene } from './draw.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { SIZES, TIERS, type M6Scene } from './scene.ts';
+import { M6_LEVERS, SIZES, TIERS, type M6Scene, type M6TierSettings } from './scene.ts';
 import { m6Tools } from './tools.ts';
 
 /**
@@ -23,8 +24,7 @@ import { m6Tools } from './tools.ts';
  * and the hook's start pose are read from the picture and its rulers; nothing here varies with
  * the seed within a tier.
  */
-function rulesText(s: M6Scene, tier: Tier): string {
-  const t = TIERS[tier];
+function rulesText(s: M6Scene, t: M6TierSettings): string {
   return [
     "A fixed frame stands on the floor: a base, two posts and a square top bar. You hold a hook (the orange loop of four bars) hanging linked round the frame's top bar.",
     `The hook's bottom bar is a plate with a slot cut through it, a little wider than the frame's bar, slanted across the plate${t.slotOffset[0] > 0 ? ' and not at its middle' : ''}. It is the only way out: the top bar can leave the hook only through it, along it.`,
@@ -38,17 +38,19 @@ function rulesText(s: M6Scene, tier: Tier): string {
   ].join('\n');
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M6Scene> {
-  const scene = drawScene(tier, redrawRng('M6', tier, seed, attempt));
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M6Scene> {
+  const t = tierSettings('M6', TIERS, tier, lever, M6_LEVERS);
+  // A lever study draws from its tier's stream: the seed's L5 world, with the lever on.
+  const scene = drawScene(tier, redrawRng('M6', tier, seed, attempt), t);
   const w = scene.frame.width / 2 + scene.frame.bar;
   const rulers: RulerSpec[] = [
     { from: [-w - 0.03, scene.frame.baseHeight + 0.001, 0.05], to: [w + 0.03, scene.frame.baseHeight + 0.001, 0.05], tickDir: [0, 0, 1], minor: 0.01, major: 0.1 },
     { from: [-w - 0.002, scene.frame.baseHeight, scene.frame.bar / 2 + 0.001], to: [-w - 0.002, scene.frame.topY + 0.1, scene.frame.bar / 2 + 0.001], tickDir: [-1, 0, 0], minor: 0.01, major: 0.1 },
   ];
-  const t = TIERS[tier];
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Unlinking',
-    rules: rulesText(scene, tier),
+    rules: rulesText(scene, t),
     tools: heldPartToolSpecs(m6Tools(scene.toolFrame)),
     camera: { initial: { azimuth: 30, elevation: 28, distance: 0.62, target: [0, 0.15, 0] }, elevationRange: [-10, 90] },
     rulers,
@@ -64,7 +66,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<M6Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M6Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

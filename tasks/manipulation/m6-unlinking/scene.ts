@@ -11,6 +11,7 @@
  */
 import type { Pose } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
+import type { LeverTable } from '../../levers.ts';
 
 /** Parameters an M6 world is built from: plain JSON, a pure function of (seed, tier). */
 export interface M6Scene {
@@ -71,6 +72,14 @@ export const TIERS: Record<Tier, M6TierSettings> = {
   L3: { clearance: 0.004, slotAngle: [25, 55], slotOffset: [0, 0.016], toolFrame: false, actions: 6 },
   L5: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: false, actions: 6 },
   L7: { clearance: 0.003, slotAngle: [25, 55], slotOffset: [0.006, 0.024], toolFrame: true, actions: 6 },
+};
+
+/**
+ * The levers M6 supports as single-factor studies over L5 (`M6-L5+tool-s100`;
+ * tasks/levers.ts): each the L5 settings with one change.
+ */
+export const M6_LEVERS: LeverTable<M6TierSettings> = {
+  '+tool': { description: "L5 with rotations about the hook's own axes (drawn on it), which turn with it.", apply: (s) => ({ ...s, toolFrame: true }) },
 };
 
 /** Fixed sizes, metres. */

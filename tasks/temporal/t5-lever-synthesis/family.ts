@@ -23,6 +23,8 @@ import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
 import type { T5Scene } from './scene.ts';
 import { reference } from './solver.ts';
+import { leverInfo } from '../../levers.ts';
+import { T5_LEVERS } from './scene.ts';
 
 /** What T5 is: id, version, category, title, summary and tiers. */
 export const T5_DESCRIPTOR: FamilyDescriptor = {
@@ -43,7 +45,8 @@ export const T5_DESCRIPTOR: FamilyDescriptor = {
 /** T5 Lever synthesis: the registration object, assembled from the role files. */
 export const t5LeverSynthesis: TaskFamily<T5Scene> = {
   ...T5_DESCRIPTOR,
-  generate: (seed, tier) => generate(T5_DESCRIPTOR, seed, tier),
+  levers: leverInfo(T5_LEVERS),
+  generate: (seed, tier, lever) => generate(T5_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

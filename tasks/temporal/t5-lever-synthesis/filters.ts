@@ -8,7 +8,7 @@
 import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
-import { balanceAngleDeg, balanceCrateY, bandMiddle, counterweightRange, CRATE_DENSITY, FREE_MARGIN_DEG, fulcrumRange, LIMIT_DEG, TIERS, WAIT_RANGE, type T5Scene } from './scene.ts';
+import { balanceAngleDeg, balanceCrateY, bandMiddle, counterweightRange, CRATE_DENSITY, FREE_MARGIN_DEG, fulcrumRange, LIMIT_DEG, WAIT_RANGE, type T5Scene } from './scene.ts';
 import { balancePlans } from './solver.ts';
 
 /** At L7, how many band heights the plan worked with the stated density must miss the band's middle by. */
@@ -26,7 +26,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<T5Scene>[] = [
     name: 'heavy-crate-bites',
     check(i) {
       const s = i.scene;
-      if (TIERS[i.tier].crateFactor[1] <= 1) return null;
+      // Only where the crate is heavier than stated (L7, and the `+change` lever study).
+      if (s.crateDensity <= CRATE_DENSITY) return null;
       // The plan a model would make from the stated density, played with the real crate.
       const looks = { ...s, crateDensity: CRATE_DENSITY };
       const plans = balancePlans(looks);

@@ -8,6 +8,7 @@ import { roundTo } from '../../../core/determinism.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { BOARD_HEIGHT, BOARD_Z, framePoints, MARKER_FRONT_Z, MARKER_TOP, MARKER_X } from './episode.ts';
@@ -22,9 +23,11 @@ import {
   reachableCrateY,
   HANG,
   PLACE_RANGE,
+  T5_LEVERS,
   TIERS,
   WAIT_RANGE,
   type T5Scene,
+  type TierSettings,
 } from './scene.ts';
 
 /** Camera elevation of the first view, degrees: low, so that heights read across to the marker's ruler. */
@@ -60,8 +63,8 @@ const TOOLS: ToolSpec[] = [
   },
 ];
 
-function rulesText(tier: Tier): string {
-  const heavy = TIERS[tier].crateFactor[1] > 1;
+function rulesText(t: TierSettings): string {
+  const heavy = t.crateFactor[1] > 1;
   return [
     `A wooden lever (${BEAM_DENSITY} kg/m³, ${Math.round(BEAM_T * 100)} cm thick, ${Math.round(BEAM_W * 100)} cm deep) hangs from the pin of a dark fulcrum on an aluminium hanger behind it, its centre line ${Math.round(HANG * 100)} cm below the pin, like a balance beam: released, it swings on a damped hinge and comes to rest where the moments of its parts about the pin balance, or against one of its two stops. An orange crate is bolted on its load end (the left); a steel counterweight (a cube of 2 kg) is clamped on its top. ${heavy ? 'The crate is said to be packed with sand (' + CRATE_DENSITY + ' kg/m³), but nothing says what is really inside it.' : 'The crate is packed solid with sand (' + CRATE_DENSITY + ' kg/m³).'}`,
     "Goal: the crate's centre comes to rest level with the green band on the white marker post left of the lever, the lever free on its pin. The episode ends as soon as it has rested there for half a second.",
@@ -72,8 +75,9 @@ function rulesText(tier: Tier): string {
 }
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<T5Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<T5Scene> {
+  const t = tierSettings('T5', TIERS, tier, lever, T5_LEVERS);
+  // A lever study draws from its tier's stream (L5's).
   const rng = redrawRng('T5', tier, seed, attempt);
   const leverLength = roundTo(rng.range(t.leverLength[0], t.leverLength[1]), 4);
   const crateSide = roundTo(rng.range(t.crateSide[0], t.crateSide[1]), 4);
@@ -97,8 +101,9 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const view = fitTrackCamera(framePoints(scene), { elevation: ELEVATION_DEG, width: FRAME_WIDTH, heights: FRAME_HEIGHTS });
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Lever synthesis',
-    rules: rulesText(tier),
+    rules: rulesText(t),
     tools: TOOLS,
     budgets: { turns: 40, actionsPerTurn: 5, actions: ACTION_BUDGET },
     camera: { initial: view.camera, elevationRange: [0, 90], frameSize: view.frame, strobeLayout: 'column' },
@@ -113,7 +118,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<T5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T5Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -10,6 +10,7 @@
  * parts about the pin balance (tan θ = Σ m u / Σ m v), not only at a stop.
  */
 import type { Tier } from '../../types.ts';
+import type { LeverTable } from '../../levers.ts';
 
 /** Parameters a T5 world is built from (plain JSON). */
 export interface T5Scene {
@@ -93,6 +94,14 @@ export const TIERS: Record<Tier, TierSettings> = {
   L3: { leverLength: [0.9, 1.3], crateSide: [0.07, 0.13], bandHeight: 0.025, reachMargin: 0.03, crateFactor: [1, 1] },
   L5: { leverLength: [0.9, 1.3], crateSide: [0.07, 0.13], bandHeight: 0.02, reachMargin: 0.03, crateFactor: [1, 1] },
   L7: { leverLength: [0.9, 1.3], crateSide: [0.07, 0.13], bandHeight: 0.02, reachMargin: 0.03, crateFactor: [1.35, 1.7] },
+};
+
+/**
+ * The levers T5 supports as single-factor studies over L5 (`T5-L5+change-s100`;
+ * tasks/levers.ts): each the L5 settings with one change.
+ */
+export const T5_LEVERS: LeverTable<TierSettings> = {
+  '+change': { description: "L5 with the crate 1.35\u20131.7 times as heavy as its stated contents make it (undisclosed); the balance worked with the stated density misses the band.", apply: (s) => ({ ...s, crateFactor: [1.35, 1.7] }) },
 };
 
 /** One rigid part of the lever: its mass (kg) and its centre of mass (u along the lever from the pin, v up from the pin) when the lever is level. */

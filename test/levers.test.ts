@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseMode } from '../agents/modes.ts';
+import { runInstances } from '../agents/runner.ts';
+import { INSTANCE_ID_SCHEMA_PATTERN, instanceId, parseInstanceId } from '../core/catalog.ts';
+import { SpaceActError } from '../core/errors.ts';
+import { analyzeRuns, formatAnalysis } from '../report/analysis/analyze.ts';
+import { buildLeaderboard } from '../report/analysis/leaderboard.ts';
+import { analysisTables } from '../report/analysis/tables.ts';
+import { writeTables } from '../report/tables.ts';
+import { assertInstance } from '../tasks/instance-schema.ts';
+import { checkInstanceId, families, getFamily, instanceFromId, leversOf } from '../tasks/registry.ts';
+import { selectInstances, suiteInstances } from '../tasks/suites.ts';
+
+/** The paths at which two JSON values differ. */
+function differences(a: unknown, b: unknown, path = ''): string[] {
+  if (JSON.stringify(a) === JSON.stringify(b)) return [];
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+    return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`));
+  }
+  return [path];
+}
+
+function refusal(f: () => unknown): SpaceActError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).to.be.instanceOf(SpaceActError);
+    return e as SpaceActError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('single-factor lever studies (L5 plus one lever)', function () {
+  this.timeout(600000);
+
+  it('ids round-trip, with and without a lever, and the schema pattern takes both', () => {
+    for (const [id, parts] of [
+      ['M5-L5+tool-s100', { family: 'M5', tier: 'L5', seed: 100, lever: '+tool' }],
+      ['P6-L3-s7', { family: 'P6', tier: 'L3', seed: 7 }],
+      ['M1-L5+rot-s0', { family: 'M1', tier: 'L5', seed: 0, lever: '+rot' }],
+    ] as const) {
+      const p = parseInstanceId(id);
+      expect(p).to.deep.equal(parts);
+      expect(instanceId(p.family, p.tier, p.seed, p.lever)).to.equal(id);
+      expect(new RegExp(INSTANCE_ID_SCHEMA_PATTERN).test(id), id).to.equal(true);
+    }
+    // A plain id has no lever key at all (ids that existed keep their exact parse).
+    expect(Object.keys(parseInstanceId('M5-L5-s100'))).to.deep.equal(['family', 'tier', 'seed']);
+    // A lever rides on L5 only; other spellings get a structured refusal naming the one meant.
+    expect(refusal(() => parseInstanceId('M5-L7+tool-s1')).message).to.include('M5-L5+tool-s1');
+    expect(refusal(() => parseInstanceId('m5-l5+TOOL-s1')).message).to.include('did you mean M5-L5+tool-s1?');
+    expect(new RegExp(INSTANCE_ID_SCHEMA_PATTERN).test('M5-L3+tool-s1x')).to.equal(false);
+  });
+
+  it('a family refuses a lever it does not support, naming the ones it does, and changes nothing', () => {
+    const e = refusal(() => instanceFromId('M1-L5+tool-s100'));
+    expect(e.code).to.equal('unknown-instance');
+    expect(e.details).to.include({ family: 'M1', lever: '+tool' });
+    expect(e.details.supported).to.deep.equal(leversOf(getFamily('M1')));
+    expect(e.message).to.include('M1 has no lever +tool; M1 supports L5+rot');
+    const none = families().find((f) => leversOf(f).length === 0)!;
+    const n = refusal(() => checkInstanceId(`${none.id}-L5+rot-s1`));
+    expect(n.details.supported).to.deep.equal([]);
+    expect(n.message).to.include(`${none.id} supports no lever study`);
+    // Selection refuses it before anything runs.
+    expect(() => selectInstances({ instance: 'M5-L5-s100,P6-L5+tool-s100' })).to.throw(SpaceActError, /P6 has no lever \+tool/);
+  });
+
+  it("M6's +tool study is the seed's L5 instance with the lever on, nothing else; pure and schema-valid", () => {
+    const plain = instanceFromId('M6-L5-s100').instance;
+    const { family, instance } = instanceFromId('M6-L5+tool-s100');
+    assertInstance(instance);
+    expect(instance).to.include({ id: 'M6-L5+tool-s100', tier: 'L5', seed: 100 });
+    expect(instance.levers).to.deep.equal(['+tool']);
+    expect(differences(plain, instance).sort()).to.deep.equal(['.id', '.levers.0', '.rules', '.scene.toolFrame', '.tools.1.description'].sort());
+    expect((instance.scene as { toolFrame: boolean }).toolFrame).to.equal(true);
+    // The family handed back regenerates other seeds of the lever study (what verify and the battery use).
+    expect(family.generate(3, 'L5').id).to.equal('M6-L5+tool-s3');
+    expect(family.generate(3, 'L5')).to.deep.equal(getFamily('M6').generate(3, 'L5', '+tool'));
+    // The L7 tier, which uses the same flag, keeps its own stream and meaning.
+    expect(instanceFromId('M6-L7-s100').instance.id).to.equal('M6-L7-s100');
+  });
+
+  it("suite 'levers' pairs every released L5 instance of a family with levers with each lever at the same seed", () => {
+    const ids = suiteInstances('levers');
+    expect(ids).to.include.members(['M5-L5-s100', 'M5-L5+tool-s100', 'M1-L5-s100', 'M1-L5+rot-s100']);
+    for (const id of ids) {
+      const p = checkInstanceId(id);
+      if (p.lever) expect(ids, id).to.include(instanceId(p.family, p.tier, p.seed));
+    }
+    for (const f of families()) for (const lever of leversOf(f)) expect(ids.some((id) => id.startsWith(`${f.id}-L5${lever}-`)), `${f.id} ${lever}`).to.equal(true);
+  });
+
+  it("analyze and the leaderboard give a lever table from a real random-agent run over an L5 instance and its lever study", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'spaceact-levers-'));
+    try {
+      const out = join(tmp, 'random');
+      const ids = ['M6-L5-s100', 'M6-L5+tool-s100'];
+      const summary = await runInstances({ instances: ids, agent: { name: 'random', options: { seed: 5 } }, mode: parseMode('default'), out, render: 'never' });
+      const score = (id: string): number => summary.episodes.find((e) => e.instance === id)!.score!;
+      const a = analyzeRuns([out]);
+      expect(a.deltas.leverStudies).to.have.length(1);
+      const d = a.deltas.leverStudies[0];
+      expect(d).to.include({ agent: 'random', mode: 'default', lever: '+tool', pairs: 1 });
+      expect(d.families).to.deep.equal(['M6']);
+      expect(d.delta).to.be.closeTo(score('M6-L5+tool-s100') - score('M6-L5-s100'), 1e-9);
+      // One pair: the bootstrap interval is the one difference.
+      expect(d.interval!.lo).to.be.closeTo(d.delta!, 1e-9);
+      expect(d.interval!.hi).to.be.closeTo(d.delta!, 1e-9);
+      const md = writeTables(analysisTables(a), 'md');
+      expect(md).to.match(/\| *agent *\| *mode *\| *lever *\|/);
+      expect(md).to.match(/\| *random *\| *default *\| *\+tool *\| *M6 *\| *1 *\|/);
+      expect(formatAnalysis(a)).to.include('Lever studies vs the same family');
+      const lb = buildLeaderboard([out]);
+      expect(lb.rows[0].leverDeltas.map((x) => [x.lever, x.pairs, x.delta])).to.deep.equal([['+tool', 1, d.delta]]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
