@@ -127,7 +127,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
     rules: rulesText(scene, tier),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     tools: heldPartToolSpecs(m5Tools(scene.toolFrame)),
-    camera: { initial: { ...FIRST_VIEW, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
+    camera: { initial: { azimuth: 22, elevation: 20, distance: 0.85, target: [0, 0.14, 0.06] }, elevationRange: [-10, 90] },
     rulers,
     ground: { y: 0, color: '#6f7782' },
     dynamic: false,
@@ -138,9 +138,6 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
     },
   });
 }
-
-/** The first camera's azimuth and elevation, degrees (as `draw` sets it). */
-const FIRST_VIEW = { azimuth: 22, elevation: 20 };
 
 /**
  * A lever study's own filter: under `+tool` the block's axes are drawn from its front face, so
@@ -153,8 +150,9 @@ const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
   name: 'tool-arrows-face-camera',
   check: (inst) => {
     if (!inst.scene.toolFrame) return null;
-    const a = (FIRST_VIEW.azimuth * Math.PI) / 180;
-    const e = (FIRST_VIEW.elevation * Math.PI) / 180;
+    // The instance's own first camera (azimuth 0 looks from +z, 90 from +x; render/camera-spec.ts).
+    const a = (inst.camera.initial.azimuth * Math.PI) / 180;
+    const e = (inst.camera.initial.elevation * Math.PI) / 180;
     const toCamera: [number, number, number] = [Math.sin(a) * Math.cos(e), Math.sin(e), Math.cos(a) * Math.cos(e)];
     const face = qrotate(inst.scene.start.q, [0, 0, 1]);
     return vdot(face, toCamera) >= 0.4 ? null : "the block's front face, where its axes are drawn, is turned away from the first camera";
