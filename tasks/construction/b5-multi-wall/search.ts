@@ -107,7 +107,7 @@ export interface SearchResult {
  * at the same depth, and deepens only when no build of that depth is accepted.
  */
 export function leastBrickBuilds(plate: number, targets: TargetViews, views: readonly ViewName[], supply: readonly SupplyItem[], opts: SearchOptions = {}): SearchResult {
-  const nodeCap = opts.nodeCap ?? 30_000;
+  const nodeCap = opts.nodeCap ?? 4_000;
   const maxBricks = opts.maxBricks ?? 40;
   const L = MAX_LAYERS;
   const cellId = (c: number, r: number, l: number): number => (l * plate + r) * plate + c;
