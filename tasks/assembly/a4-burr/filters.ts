@@ -9,6 +9,7 @@ import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { hiddenBehindWall } from '../../kits/polycube-pieces/sight.ts';
 import { burrDisassembly, directlyRemovable } from './burr.ts';
+import { PRIOR_SLIDES } from './prior.ts';
 import { initialCamera, stickOrigin, TIER_SPECS, type A4Scene } from './scene.ts';
 
 /** Cheap static checks every instance must pass (the generator draws until they hold; verify reports them). */
@@ -39,4 +40,4 @@ export const SHORTCUT_FILTERS: InstanceFilter<A4Scene>[] = [
 ];
 
 /** A4's own sightless strategies for the shortcut battery. */
-export const SIGHTLESS: SightlessStrategy[] = [];
+export const SIGHTLESS: SightlessStrategy[] = [PRIOR_SLIDES as SightlessStrategy];
