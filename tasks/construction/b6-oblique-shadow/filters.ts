@@ -18,6 +18,7 @@ import {
   landOnBaseplate,
   partShadows,
   planIoU,
+  POST_MIN_X,
   postShadow,
   rasterArea,
   rasterOnBoard,
@@ -31,7 +32,7 @@ import {
 /** The reference's IoU must reach the threshold plus this. */
 export const REFERENCE_MARGIN = 0.05;
 /** Least area of the target on the board, m². */
-export const MIN_TARGET_AREA = 0.0004;
+export const MIN_TARGET_AREA = 0.0005;
 /** The target's shadows keep this far inside the board's far and side edges, m. */
 export const BOARD_INSET = 0.003;
 
@@ -76,6 +77,7 @@ export function sceneProblem(s: B6Scene): string | null {
   const maxZ = Math.max(...post.map((p) => p[1]), bz1);
   if (minX < SITE_MARGIN - 1e-9 || bx1 > s.mat[0] - SITE_MARGIN + 1e-9 || minZ < SITE_MARGIN_BACK - 1e-9 || maxZ > s.mat[1] - SITE_MARGIN + 1e-9) return 'the scene does not fit on the mat';
   if (Math.max(...post.map((p) => p[0])) > s.mat[0] - SITE_MARGIN) return "the post's shadow runs off the mat";
+  if (s.post[0] < POST_MIN_X - 1e-9) return "the post's ruler would crowd the mat's";
   // The post's shadow stays off the board and the baseplate.
   const hull = convexHull(corners);
   if (post.some((p) => insideConvex(hull, p)) || post.some((p) => p[1] < bz1 + 0.005)) return "the post's shadow reaches the board or the baseplate";

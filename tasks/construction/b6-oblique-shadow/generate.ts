@@ -39,6 +39,7 @@ import {
   rasterOnBoard,
   MAT,
   POST_CLEAR,
+  POST_MIN_X,
   POST_H,
   POST_HALF,
   SITE_MARGIN,
@@ -78,13 +79,13 @@ function rulesText(s: B6Scene, actions: number): string {
 function rulersOf(s: B6Scene): RulerSpec[] {
   const [px, pz] = s.post;
   const z = roundTo(pz + POST_HALF + 0.0003, 6);
-  return [...matRulers(s.mat).slice(1), { from: [px, 0, z], to: [px, POST_H, z], tickDir: [-1, 0, 0], minor: 0.005, major: 0.01, color: '#222222' }];
+  return [...matRulers(s.mat).slice(1), { from: [px, 0, z], to: [px, POST_H, z], tickDir: [1, 0, 0], minor: 0.005, major: 0.01, color: '#222222' }];
 }
 
 /** The first view: the whole mat from the front, looking down at 52°. */
 function cameraOf(s: B6Scene): Instance['camera'] {
   return {
-    initial: { azimuth: 0, elevation: 52, distance: 0.52, target: [roundTo(s.mat[0] / 2, 4), 0.0, roundTo(s.mat[1] / 2 + 0.005, 4)] },
+    initial: { azimuth: 0, elevation: 55, distance: 0.5, target: [roundTo(s.mat[0] / 2, 4), 0.0, roundTo(s.mat[1] / 2 + 0.005, 4)] },
     elevationRange: [-10, 90],
   };
 }
@@ -186,7 +187,7 @@ export function drawScene(tier: Tier, rng: Rng): B6Scene {
   const ez1 = Math.max(...corners.map((c) => c[1]));
   const mat = MAT;
   const postReach = POST_H * Math.abs(shadow[1]);
-  const xLo = SITE_MARGIN - ex0;
+  const xLo = Math.max(SITE_MARGIN, POST_MIN_X - 0.01) - ex0;
   const xHi = mat[0] - SITE_MARGIN - (ex1 + BOARD_GAP + BOARD_W);
   const zLo = SITE_MARGIN_BACK - (ez0 - BOARD_MARGIN_Z);
   const zHi = mat[1] - SITE_MARGIN - (ez1 + BOARD_MARGIN_Z + POST_CLEAR + 2 * POST_HALF + postReach);

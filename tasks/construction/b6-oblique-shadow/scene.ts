@@ -30,19 +30,21 @@ export const BASE_PLATES = 1;
 /** Height of the board's top above the floor, m (the plane the verdict's shadows fall on). */
 export const BOARD_TOP = 0.0012;
 /** Width of the board along x, m. */
-export const BOARD_W = 0.09;
+export const BOARD_W = 0.07;
 /** The board reaches this far beyond the baseplate's z extent on both sides, m. */
-export const BOARD_MARGIN_Z = 0.02;
+export const BOARD_MARGIN_Z = 0.015;
 /** Gap between the baseplate's right-most point and the board's left edge, m (the baseplate's own shadow stays off the board). */
 export const BOARD_GAP = 0.012;
 /** Height of the reference post, m (the same for every instance; stated in the rules). */
 export const POST_H = 0.05;
 /** Half side of the reference post's square section, m. */
 export const POST_HALF = 0.003;
+/** Least x of the post's axis, m (its ruler's labels stay clear of the mat's left ruler's). */
+export const POST_MIN_X = 0.065;
 /** Gap kept between the post's shadow and the board or baseplate, m. */
 export const POST_CLEAR = 0.01;
 /** The measuring mat, m. */
-export const MAT: readonly [number, number] = [0.32, 0.26];
+export const MAT: readonly [number, number] = [0.28, 0.24];
 /** Least distance from anything drawn to the mat's left, right and front edges, m (the side rulers' labels stand inside the mat). */
 export const SITE_MARGIN = 0.03;
 /** …and to its back edge, m. */
@@ -84,8 +86,8 @@ export interface TierSettings {
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L1: { plate: 8, columns: [1, 1], height: [3, 5], plates: false, slope: [0.6, 0.85], spreadDeg: 15, threshold: 0.8, decoys: 1, rotated: false },
   L3: { plate: 8, columns: [2, 2], height: [2, 5], plates: false, slope: [0.85, 1.2], spreadDeg: 25, threshold: 0.88, decoys: 2, rotated: false },
-  L5: { plate: 8, columns: [3, 3], height: [2, 6], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false },
-  L7: { plate: 8, columns: [3, 3], height: [2, 6], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true },
+  L5: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false },
+  L7: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true },
 };
 
 /** Parameters a B6 world is built from (plain JSON). */
@@ -146,12 +148,16 @@ export function worldToGrid(s: Pick<B6Scene, 'plate' | 'siteX' | 'siteZ' | 'yawD
 /** Height of the baseplate's top above the floor, m. */
 export const BASE_TOP = BASE_PLATES * PLATE;
 
+/** Strength of the key light (brighter than the renderer's default, so shadows on the white board read clearly). */
+export const KEY_INTENSITY = 3.2;
+
 /** The renderer's key light for a shadow shift: it shines from the side opposite the shadow, at the elevation whose cotangent is the shift's length. */
 export function lightOf(shadow: P2): KeyLight {
   const k = Math.hypot(shadow[0], shadow[1]);
   return {
     azimuth: roundTo((Math.atan2(-shadow[0], -shadow[1]) * 180) / Math.PI, 4),
     elevation: roundTo((Math.atan2(1, k) * 180) / Math.PI, 4),
+    intensity: KEY_INTENSITY,
   };
 }
 
