@@ -113,22 +113,28 @@ const COLUMN_TYPES: Record<string, string> = { 'brick-2x2': 'plate-2x2', 'brick-
 /** Types a supply may offer as decoys. */
 const DECOY_TYPES = ['brick-1x2', 'brick-1x6', 'brick-2x6', 'plate-1x2', 'plate-2x6'];
 
-/** Least area a column's own shadow covers on the board, m². */
-const MIN_COLUMN_AREA = 0.00012;
-
 /**
  * Area (m²) of a column's box shadow beyond the board's near edge, with the baseplate at the
- * origin: the board's near edge stands {@link BOARD_GAP} past the baseplate's right-most point.
+ * origin (the board's near edge stands {@link BOARD_GAP} past the baseplate's right-most point),
+ * or 0 when the shadow would run past the board's far or side edges.
  */
 function columnBoardArea(plate: number, yawDeg: number, shadow: [number, number], column: Placement[]): number {
   const s = { plate, siteX: 0, siteZ: 0, yawDeg, shadow };
   const corners = baseplateCorners(s);
   const x0 = Math.max(...corners.map((c) => c[0])) + BOARD_GAP;
+  const z0 = Math.min(...corners.map((c) => c[1])) - BOARD_MARGIN_Z;
+  const z1 = Math.max(...corners.map((c) => c[1])) + BOARD_MARGIN_Z;
   const parts = landOnBaseplate(s, column);
   if (!parts) return 0;
-  const polys = partShadows(s, parts, false).map((p) => clipToRect(p, [x0, x0 + BOARD_W, -1, 1]));
-  return rasterArea(rasterOnBoard([x0, x0 + BOARD_W, -0.1, 0.1], polys).bits);
+  const polys = partShadows(s, parts, false);
+  const inset = 0.004;
+  if (polys.some((p) => p.some(([x, z]) => x > x0 + BOARD_W - inset || z < z0 + inset || z > z1 - inset))) return 0;
+  const clipped = polys.map((p) => clipToRect(p, [x0, x0 + BOARD_W, z0, z1]));
+  return rasterArea(rasterOnBoard([x0, x0 + BOARD_W, z0, z1], clipped).bits);
 }
+
+/** Draws tried before giving up (the near-miss filter rejects most L5 and L7 draws). */
+const MAX_DRAWS = 1000;
 
 /** Draws a scene (before the filters). */
 export function drawScene(tier: Tier, rng: Rng): B6Scene {
@@ -144,7 +150,7 @@ export function drawScene(tier: Tier, rng: Rng): B6Scene {
   const taken: Array<[number, number, number, number]> = [];
   const types = tier === 'L1' ? ['brick-2x2', 'brick-2x4'] : Object.keys(COLUMN_TYPES);
   for (let c = 0; c < nCols; c++) {
-    for (let tries = 0; tries < 40; tries++) {
+    for (let tries = 0; tries < 60; tries++) {
       const type = rng.pick(types);
       const rot: 0 | 90 = rng.pick([0, 90] as const);
       const [fc, fr] = footprint({ type, col: 0, row: 0, rot });
@@ -156,7 +162,7 @@ export function drawScene(tier: Tier, rng: Rng): B6Scene {
       for (let i = 0; i < n; i++) column.push({ type, col, row, rot });
       if (cfg.plates && rng.next() < 0.5) column.push({ type: COLUMN_TYPES[type], col, row, rot });
       // A column whose shadow hardly reaches the board is drawn again.
-      if (columnBoardArea(plate, yawDeg, shadow, column) < MIN_COLUMN_AREA) continue;
+      if (columnBoardArea(plate, yawDeg, shadow, column) < cfg.minColumnArea) continue;
       taken.push([col, row, col + fc, row + fr]);
       target.push(...column);
       break;
@@ -203,5 +209,5 @@ export function drawScene(tier: Tier, rng: Rng): B6Scene {
 
 /** The instance of (seed, tier): scenes drawn until every shortcut filter passes. */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B6Scene> {
-  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B6', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS);
+  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B6', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS, { maxAttempts: MAX_DRAWS });
 }

@@ -30,7 +30,7 @@ export const BASE_PLATES = 1;
 /** Height of the board's top above the floor, m (the plane the verdict's shadows fall on). */
 export const BOARD_TOP = 0.0012;
 /** Width of the board along x, m. */
-export const BOARD_W = 0.07;
+export const BOARD_W = 0.08;
 /** The board reaches this far beyond the baseplate's z extent on both sides, m. */
 export const BOARD_MARGIN_Z = 0.015;
 /** Gap between the baseplate's right-most point and the board's left edge, m (the baseplate's own shadow stays off the board). */
@@ -80,14 +80,16 @@ export interface TierSettings {
   decoys: number;
   /** The baseplate is turned on the mat by a drawn yaw (+rot). */
   rotated: boolean;
+  /** Least area each column's own shadow covers on the board, m² (a column drawn under it is drawn again). */
+  minColumnArea: number;
 }
 
 /** Tier levers. */
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
-  L1: { plate: 8, columns: [1, 1], height: [3, 5], plates: false, slope: [0.6, 0.85], spreadDeg: 15, threshold: 0.8, decoys: 1, rotated: false },
-  L3: { plate: 8, columns: [2, 2], height: [2, 5], plates: false, slope: [0.85, 1.2], spreadDeg: 25, threshold: 0.88, decoys: 2, rotated: false },
-  L5: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false },
-  L7: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true },
+  L1: { plate: 8, columns: [1, 1], height: [3, 5], plates: false, slope: [0.6, 0.85], spreadDeg: 15, threshold: 0.8, decoys: 1, rotated: false, minColumnArea: 0.0005 },
+  L3: { plate: 8, columns: [2, 2], height: [2, 5], plates: false, slope: [0.85, 1.2], spreadDeg: 25, threshold: 0.88, decoys: 2, rotated: false, minColumnArea: 0.0002 },
+  L5: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false, minColumnArea: 0.00025 },
+  L7: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true, minColumnArea: 0.00025 },
 };
 
 /** Parameters a B6 world is built from (plain JSON). */
