@@ -7,7 +7,8 @@
  * `light`) casts the shadows the picture shows.
  *
  * `commit` checks that every brick still sits where the stud grid put it (within
- * {@link POSE_TOLERANCE}: a brick that fell or slid has its shadow elsewhere), then computes the
+ * {@link POSE_TOLERANCE}: a brick that fell or slid has its shadow elsewhere; a tall one-stud-wide
+ * column sways by a millimetre or so in Rapier's settle, which is not a fall), then computes the
  * shadow of the structure on the board — each brick's box and each uncovered stud projected
  * along the light onto the board's plane (`partShadows`), rasterised — and its IoU with the
  * target. It passes at the tier's threshold. The result text says passed or failed, never the
@@ -45,7 +46,7 @@ const COLORS = { baseplate: '#95a5a6', board: '#fafaf7', outline: '#d62828', pos
 /** Physical settle after each place or remove, s. */
 const SETTLE_SECONDS = 0.1;
 /** Largest distance of a brick from where the grid put it that still counts as in place, m. */
-export const POSE_TOLERANCE = 0.001;
+export const POSE_TOLERANCE = 0.005;
 const IDENTITY: Quat = [0, 0, 0, 1];
 
 /** The outcome of commit, kept in `world.meta.result`. */
@@ -131,25 +132,25 @@ export function build(instance: Instance<B6Scene>, world: World): FamilyEnv {
 
   const asPlanned = (p: BrickInfo): PlannedPart => ({ name: p.name, cell: p.cell, span: p.footprint, layer: p.layer, height: p.height, fixed: p.fixed });
   const structure = (): PlannedPart[] => bricks.parts().map(asPlanned);
-  /** Bricks that no longer sit where the grid put them. */
-  const displaced = (): string[] =>
+  /** How far each brick is from where the grid put it, m. */
+  const offsets = (): Array<[string, number]> =>
     bricks
       .parts()
       .filter((p) => !p.fixed)
-      .filter((p) => {
+      .map((p) => {
         const [x, z] = gridToWorldXZ(s, p.cell[0] + p.footprint[0] / 2, p.cell[1] + p.footprint[1] / 2);
         const y = BASE_TOP + (p.layer + p.height / 2) * PLATE;
         const q = world.getPose(p.name).p;
-        return Math.hypot(q[0] - x, q[1] - y, q[2] - z) > POSE_TOLERANCE;
-      })
-      .map((p) => p.name);
+        return [p.name, Math.hypot(q[0] - x, q[1] - y, q[2] - z)];
+      });
 
   return {
     tools: {
       place: site.place,
       remove: site.remove,
       commit() {
-        const moved = displaced();
+        const off = offsets();
+        const moved = off.filter(([, d]) => d > POSE_TOLERANCE).map(([n]) => n);
         const iou = shadowIoU(s, structure());
         let r: ShadowResult;
         if (moved.length) {
@@ -161,7 +162,7 @@ export function build(instance: Instance<B6Scene>, world: World): FamilyEnv {
         }
         world.meta.result = { ...r };
         // The IoU stays out of the text (issue 36: a number a blind hill-climber could climb); logs only.
-        return { message: r.message, data: { passed: r.passed }, diagnostics: { iou: Number(iou.toFixed(4)), threshold: s.threshold } };
+        return { message: r.message, data: { passed: r.passed }, diagnostics: { iou: Number(iou.toFixed(4)), threshold: s.threshold, largestOffsetMm: Number((Math.max(0, ...off.map(([, d]) => d)) * 1000).toFixed(2)) } };
       },
     },
     staticsAfter() {
@@ -205,9 +206,6 @@ export function build(instance: Instance<B6Scene>, world: World): FamilyEnv {
       }
       lines.push(`Shadow IoU now: ${shadowIoU(s, structure()).toFixed(3)}. Supply left: ${supplyLeft()}.`);
       return lines.join('\n');
-    },
-    observationText() {
-      return `Supply left: ${supplyLeft()}.`;
     },
   };
 }
