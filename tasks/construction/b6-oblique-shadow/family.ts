@@ -36,8 +36,8 @@ export const B6_DESCRIPTOR: FamilyDescriptor = {
     "Build a structure of studded bricks on a baseplate whose shadow, under one slanted light, fills a red outline drawn on a white board beside it (intersection over union at least the tier's threshold, stated in the rules; pass/fail). The light's direction and slant are shown only by the shadow of a reference post of stated height; the outline's place and size only in the picture. Tests reading a light direction off a shadow, metric grounding on a measuring mat, and inverse projection: from a shape on the ground back to footprints and heights along the light.",
   tiers: {
     L1: { levers: [], description: 'One column (a 2×2 or 2×4 brick stacked 3–5 high) makes the outline; high light (shadows 0.6–0.85 times the height), within 15° of +x; IoU at least 0.80; one decoy type.' },
-    L3: { levers: [], description: 'Two columns of different footprints and heights (2–5 bricks); lower light (0.85–1.2), within 25° of +x; IoU at least 0.85; two decoy types.' },
-    L5: { levers: [], description: 'Three columns (2–6 bricks, some capped by a plate); low light (1.0–1.5); IoU at least 0.85; two decoy types; every near miss (a column one piece lower, one stud off, or left out) fails.' },
+    L3: { levers: [], description: 'Two columns (2×2, 2×4 or 1×4 bricks, 2–5 high) at least a stud apart; lower light (0.85–1.2), within 25° of +x; IoU at least 0.88; two decoy types.' },
+    L5: { levers: [], description: 'Three columns (3–7 bricks high, taller structures); low light (1.0–1.5); IoU at least 0.90; two decoy types. At every tier every near miss (a column one brick lower, one stud off, or left out) fails.' },
     L7: { levers: ['+rot'], description: 'L5 with the baseplate turned on the mat by 15–35° either way: the stud grid is not parallel to the mat, the board or the light.' },
   },
 };

@@ -4,8 +4,9 @@
  *
  * A draw picks the light (a shadow length per metre of height in the tier's range and a
  * direction within the tier's spread of +x, both continuous), the hidden structure (columns of
- * one brick type stacked straight, each its own height, at L5+ perhaps capped by a plate of the
- * same footprint, at free cells of the baseplate's grid), at L7 a turn of the baseplate, then
+ * one brick type stacked straight, each its own height, at free cells of the baseplate's grid
+ * at least a cell apart, each throwing at least the tier's least area of shadow on the board and
+ * none past its far or side edges; a tier may cap columns with a plate, none does now), at L7 a turn of the baseplate, then
  * where the baseplate stands on the mat, the board beside it on the shadow's side and the
  * reference post in front of the board, where its shadow falls on the open mat. The target is
  * the hidden structure's box shadow on the board; the supply holds its bricks, a spare of each
