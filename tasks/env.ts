@@ -149,6 +149,7 @@ export class TaskEnv {
   scene(bodies: SceneBody[] = this.world.describe()): SceneDescription {
     const s: SceneDescription = { bodies, rulers: this.instance.rulers };
     if (this.instance.ground) s.ground = this.instance.ground;
+    if (this.instance.light) s.light = this.instance.light;
     return s;
   }
 

@@ -83,6 +83,7 @@ export const INSTANCE_SCHEMA = {
       },
     },
     ground: { type: 'object', required: ['y'], properties: { y: { type: 'number' } } },
+    light: { type: 'object', required: ['azimuth', 'elevation'], properties: { azimuth: { type: 'number' }, elevation: { type: 'number' } } },
     dynamic: { type: 'boolean' },
     scoring: { enum: ['graded', 'passfail'] },
     scene: {},

@@ -36,6 +36,7 @@ import { t6GearTrain } from './temporal/t6-gear-train/family.ts';
 import { b5MultiWall } from './construction/b5-multi-wall/family.ts';
 import { unsupportedLever } from './levers.ts';
 import { a4Burr } from './assembly/a4-burr/family.ts';
+import { b6ObliqueShadow } from './construction/b6-oblique-shadow/family.ts';
 import type { Instance, TaskFamily, Tier } from './types.ts';
 import { TIERS } from '../core/catalog.ts';
 
@@ -43,7 +44,7 @@ import { TIERS } from '../core/catalog.ts';
  * Every registered family, in catalog order. Registering a family here puts it under the
  * check-suite, `verify`, `list` and the suites at once.
  */
-export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope, t3PendulumStrike, t4Catcher, b2Cantilever, b3Tower, t5LeverSynthesis, a2CubeAssembly, a3BlockedInsertion, t6GearTrain, b5MultiWall, a4Burr] as TaskFamily[];
+export const FAMILIES: readonly TaskFamily[] = [p6PegTransfer, v1BlockCounting, m1ChiralPeg, t1TunnelTiming, a1OccludedPacking, b1Bridge, v5ProjectionAlignment, v6ObjectRotation, a6PartToWhole, a5BlueprintBuild, v2ChiralOddOneOut, v3RotatedCopy, v4RulerReading, p1SlidingBlocks, p2TrafficJam, p5PocketCube, p3CratePushing, p4GravityMaze, m2CorridorRod, m3ApertureThreading, m4HelicalWire, m5HeartSlot, m6Unlinking, b4OverhangStack, t2IceSlope, t3PendulumStrike, t4Catcher, b2Cantilever, b3Tower, t5LeverSynthesis, a2CubeAssembly, a3BlockedInsertion, t6GearTrain, b5MultiWall, a4Burr, b6ObliqueShadow] as TaskFamily[];
 
 /** Families sorted by catalog order (category, then number). */
 export function families(): TaskFamily[] {

@@ -3,7 +3,7 @@ import type { Table } from '../core/table.ts';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { ViewRequirements } from '../render/view-rule.ts';
-import type { RulerSpec, SceneDescription } from '../sim/types.ts';
+import type { KeyLight, RulerSpec, SceneDescription } from '../sim/types.ts';
 import type { World, WorldOptions } from '../sim/world.ts';
 import type { DrawFilter } from '../solvers/redraw.ts';
 import type { ShortcutTell, SightlessStrategy } from './sightless.ts';
@@ -97,6 +97,8 @@ export interface Instance<Scene = unknown> {
   rulers: RulerSpec[];
   /** Drawn ground plane, if any. */
   ground?: { y: number; color?: string; size?: number };
+  /** The key light (the one that casts shadows), when the family sets its direction (B6); default the renderer's. */
+  light?: KeyLight;
   /** Moving world: observations are five strobe frames 0.25 s apart. */
   dynamic: boolean;
   /** `graded`: 0–100 tiered score; `passfail`: load-test families, success only. */
