@@ -37,7 +37,7 @@ export const B6_DESCRIPTOR: FamilyDescriptor = {
   tiers: {
     L1: { levers: [], description: 'One column (a 2×2 or 2×4 brick stacked 3–5 high) makes the outline; high light (shadows 0.6–0.85 times the height), within 15° of +x; IoU at least 0.80; one decoy type.' },
     L3: { levers: [], description: 'Two columns (2×2, 2×4 or 1×4 bricks, 2–5 high) at least a stud apart; lower light (0.85–1.2), within 25° of +x; IoU at least 0.88; two decoy types.' },
-    L5: { levers: [], description: 'Three columns (3–7 bricks high, taller structures); low light (1.0–1.5); IoU at least 0.90; two decoy types. At every tier every near miss (a column one brick lower, one stud off, or left out) fails.' },
+    L5: { levers: [], description: 'Three columns (3–6 bricks high, taller structures); low light (1.0–1.5); IoU at least 0.90; two decoy types. At every tier every near miss (a column one brick lower, one stud off, or left out) fails.' },
     L7: { levers: ['+rot'], description: 'L5 with the baseplate turned on the mat by 15–35° either way: the stud grid is not parallel to the mat, the board or the light.' },
   },
 };

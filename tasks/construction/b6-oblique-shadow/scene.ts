@@ -88,8 +88,8 @@ export interface TierSettings {
 export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L1: { plate: 8, columns: [1, 1], height: [3, 5], plates: false, slope: [0.6, 0.85], spreadDeg: 15, threshold: 0.8, decoys: 1, rotated: false, minColumnArea: 0.0005 },
   L3: { plate: 8, columns: [2, 2], height: [2, 5], plates: false, slope: [0.85, 1.2], spreadDeg: 25, threshold: 0.88, decoys: 2, rotated: false, minColumnArea: 0.0002 },
-  L5: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false, minColumnArea: 0.00025 },
-  L7: { plate: 8, columns: [3, 3], height: [3, 7], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true, minColumnArea: 0.00025 },
+  L5: { plate: 8, columns: [3, 3], height: [3, 6], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false, minColumnArea: 0.00025 },
+  L7: { plate: 8, columns: [3, 3], height: [3, 6], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true, minColumnArea: 0.00025 },
 };
 
 /** Parameters a B6 world is built from (plain JSON). */
