@@ -57,6 +57,29 @@ export interface ViewRequirements {
    * it (`body-undeclared`), so a goal the family forgot to declare cannot sit outside the frame.
    */
   scenery?: string[];
+  /**
+   * Letters drawn in the scene that the rules name (a piece's letter, a compass mark). A hidden
+   * letter goes with the hidden piece it names when hidden parts are counted (`hiddenAtMost`).
+   */
+  letters?: LetterRequirement[];
+  /**
+   * The most parts the tier's hiding lever promises to hide (what its tier text says: "a crate
+   * or a green cell" is 1). Counted over `hidden`, a hidden letter going with the hidden piece it
+   * names. Required whenever anything is hidden, so a lever cannot hide more than it promises.
+   */
+  hiddenAtMost?: number;
+}
+
+/** A letter drawn in the scene that the rules name. */
+export interface LetterRequirement {
+  /** The letter's body. */
+  body: string;
+  /** What it reads ("N", "A"). */
+  text: string;
+  /** A compass mark (a direction) or a piece's name. */
+  role: 'compass' | 'piece';
+  /** The body the letter names (its piece), if any: hidden together with it, it counts as one part. */
+  piece?: string;
 }
 
 /** Kinds of failure of the view rule. */
@@ -72,7 +95,9 @@ export type ViewFailureKind =
   | 'label-overlap'
   | 'ruler-unreadable'
   | 'hidden-label-shown'
-  | 'hidden-unexplained';
+  | 'hidden-unexplained'
+  | 'hidden-unbounded'
+  | 'hidden-over-promise';
 
 /** One reason a view breaks the rule. */
 export interface ViewFailure {
@@ -170,6 +195,19 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
     fail('body-undeclared', b.name, `'${b.name}' is drawn (${where}) but not declared: name it in bodies (what the rules mention), hidden (what the tier hides on purpose) or scenery (backdrop)`, { pixels: b.pixels, cut: b.cut });
   }
   const shown = m.labels.filter((l) => l.state === 'shown');
+  // A hiding lever hides at most what its tier text promises.
+  if (hidden.size > 0) {
+    const letterOf = new Map((req.letters ?? []).map((l) => [l.body, l]));
+    const parts = [...hidden].filter((n) => {
+      const piece = letterOf.get(n)?.piece;
+      return !(piece !== undefined && hidden.has(piece));
+    });
+    if (req.hiddenAtMost === undefined) {
+      fail('hidden-unbounded', parts.join(', '), `${parts.length} part${parts.length === 1 ? '' : 's'} declared hidden with no bound: say in hiddenAtMost how many the tier text promises to hide`, { hidden: parts });
+    } else if (parts.length > req.hiddenAtMost) {
+      fail('hidden-over-promise', parts.join(', '), `the view hides ${parts.length} parts (${parts.map((n) => `'${n}'`).join(', ')}); the tier promises at most ${req.hiddenAtMost}`, { hidden: parts, most: req.hiddenAtMost });
+    }
+  }
   for (const l of shown) {
     if (!inside(l.rect, m.width, m.height)) fail('label-cut', labelName(l), `${labelName(l)} is drawn across the frame`, { rect: l.rect });
   }

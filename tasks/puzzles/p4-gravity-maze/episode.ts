@@ -261,8 +261,12 @@ export function build(instance: Instance<P4Scene>, world: World): FamilyEnv {
           { name: 'exit-frame', minPixels: 150 },
           { name: 'ball', minPixels: 200 },
         ],
+        letters: ['N', 'E', 'S', 'W'].map((ch) => ({ body: `compass-${ch}`, text: ch, role: 'compass' as const })),
         hidden: s.opaque ? hiddenBehindOpaqueCube(s, instance.camera.initial.azimuth) : [],
         hiddenBecause: 'opaque blocks (L5, L7): the maze cube hides what stands behind it',
+        // What stands behind the cube (hiddenBehindOpaqueCube): the ball, the compass letter
+        // straight behind it and the exit's frame when the exit faces away.
+        hiddenAtMost: 3,
         // The tiles the compass letters stand on (the letters are required).
         scenery: ['compass-tiles'],
         rulers: [],
