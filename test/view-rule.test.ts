@@ -109,6 +109,26 @@ describe('the view rule: a hiding lever keeps its promise (pure, hand-built meas
   const label = (text: string, rect: [number, number, number, number], covers: Record<string, number> = {}): LabelMeasure => ({ ruler: 0, text, state: 'shown', rect, covers });
   const kinds = (v: { failures: { kind: string; subject: string }[] }): string[] => v.failures.map((f) => `${f.kind} ${f.subject}`);
 
+  it('a compass letter shared with a piece fails, and so does a letter too small or half hidden', () => {
+    const bodies = [body('compass-N', 300, [100, 100, 130, 140], { alonePixels: 300 }), body('vehicle-N-label', 300, [300, 300, 330, 340], { alonePixels: 300 }), body('vehicle-A-label', 300, [400, 300, 430, 340], { alonePixels: 300 })];
+    const m: MeasureResult = { kind: 'measure', width: 768, height: 768, bodies, labels: [] };
+    const names = bodies.map((b) => b.name);
+    const piece = (text: string): { body: string; text: string; role: 'piece' } => ({ body: `vehicle-${text}-label`, text, role: 'piece' });
+    const compass = { body: 'compass-N', text: 'N', role: 'compass' as const };
+    expect(kinds(checkViewRule(m, { bodies: names, letters: [compass, piece('N'), piece('A')] }))).to.deep.equal(['letter-shared compass-N']);
+    // The same lot with the vehicle lettered otherwise passes.
+    expect(checkViewRule(m, { bodies: names, letters: [compass, { ...piece('A'), body: 'vehicle-N-label', text: 'O' }, piece('A')] }).ok).to.equal(true);
+    // Flat on a wall top seen at a grazing angle: 30 px across but 5 px up reads as dashes.
+    const flat: MeasureResult = { ...m, bodies: [body('compass-N', 300, [100, 100, 130, 105], { alonePixels: 300 })] };
+    expect(kinds(checkViewRule(flat, { bodies: ['compass-N'], letters: [compass] }))).to.deep.equal(['letter-too-small compass-N']);
+    // Small both ways: 10 × 12 px.
+    const tiny: MeasureResult = { ...m, bodies: [body('compass-N', 300, [100, 100, 110, 112], { alonePixels: 300 })] };
+    expect(kinds(checkViewRule(tiny, { bodies: ['compass-N'], letters: [compass] }))).to.deep.equal(['letter-too-small compass-N']);
+    // More than half behind a wall: 280 of its 600 pixels show.
+    const behind: MeasureResult = { ...m, bodies: [body('compass-N', 280, [100, 100, 130, 140], { alonePixels: 600 })] };
+    expect(kinds(checkViewRule(behind, { bodies: ['compass-N'], letters: [compass] }))).to.deep.equal(['letter-hidden compass-N']);
+  });
+
   it('a hiding lever that hides more than its tier text promises fails; a hidden letter goes with its piece', () => {
     const bodies = [body('crate-1', 0, [100, 100, 150, 150]), body('mark-1', 0, [200, 200, 250, 250]), body('mark-2', 0, [300, 300, 350, 350]), body('pusher', 900, [400, 400, 450, 450])];
     const m: MeasureResult = { kind: 'measure', width: 768, height: 768, bodies, labels: [] };
