@@ -2,7 +2,7 @@
  * The view rule over many seeds at once, for authors fixing pictures: every family × tier (or
  * those named) × the first N judged battery seeds, one line per instance that breaks the rule,
  * and a JSON line per picture (declaration less its scene, and the measurement) for study.
- *   npx tsx scripts/view-scan.ts [--families P3,M2] [--tiers L7] [--seeds 20] [--out FILE.jsonl]
+ *   npx tsx bench/view-scan.ts [--families P3,M2] [--tiers L7] [--seeds 20] [--out FILE.jsonl]
  */
 import { writeFileSync, appendFileSync } from 'node:fs';
 import { Renderer } from '../render/renderer.ts';
