@@ -378,12 +378,15 @@ export class Renderer {
    * The framing measurement of what {@link render} would draw for this scene and camera: per
    * body its visible pixel count (an id buffer with depth, so what stands in front counts) and
    * whether it is cut by the frame; per ruler label its rectangle and whether it is shown,
-   * thinned, occluded, cut by the frame or overlapping. Check it with `checkViewRule`
+   * thinned, occluded, cut by the frame or overlapping, and for a shown one the bodies its plate
+   * covers; with `alone`, those bodies' pixels with nothing else drawn. Check it with `checkViewRule`
    * (view-rule.ts).
    */
-  async measure(scene: SceneDescription, camera: CameraSpec, opts: { width?: number; height?: number } = {}): Promise<MeasureResult> {
+  async measure(scene: SceneDescription, camera: CameraSpec, opts: { width?: number; height?: number; alone?: string[] } = {}): Promise<MeasureResult> {
     const s = checkScene(scene);
-    const result = (await this.draw(s, this.request('measure', camera, opts.width, opts.height))) as MeasureResult;
+    const request = this.request('measure', camera, opts.width, opts.height);
+    if (opts.alone?.length) request.alone = [...opts.alone];
+    const result = (await this.draw(s, request)) as MeasureResult;
     // NaN does not survive the trip from the page (a label behind the camera has no rectangle).
     for (const l of result.labels) l.rect = l.rect.map((v) => (typeof v === 'number' ? v : NaN)) as LabelMeasure4;
     return result;

@@ -57,7 +57,48 @@ export interface ViewRequirements {
    * it (`body-undeclared`), so a goal the family forgot to declare cannot sit outside the frame.
    */
   scenery?: string[];
+  /**
+   * Letters drawn in the scene that the rules name (a piece's letter, a compass mark): each at
+   * least {@link MIN_LETTER_PX} pixels along its longer side and {@link MIN_LETTER_NARROW_PX}
+   * along its narrower one, at least {@link MIN_LETTER_SHOWN} of it in sight, and no letter
+   * shared between a compass mark and a piece. A hidden letter is exempt, and goes with the
+   * hidden piece it names when hidden parts are counted (`hiddenAtMost`).
+   */
+  letters?: LetterRequirement[];
+  /**
+   * The most parts the tier's hiding lever promises to hide (what its tier text says: "a crate
+   * or a green cell" is 1). Counted over `hidden`, a hidden letter going with the hidden piece it
+   * names. Required whenever anything is hidden, so a lever cannot hide more than it promises.
+   */
+  hiddenAtMost?: number;
 }
+
+/** A letter drawn in the scene that the rules name. */
+export interface LetterRequirement {
+  /** The letter's body. */
+  body: string;
+  /** What it reads ("N", "A"). */
+  text: string;
+  /** A compass mark (a direction) or a piece's name. */
+  role: 'compass' | 'piece';
+  /** The body the letter names (its piece), if any: hidden together with it, it counts as one part. */
+  piece?: string;
+}
+
+/**
+ * Fewest pixels a letter must span along its longer side (projected bounds) in a 768×768
+ * picture, scaled with the picture's size: two pixels for each of a 5×7 letter's seven rows.
+ */
+export const MIN_LETTER_PX = 14;
+
+/**
+ * Fewest pixels a letter must span along its narrower side: the three lit columns of an I at
+ * between two and three pixels each; a letter seen flat at a grazing angle shrinks below it.
+ */
+export const MIN_LETTER_NARROW_PX = 8;
+
+/** Share of a letter's own pixels (drawn alone) that must stay in sight: a letter half behind a wall does not read. */
+export const MIN_LETTER_SHOWN = 0.5;
 
 /** Kinds of failure of the view rule. */
 export type ViewFailureKind =
@@ -72,7 +113,12 @@ export type ViewFailureKind =
   | 'label-overlap'
   | 'ruler-unreadable'
   | 'hidden-label-shown'
-  | 'hidden-unexplained';
+  | 'hidden-unexplained'
+  | 'letter-too-small'
+  | 'letter-hidden'
+  | 'letter-shared'
+  | 'hidden-unbounded'
+  | 'hidden-over-promise';
 
 /** One reason a view breaks the rule. */
 export interface ViewFailure {
@@ -170,6 +216,44 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
     fail('body-undeclared', b.name, `'${b.name}' is drawn (${where}) but not declared: name it in bodies (what the rules mention), hidden (what the tier hides on purpose) or scenery (backdrop)`, { pixels: b.pixels, cut: b.cut });
   }
   const shown = m.labels.filter((l) => l.state === 'shown');
+  // Letters: big enough both ways, mostly in sight, never shared between a compass and a piece.
+  const linear = Math.sqrt(scale);
+  for (const letter of req.letters ?? []) {
+    if (hidden.has(letter.body)) continue;
+    const b = byName.get(letter.body);
+    if (!b) {
+      fail('body-unknown', letter.body, `letter '${letter.body}' ("${letter.text}") is not in the scene`);
+      continue;
+    }
+    const [narrow, long] = [b.bounds[2] - b.bounds[0], b.bounds[3] - b.bounds[1]].sort((x, y) => x - y);
+    const minLong = MIN_LETTER_PX * linear;
+    const minNarrow = MIN_LETTER_NARROW_PX * linear;
+    if (!(long >= minLong && narrow >= minNarrow)) {
+      fail('letter-too-small', letter.body, `letter "${letter.text}" ('${letter.body}') spans ${Math.round(long)} × ${Math.round(narrow)} pixels; a letter needs ${Math.ceil(minLong)} × ${Math.ceil(minNarrow)}`, { long, narrow, minLong, minNarrow });
+    }
+    if (b.alonePixels !== undefined && b.pixels < MIN_LETTER_SHOWN * b.alonePixels) {
+      fail('letter-hidden', letter.body, `letter "${letter.text}" ('${letter.body}') shows ${b.pixels} of its ${b.alonePixels} pixels; the rest is hidden behind other bodies`, { pixels: b.pixels, alonePixels: b.alonePixels });
+    }
+  }
+  const pieceTexts = new Set((req.letters ?? []).filter((l) => l.role === 'piece').map((l) => l.text.toUpperCase()));
+  for (const letter of req.letters ?? []) {
+    if (letter.role === 'compass' && pieceTexts.has(letter.text.toUpperCase())) {
+      fail('letter-shared', letter.body, `compass letter "${letter.text}" ('${letter.body}') is also a piece's letter`, { text: letter.text });
+    }
+  }
+  // A hiding lever hides at most what its tier text promises.
+  if (hidden.size > 0) {
+    const letterOf = new Map((req.letters ?? []).map((l) => [l.body, l]));
+    const parts = [...hidden].filter((n) => {
+      const piece = letterOf.get(n)?.piece;
+      return !(piece !== undefined && hidden.has(piece));
+    });
+    if (req.hiddenAtMost === undefined) {
+      fail('hidden-unbounded', parts.join(', '), `${parts.length} part${parts.length === 1 ? '' : 's'} declared hidden with no bound: say in hiddenAtMost how many the tier text promises to hide`, { hidden: parts });
+    } else if (parts.length > req.hiddenAtMost) {
+      fail('hidden-over-promise', parts.join(', '), `the view hides ${parts.length} parts (${parts.map((n) => `'${n}'`).join(', ')}); the tier promises at most ${req.hiddenAtMost}`, { hidden: parts, most: req.hiddenAtMost });
+    }
+  }
   for (const l of shown) {
     if (!inside(l.rect, m.width, m.height)) fail('label-cut', labelName(l), `${labelName(l)} is drawn across the frame`, { rect: l.rect });
   }

@@ -37,7 +37,7 @@ export function undeclaredMessage(familyId: string): string {
     `returns (its episode.ts) a viewParts(ctx) method returning one entry per picture of the first observation, with ` +
     `bodies: every body the rules mention, each { name, minPixels } (visible pixels at 768×768; a long table or floor may add mayBeCut: true); ` +
     `hidden: the bodies this tier hides on purpose (e.g. behind the +occ wall); hiddenRulers: rulers this tier hides on purpose; ` +
-    `hiddenBecause: why (the lever, or the task's premise), required when anything is hidden; ` +
+    `hiddenBecause: why (the lever, or the task's premise), required when anything is hidden; hiddenAtMost: the most parts the tier text promises to hide, also required then; ` +
     `rulers: the rulers the rules tell the agent to read (default: every ruler not hidden); and, for a family that draws its own pictures ` +
     `(observe), each picture's scene, camera, width and height. See AUTHORING.md, "4a. What the first view must show".`
   );
@@ -70,7 +70,8 @@ export async function checkFirstView(env: TaskEnv, renderer: Renderer): Promise<
   const problems: string[] = [];
   for (const raw of declared) {
     const d = resolved(env, raw, renderer);
-    const measurement = await renderer.measure(d.scene, d.camera, { width: d.width, height: d.height });
+    const alone = (d.letters ?? []).map((l) => l.body);
+    const measurement = await renderer.measure(d.scene, d.camera, { width: d.width, height: d.height, ...(alone.length ? { alone } : {}) });
     const verdict = checkViewRule(measurement, d);
     views.push({ label: d.label, measurement, verdict });
     for (const f of verdict.failures) problems.push(`${id} ${d.label}: ${f.message} [${f.kind}]`);

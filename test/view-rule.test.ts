@@ -14,7 +14,7 @@ import { PLATE } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
 import type { FamilyEnv, Instance, TaskFamily, ViewDeclaration } from '../tasks/types.ts';
 import { checkFirstView, undeclaredMessage } from '../tasks/view-rule.ts';
 import { checkViewRule } from '../render/view-rule.ts';
-import type { BodyMeasure, MeasureResult } from '../render/renderer.ts';
+import type { BodyMeasure, LabelMeasure, MeasureResult } from '../render/renderer.ts';
 
 /** A 60 cm ruler on the floor in front of the parts, labels every 10 cm. */
 const RULER: RulerSpec = { from: [-0.3, 0.001, 0.15], to: [0.3, 0.001, 0.15] };
@@ -97,6 +97,57 @@ describe('the view rule on measurements (pure)', () => {
   });
 });
 
+describe('the view rule: a hiding lever keeps its promise (pure, hand-built measurements)', () => {
+  const body = (name: string, pixels: number, bounds: [number, number, number, number], extra: Partial<BodyMeasure> = {}): BodyMeasure => ({
+    name,
+    drawn: true,
+    pixels,
+    bounds,
+    cut: bounds[0] < 0 || bounds[1] < 0 || bounds[2] > 768 || bounds[3] > 768,
+    ...extra,
+  });
+  const label = (text: string, rect: [number, number, number, number], covers: Record<string, number> = {}): LabelMeasure => ({ ruler: 0, text, state: 'shown', rect, covers });
+  const kinds = (v: { failures: { kind: string; subject: string }[] }): string[] => v.failures.map((f) => `${f.kind} ${f.subject}`);
+
+  it('a compass letter shared with a piece fails, and so does a letter too small or half hidden', () => {
+    const bodies = [body('compass-N', 300, [100, 100, 130, 140], { alonePixels: 300 }), body('vehicle-N-label', 300, [300, 300, 330, 340], { alonePixels: 300 }), body('vehicle-A-label', 300, [400, 300, 430, 340], { alonePixels: 300 })];
+    const m: MeasureResult = { kind: 'measure', width: 768, height: 768, bodies, labels: [] };
+    const names = bodies.map((b) => b.name);
+    const piece = (text: string): { body: string; text: string; role: 'piece' } => ({ body: `vehicle-${text}-label`, text, role: 'piece' });
+    const compass = { body: 'compass-N', text: 'N', role: 'compass' as const };
+    expect(kinds(checkViewRule(m, { bodies: names, letters: [compass, piece('N'), piece('A')] }))).to.deep.equal(['letter-shared compass-N']);
+    // The same lot with the vehicle lettered otherwise passes.
+    expect(checkViewRule(m, { bodies: names, letters: [compass, { ...piece('A'), body: 'vehicle-N-label', text: 'O' }, piece('A')] }).ok).to.equal(true);
+    // Flat on a wall top seen at a grazing angle: 30 px across but 5 px up reads as dashes.
+    const flat: MeasureResult = { ...m, bodies: [body('compass-N', 300, [100, 100, 130, 105], { alonePixels: 300 })] };
+    expect(kinds(checkViewRule(flat, { bodies: ['compass-N'], letters: [compass] }))).to.deep.equal(['letter-too-small compass-N']);
+    // Small both ways: 10 × 12 px.
+    const tiny: MeasureResult = { ...m, bodies: [body('compass-N', 300, [100, 100, 110, 112], { alonePixels: 300 })] };
+    expect(kinds(checkViewRule(tiny, { bodies: ['compass-N'], letters: [compass] }))).to.deep.equal(['letter-too-small compass-N']);
+    // More than half behind a wall: 280 of its 600 pixels show.
+    const behind: MeasureResult = { ...m, bodies: [body('compass-N', 280, [100, 100, 130, 140], { alonePixels: 600 })] };
+    expect(kinds(checkViewRule(behind, { bodies: ['compass-N'], letters: [compass] }))).to.deep.equal(['letter-hidden compass-N']);
+  });
+
+  it('a hiding lever that hides more than its tier text promises fails; a hidden letter goes with its piece', () => {
+    const bodies = [body('crate-1', 0, [100, 100, 150, 150]), body('mark-1', 0, [200, 200, 250, 250]), body('mark-2', 0, [300, 300, 350, 350]), body('pusher', 900, [400, 400, 450, 450])];
+    const m: MeasureResult = { kind: 'measure', width: 768, height: 768, bodies, labels: [] };
+    const req = { bodies: ['crate-1', 'mark-1', 'mark-2', 'pusher'], hiddenBecause: '+occ: the walls hide a crate or a green cell', hiddenAtMost: 1 };
+    expect(kinds(checkViewRule(m, { ...req, hidden: ['mark-1', 'mark-2', 'crate-1'] }))).to.deep.equal(["hidden-over-promise mark-1, mark-2, crate-1"]);
+    expect(kinds(checkViewRule(m, { ...req, hidden: ['mark-1'] }))).to.deep.equal(['body-too-small crate-1', 'body-too-small mark-2']);
+    const one: MeasureResult = { ...m, bodies: [body('crate-1', 900, [100, 100, 150, 150]), body('mark-1', 0, [200, 200, 250, 250]), body('mark-2', 900, [300, 300, 350, 350]), bodies[3]] };
+    expect(checkViewRule(one, { ...req, hidden: ['mark-1'] }).ok).to.equal(true);
+    // With no bound at all, hiding anything fails.
+    const { hiddenAtMost: _bound, ...unbounded } = req;
+    expect(kinds(checkViewRule(one, { ...unbounded, hidden: ['mark-1'] }))).to.deep.equal(['hidden-unbounded mark-1']);
+    // A vehicle and the letter on it are one part.
+    const lot: MeasureResult = { ...m, bodies: [body('vehicle-B', 0, [100, 100, 150, 150]), body('vehicle-B-label', 0, [110, 110, 130, 130], { alonePixels: 200 })] };
+    const vehicle = { bodies: ['vehicle-B', 'vehicle-B-label'], hidden: ['vehicle-B', 'vehicle-B-label'], hiddenBecause: '+occ: the tall vehicle hides one', letters: [{ body: 'vehicle-B-label', text: 'B', role: 'piece' as const, piece: 'vehicle-B' }] };
+    expect(checkViewRule(lot, { ...vehicle, hiddenAtMost: 1 }).ok).to.equal(true);
+  });
+
+});
+
 describe('the view rule through the family hook (headless Chromium)', function () {
   this.timeout(180000);
   let renderer: Renderer;
@@ -139,7 +190,7 @@ describe('the view rule through the family hook (headless Chromium)', function (
 
   it('what the tier hides on purpose, with its reason, is exempt; a hidden ruler must not show its labels', async () => {
     const because = 'the wall of this tier hides it';
-    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], hiddenBecause: because, scenery: ['wall'], rulers: [] }] });
+    const exempt = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], hiddenBecause: because, hiddenAtMost: 1, scenery: ['wall'], rulers: [] }] });
     expect(exempt.problems).to.deep.equal([]);
     // The wall hides only part of the ruler: the labels left in sight give the hidden scale away.
     const hiddenRuler = await verdictOf({ partBx: 0.2, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }], scenery: ['wall', 'part-b'], hiddenRulers: [0], hiddenBecause: because }] });
@@ -149,7 +200,7 @@ describe('the view rule through the family hook (headless Chromium)', function (
   });
 
   it('a body declared hidden without a reason fails (a family cannot quietly exempt what it failed to frame)', async () => {
-    const unexplained = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], scenery: ['wall'], rulers: [] }] });
+    const unexplained = await verdictOf({ partBx: 0.62, wall: true, declare: () => [{ bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }], hidden: ['part-b'], hiddenAtMost: 1, scenery: ['wall'], rulers: [] }] });
     expect(unexplained.views[0].verdict.failures.map((f) => `${f.kind} ${f.subject}`)).to.deep.equal(["hidden-unexplained 'part-b'"]);
     expect(unexplained.problems[0]).to.match(/^P98-L1-s1 first view: 'part-b' declared hidden without a reason: say in hiddenBecause/);
   });

@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from '../camera-frame.ts';
-import type { FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, PagePhases, SceneUpdate } from './protocol.ts';
+import type { BodyMeasure, FrameRequest, ImageResult, LabelMeasure, MaskResult, MeasureResult, PageApi, PagePhases, SceneUpdate } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
 import { LineDrawing } from './lines.ts';
 import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
@@ -477,6 +477,8 @@ class PageView implements PageApi {
     const occluded = this.occlusionTest(camera, width, height);
     const labels: LabelLayout[] = this.rulers?.hasLabels ? this.rulers.layout(camera, width, height, occluded) : [];
     const counts = this.idPass.counts();
+    // A label's plate is drawn over everything: what lies under a shown label is covered.
+    const measured: LabelMeasure[] = labels.map((l) => (l.state === 'shown' ? { ...l, covers: this.coveredBy(l.rect, width, height) } : l));
     // What is seen through a translucent body (an outline of ghost cubes) is in the picture,
     // dimmed: count the opaque bodies again without the translucent ones in front.
     const ordered = this.bodiesInOrder();
@@ -514,9 +516,48 @@ class PageView implements PageApi {
           }
         }
       }
-      return { name, drawn: b.group.visible, pixels: counts[i + 1], cut, bounds };
+      return { name, drawn: b.group.visible, pixels: counts[i + 1], cut, bounds } as BodyMeasure;
     });
-    return { kind: 'measure', width, height, bodies, labels };
+    for (const name of request.alone ?? []) {
+      const i = this.order.indexOf(name);
+      if (i >= 0) bodies[i].alonePixels = this.alonePixels(name, camera, width, height);
+    }
+    return { kind: 'measure', width, height, bodies, labels: measured };
+  }
+
+  /** Body name → visible pixels inside `rect` (image pixels, y down) of the id pass last drawn over the whole image. */
+  private coveredBy(rect: [number, number, number, number], width: number, height: number): Record<string, number> {
+    const out: Record<string, number> = {};
+    const x0 = Math.max(0, Math.floor(rect[0]));
+    const y0 = Math.max(0, Math.floor(rect[1]));
+    const x1 = Math.min(width, Math.ceil(rect[2]));
+    const y1 = Math.min(height, Math.ceil(rect[3]));
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const id = this.idPass.idAt(x, y);
+        if (id === 0 || id > this.order.length) continue;
+        const name = this.order[id - 1];
+        out[name] = (out[name] ?? 0) + 1;
+      }
+    }
+    return out;
+  }
+
+  /** Pixels body `name` shows when it is drawn alone (every other body hidden for one id pass). */
+  private alonePixels(name: string, camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, width: number, height: number): number {
+    const ordered = this.bodiesInOrder();
+    const was = ordered.map((b) => b.group.visible);
+    ordered.forEach((b, i) => {
+      if (this.order[i] !== name) b.group.visible = false;
+    });
+    try {
+      this.idPass.draw(this.renderer, this.scene, camera, ordered, width, height);
+    } finally {
+      ordered.forEach((b, i) => {
+        b.group.visible = was[i];
+      });
+    }
+    return this.idPass.counts()[this.order.indexOf(name) + 1];
   }
 
   /** The line drawing (lines.ts): edges from the id and normal buffers, hidden lines and dimensions if asked. */

@@ -70,6 +70,11 @@ export interface FrameRequest {
   only?: string[];
   /** Line drawings only: draw hidden edges dashed, and these dimension lines. */
   lines?: { hidden: boolean; dimensions: DimensionSpec[] };
+  /**
+   * Measure only: bodies whose pixels are also counted with every other body left out
+   * ({@link BodyMeasure.alonePixels}), so how much of a letter the rest of the scene hides can be told.
+   */
+  alone?: string[];
 }
 
 /** An encoded picture (RGB or depth). */
@@ -119,6 +124,8 @@ export interface BodyMeasure {
   cut: boolean;
   /** Bounding box of the projected body in pixels, `[x0, y0, x1, y1]`, y down (occlusion ignored). */
   bounds: [number, number, number, number];
+  /** Pixels the body would show with every other body left out; only for bodies the request names in `alone`. */
+  alonePixels?: number;
 }
 
 /** One ruler label as a camera sees it: its rectangle in pixels (y down) and whether it is shown. */
@@ -128,6 +135,11 @@ export interface LabelMeasure {
   text: string;
   state: 'shown' | 'thinned' | 'occluded' | 'cut' | 'overlap';
   rect: [number, number, number, number];
+  /**
+   * Shown labels only: the bodies whose visible pixels lie under the label's plate (which is
+   * drawn over everything), body name → pixels covered.
+   */
+  covers?: Record<string, number>;
 }
 
 /** The framing measurement of one scene and camera. */

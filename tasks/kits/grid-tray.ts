@@ -10,7 +10,7 @@
  * of 90°, so every pose stays exact) relative to the first view, which looks from +Z.
  */
 import { SpaceActError } from '../../core/errors.ts';
-import type { BodyRequirement } from '../../render/view-rule.ts';
+import type { BodyRequirement, LetterRequirement } from '../../render/view-rule.ts';
 import type { Pose, Vec3 } from '../../sim/types.ts';
 import type { World } from '../../sim/world.ts';
 import { glyphShapes } from './glyphs.ts';
@@ -106,6 +106,18 @@ export function trayViewBodies(pieces: string[]): BodyRequirement[] {
       { name: n, minPixels: 1500 },
       { name: labelOf(n), minPixels: 100 },
     ]),
+  ];
+}
+
+/**
+ * The letters of a tray's first view, for the view rule: the compass N and each piece's letter
+ * (`pieces`: body name → the letter painted on it), each letter going with its piece when a
+ * tier hides the piece.
+ */
+export function trayLetters(pieces: Array<{ body: string; text: string }>, compass = true): LetterRequirement[] {
+  return [
+    ...(compass ? [{ body: 'compass-N', text: 'N', role: 'compass' as const }] : []),
+    ...pieces.map((p) => ({ body: labelOf(p.body), text: p.text, role: 'piece' as const, piece: p.body })),
   ];
 }
 

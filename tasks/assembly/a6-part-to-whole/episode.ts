@@ -141,6 +141,7 @@ function physicalViewParts(s: PhysicalScene): ViewDeclaration[] {
           ...t.pieces.map((p) => ({ name: p.name, minPixels: 1200 })),
         ]),
       ],
+      letters: s.trays.map((t) => ({ body: `letter-${t.letter}`, text: t.letter, role: 'piece' as const, piece: `tray-${t.letter}` })),
     },
   ];
 }

@@ -306,7 +306,7 @@ export function build(instance: Instance<B3Scene>, world: World): FamilyEnv {
             { name: 'push-label', minPixels: 250 },
             ...(s.screen ? [{ name: 'screen', minPixels: 3000 }] : []),
           ],
-          ...(s.screen ? { hidden: ['baseplate'], hiddenBecause: '+occ (L7): a screen stands between the first view and the baseplate; the camera must move to see it' } : {}),
+          ...(s.screen ? { hidden: ['baseplate'], hiddenBecause: '+occ (L7): a screen stands between the first view and the baseplate; the camera must move to see it', hiddenAtMost: 1 } : {}),
           scenery: mat.scenery,
         },
       ];

@@ -77,6 +77,7 @@ export function buildLetterQuestion(instance: Instance<TableScene & { answer: st
           ...s.stands.map((_, i) => ({ name: `stand-${i + 1}`, minPixels: 2000 })),
           ...s.walls.map((_, i) => ({ name: `wall-${i + 1}`, minPixels: 500 })),
         ],
+        letters: s.plates.map((pl) => ({ body: `ink-${pl.letter}`, text: pl.letter, role: 'piece' as const, piece: `part-${pl.letter}` })),
       },
     ],
     // Right or wrong: partial credit for a wrong letter would pay guessing.

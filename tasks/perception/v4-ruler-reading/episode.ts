@@ -49,6 +49,8 @@ export function build(instance: Instance<V4Scene>, world: World): FamilyEnv {
           bodies: [{ name: 'table', minPixels: 20000, mayBeCut: true }, ...s.boxes.map((b) => ({ name: b.name, minPixels: 1500 }))],
           hidden,
           hiddenBecause: 'L5 and L7: a grey board hides one end of what is measured from the first view, so the camera must move',
+          // One end, as the tier text says.
+          hiddenAtMost: 1,
         },
       ];
     },

@@ -110,6 +110,8 @@ export function build(instance: Instance<V6Scene>, world: World): FamilyEnv {
         ],
         hidden: s.screen ? ['turntable'] : [],
         hiddenBecause: '+occ (L7): a screen in front of the turntable hides it and the lower part of the object',
+        // The turntable, as the tier text says (the object's lower part is its own body's share).
+        hiddenAtMost: 1,
       }));
     },
     async observe(ctx): Promise<ObservationImage[]> {

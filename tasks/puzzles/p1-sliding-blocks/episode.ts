@@ -7,7 +7,7 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
-import { addPiece, addTray, WALL_THICKNESS, pieceCell, trayViewBodies, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import { addPiece, addTray, WALL_THICKNESS, pieceCell, trayViewBodies, trayLetters, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { BLOCK_COLORS, BLOCK_HEIGHT, GOAL_COLOR, TARGET_COLOR, WALL_HEIGHT, type P1Scene } from './scene.ts';
 import { slidingProblem, type P1State } from './solver.ts';
@@ -106,6 +106,7 @@ export function build(instance: Instance<P1Scene>, world: World): FamilyEnv {
           ...trayViewBodies(s.blocks.map((b) => blockBody(b.id))),
           { name: 'goal', group: ['goal-cells', 'goal-bar'], minPixels: 1500 },
         ],
+        letters: trayLetters(s.blocks.map((b) => ({ body: blockBody(b.id), text: b.id }))),
       },
     ],
     staticsAfter() {

@@ -8,7 +8,7 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
-import { addPiece, addTray, labelOf, pieceCell, trayViewBodies, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import { addPiece, addTray, labelOf, pieceCell, trayViewBodies, trayLetters, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { CAR_HEIGHT, GOAL_COLOR, hiddenBehindTall, TALL_HEIGHT, TARGET_COLOR, TRUCK_HEIGHT, VEHICLE_COLORS, WALL_HEIGHT, type P2Scene, type P2Vehicle } from './scene.ts';
 import { trafficProblem } from './solver.ts';
@@ -105,8 +105,12 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
     viewParts: () => [
       {
         bodies: [...trayViewBodies(s.vehicles.map((v) => vehicleBody(v.id))), { name: 'exit-gate', minPixels: 300 }],
+        letters: trayLetters(s.vehicles.map((v) => ({ body: vehicleBody(v.id), text: v.id }))),
         hidden: hiddenBehindTall(s).flatMap((id) => [vehicleBody(id), labelOf(vehicleBody(id))]),
         hiddenBecause: '+occ (L7): the tall vehicle hides the vehicles just north of it from the low first view',
+        // The promise is where, not how many: the vehicles just north of the tall one, which
+        // hiddenBehindTall lists (a vehicle's letter goes with it); every other vehicle must be seen.
+        hiddenAtMost: hiddenBehindTall(s).length,
         // The painted cells in front of the exit gate (the gate itself is required).
         scenery: ['exit-cells'],
       },

@@ -25,7 +25,9 @@ export const TIER_SPEC: Record<Tier, { vehicles: [number, number]; band: [number
 const SIZE = 6;
 /** A's row: the third from the north, as on the classic board. */
 const EXIT_ROW = 2;
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+// No N: the compass letter N marks the lot's north, and a vehicle lettered N beside it would
+// read as either (issue 32; version 3).
+const LETTERS = 'ABCDEFGHIJKLMOPQRSTUVWXYZ';
 const GROUND_Y = -0.0101;
 
 type Drawn = { scene: P2Scene; length: number; count: number };

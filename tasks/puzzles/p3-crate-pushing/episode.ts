@@ -290,8 +290,11 @@ export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
             ...level.goals.map((_, k) => ({ name: `mark-${k + 1}`, minPixels: 150 })),
             { name: 'compass-N', minPixels: 120 },
           ],
+          letters: [{ body: 'compass-N', text: 'N', role: 'compass' }],
           hidden: firstViewHiddenBodies(s),
           hiddenBecause: '+occ (L7): the tall walls hide a crate or a green cell wholly from the low first view',
+          // The tier text promises one crate or one green cell, no more.
+          hiddenAtMost: 1,
           // The floor's checker pattern and the ramp's stripes are paint on required bodies.
           scenery: ['floor-checker', 'ramp-stripes'],
         },

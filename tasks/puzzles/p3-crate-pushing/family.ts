@@ -15,7 +15,7 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P3 is: id, version, category, title, summary and tiers. */
 export const P3_DESCRIPTOR: FamilyDescriptor = {
   id: 'P3',
-  version: 4,
+  version: 5,
   category: 'P',
   title: 'Crate pushing',
   summary:

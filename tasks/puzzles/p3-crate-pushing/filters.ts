@@ -28,6 +28,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<P3Scene>[] = [
       const hidden = firstViewHides(instance.scene);
       if (TIER_SPEC[instance.tier].tall) {
         if (!hidden.length) return 'the tall walls hide no crate and no marked cell from the first view';
+        if (hidden.length > 1) return `the first view hides more than the one crate or marked cell the tier promises: ${hidden.join(', ')}`;
         const slivers = firstViewHalfHidden(instance.scene);
         if (slivers.length) return `the tall walls hide much of ${slivers.join(', ')} from the first view`;
         return firstViewSeesRamp(instance.scene) ? null : 'the low first view does not look up the ramp from its low side';

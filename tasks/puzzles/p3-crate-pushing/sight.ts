@@ -1,7 +1,7 @@
 /**
  * What the first view of a P3 room shows: the first camera, and which crates and marked cells
  * the walls hide from it (a ray from the camera to points on the part, tested against the wall
- * blocks). The L7 lever (`+occ`) needs the tall walls to hide at least one of them at first; the
+ * blocks, the platform and ramp, the other crates and the pusher). The L7 lever (`+occ`) needs the tall walls to hide exactly one of them at first; the
  * lower tiers' first view hides none. Pure geometry, no rendering, so the generator can ask.
  */
 import type { CameraSpec } from '../../../render/camera-spec.ts';
@@ -28,15 +28,15 @@ function camera(s: P3Scene, azimuth: number): CameraSpec {
 
 /**
  * The first camera of a room: from the south, high above a flat room; low above a tall-walled
- * one (L7), from the first side (south, north, east, west) whose walls hide a crate or a marked
- * cell wholly while every other part the rules name (the other crates and marked cells, the
+ * one (L7), from the first side (south, north, east, west) whose walls hide exactly one crate or
+ * marked cell wholly (what the tier text promises, no more) while every other part the rules name (the other crates and marked cells, the
  * pusher, the ramp) stays mostly in sight: the lever hides what it means to hide, no more.
  */
 export function firstCamera(s: P3Scene): CameraSpec {
   if (s.wallHeight <= WALL_HEIGHT) return camera(s, 0);
   for (const az of LOW_AZIMUTHS) {
     const c = camera(s, az);
-    if (hiddenFrom(s, c).length && halfHiddenFrom(s, c).length === 0 && !rampFacesAway(s, az)) return c;
+    if (hiddenFrom(s, c).length === 1 && halfHiddenFrom(s, c).length === 0 && !rampFacesAway(s, az)) return c;
   }
   return camera(s, 0);
 }
@@ -89,10 +89,10 @@ function segmentHitsBox(a: Vec3, b: Vec3, min: Vec3, max: Vec3): boolean {
 }
 
 /**
- * Points on every crate top and marked cell (and, with `all`, the pusher's top and the ramp's
- * slope), world frame, with what they are and the body that draws them.
+ * Points on every crate top and marked cell (and, with `all`, the pusher's top, the ramp's
+ * slope and the platform's cells), world frame, with what they are and the body that draws them.
  */
-export function partPoints(s: P3Scene, all = false): Array<{ what: string; body: string; points: Vec3[] }> {
+export function partPoints(s: P3Scene, all = false): Array<{ what: string; body: string; cell: number; points: Vec3[] }> {
   const level = parseLevel(s);
   const at = (i: number, y: number): Vec3[] => {
     const c = i % s.cols;
@@ -103,19 +103,22 @@ export function partPoints(s: P3Scene, all = false): Array<{ what: string; body:
     return [[x, y, z], [x - e, y, z - e], [x + e, y, z - e], [x - e, y, z + e], [x + e, y, z + e]];
   };
   const base = (i: number): number => (level.kind[i] === 'platform' ? s.platformHeight : 0);
-  const out: Array<{ what: string; body: string; points: Vec3[] }> = [];
+  const out: Array<{ what: string; body: string; cell: number; points: Vec3[] }> = [];
   // Body names as episode.ts numbers them: mark-k and crate-k, 1-based in the order of the map.
-  level.goals.forEach((g, k) => out.push({ what: `marked cell at column ${g % s.cols}, row ${Math.floor(g / s.cols)}`, body: `mark-${k + 1}`, points: at(g, base(g) + 0.001) }));
-  level.crates.forEach((c, k) => out.push({ what: `crate at column ${c % s.cols}, row ${Math.floor(c / s.cols)}`, body: `crate-${k + 1}`, points: at(c, base(c) + 2 * CRATE_HALF) }));
+  level.goals.forEach((g, k) => out.push({ what: `marked cell at column ${g % s.cols}, row ${Math.floor(g / s.cols)}`, body: `mark-${k + 1}`, cell: g, points: at(g, base(g) + 0.001) }));
+  level.crates.forEach((c, k) => out.push({ what: `crate at column ${c % s.cols}, row ${Math.floor(c / s.cols)}`, body: `crate-${k + 1}`, cell: c, points: at(c, base(c) + 2 * CRATE_HALF) }));
   if (all) {
     const lift = (i: number): number => (level.kind[i] === 'ramp' ? s.platformHeight / 2 : base(i));
     const p = level.pusher;
     // The pusher's top: its centre and four points within its radius.
     const [px, py, pz] = at(p, lift(p) + 2 * PUSHER_HALF_HEIGHT)[0];
     const e = PUSHER_RADIUS * 0.7;
-    out.push({ what: 'pusher', body: 'pusher', points: [[px, py, pz], [px - e, py, pz - e], [px + e, py, pz - e], [px - e, py, pz + e], [px + e, py, pz + e]] });
+    out.push({ what: 'pusher', body: 'pusher', cell: p, points: [[px, py, pz], [px - e, py, pz - e], [px + e, py, pz - e], [px - e, py, pz + e], [px + e, py, pz + e]] });
     const ramp = level.kind.indexOf('ramp');
-    if (ramp >= 0) out.push({ what: 'ramp', body: 'ramp', points: at(ramp, s.platformHeight / 2) });
+    if (ramp >= 0) out.push({ what: 'ramp', body: 'ramp', cell: ramp, points: at(ramp, s.platformHeight / 2) });
+    // The platform: the centre of each of its cells (a view that shows it only as a sliver fails).
+    const top = level.kind.flatMap((k, i) => (k === 'platform' ? [at(i, s.platformHeight + 0.001)[0]] : []));
+    if (top.length) out.push({ what: 'platform', body: 'platform', cell: -1, points: top });
   }
   return out;
 }
@@ -147,7 +150,7 @@ function hiddenFrom(s: P3Scene, cam: CameraSpec): Array<{ what: string; body: st
  */
 function halfHiddenFrom(s: P3Scene, cam: CameraSpec): string[] {
   return blockedFrom(s, cam, true)
-    .filter((p) => p.blocked < p.total || p.body === 'pusher' || p.body === 'ramp')
+    .filter((p) => p.blocked < p.total || p.body === 'pusher' || p.body === 'ramp' || p.body === 'platform')
     .filter((p) => p.blocked >= 2)
     .map((p) => p.what);
 }
@@ -169,10 +172,45 @@ function blockedFrom(s: P3Scene, cam: CameraSpec, all: boolean): Array<{ what: s
       ]);
     }),
   );
-  return partPoints(s, all).map((part) => ({
-    what: part.what,
-    body: part.body,
-    blocked: part.points.filter((p) => walls.some(([lo, hi]) => segmentHitsBox(from, p, lo, hi))).length,
-    total: part.points.length,
-  }));
+  // The crates and the pusher stand in the way too (a low view sees a green cell behind a
+  // crate no better than behind a wall); a part is never hidden by what stands on its own cell.
+  const level = parseLevel(s);
+  const pieces: Array<{ cell: number; box: [Vec3, Vec3] }> = [];
+  const pieceBox = (cell: number, half: number, height: number): [Vec3, Vec3] => {
+    const c = cell % s.cols;
+    const r = (cell - c) / s.cols;
+    const x = (c + 0.5 - s.cols / 2) * s.cell;
+    const z = (r + 0.5 - s.rows / 2) * s.cell;
+    const y0 = level.kind[cell] === 'platform' ? s.platformHeight : level.kind[cell] === 'ramp' ? s.platformHeight / 2 : 0;
+    return [
+      [x - half + m, y0, z - half + m],
+      [x + half - m, y0 + height - m, z + half - m],
+    ];
+  };
+  // The raised platform hides a green cell on the floor behind it from a low view; the ramp
+  // is counted as a block half as high (it rises from the floor to the platform).
+  level.kind.forEach((k, cell) => {
+    if (k === 'platform' || k === 'ramp') {
+      const c = cell % s.cols;
+      const r = (cell - c) / s.cols;
+      const x = (c + 0.5 - s.cols / 2) * s.cell;
+      const z = (r + 0.5 - s.rows / 2) * s.cell;
+      walls.push([
+        [x - s.cell / 2 + m, 0, z - s.cell / 2 + m],
+        [x + s.cell / 2 - m, (k === 'platform' ? s.platformHeight : s.platformHeight / 2) - m, z + s.cell / 2 - m],
+      ]);
+    }
+  });
+  for (const c of level.crates) pieces.push({ cell: c, box: pieceBox(c, CRATE_HALF, 2 * CRATE_HALF) });
+  pieces.push({ cell: level.pusher, box: pieceBox(level.pusher, PUSHER_RADIUS * 0.7, 2 * PUSHER_HALF_HEIGHT) });
+  return partPoints(s, all).map((part) => {
+    // The platform's own cells are judged against the walls only: a crate standing on one is on it, not in front of it.
+    const boxes = part.body === 'platform' ? walls : [...walls, ...pieces.filter((q) => q.cell !== part.cell).map((q) => q.box)];
+    return {
+      what: part.what,
+      body: part.body,
+      blocked: part.points.filter((p) => boxes.some(([lo, hi]) => segmentHitsBox(from, p, lo, hi))).length,
+      total: part.points.length,
+    };
+  });
 }

@@ -261,8 +261,16 @@ export function build(instance: Instance<P4Scene>, world: World): FamilyEnv {
           { name: 'exit-frame', minPixels: 150 },
           { name: 'ball', minPixels: 200 },
         ],
-        hidden: s.opaque ? hiddenBehindOpaqueCube(s, instance.camera.initial.azimuth) : [],
-        hiddenBecause: 'opaque blocks (L5, L7): the maze cube hides what stands behind it',
+        letters: ['N', 'E', 'S', 'W'].map((ch) => ({ body: `compass-${ch}`, text: ch, role: 'compass' as const })),
+        // Translucent blocks (L1, L3) still dim and cross the compass letter straight behind the
+        // cube (about half of it shows): the letters are placed so that the cube hides at most
+        // that one, and the three others say which way is north.
+        hidden: s.opaque ? hiddenBehindOpaqueCube(s, instance.camera.initial.azimuth) : [`compass-${LETTER_AT_AZIMUTH[(s.viewAzimuth + 180) % 360]}`],
+        hiddenBecause: 'the maze cube stands between the first view and the compass letter straight behind it; opaque blocks (L5, L7) also hide the ball and, facing away, the exit frame',
+        // What stands behind the cube (hiddenBehindOpaqueCube): the ball, the compass letter
+        // straight behind it and the exit's frame when the exit faces away; the letter alone when
+        // the blocks are translucent.
+        hiddenAtMost: s.opaque ? 3 : 1,
         // The tiles the compass letters stand on (the letters are required).
         scenery: ['compass-tiles'],
         rulers: [],

@@ -177,6 +177,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
           { name: 'goal-pad', minPixels: 1000 },
           ...Array.from({ length: n }, (_, i) => ({ name: `disk-${i + 1}`, minPixels: 800 })),
         ],
+        letters: PEG_NAMES.map((l) => ({ body: `letter-${l}`, text: l, role: 'piece' as const, piece: `peg-${l}` })),
         rulers: [],
       },
     ],

@@ -24,6 +24,11 @@ import { BOARD_X, BOARD_Z, CARRY_Y, CLEARANCE, drives, GEAR_Y, MARK_HALF_DEG, pe
 const CRANK = 'crank';
 const POINTER = 'pointer';
 const DIAL_PARTS = ['dial', 'dial-arrow', 'dial-mark'];
+/**
+ * Height of a peg's painted letter, m: 2.6 cm, so the smallest letter of the wide L7 board still
+ * spans 14 pixels (2 cm letters spanned 11 to 13 there; issue 32, version 2).
+ */
+const PEG_LETTER_HEIGHT = 0.026;
 /** Height of the dial's face above the board, m (over the gears' pins). */
 const DIAL_Y = GEAR_Y + 0.012;
 /** Radius of the dial, m (inside the smallest output gear's pins). */
@@ -108,7 +113,7 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
     const side = p.name === 'I' || p.name === 'O' ? 1 : -1;
     const tall = p.name === 'I' || p.name === 'O' ? GEAR_Y + 0.02 : GEAR_Y + 0.008;
     world.addBody({ name: `peg-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x, tall / 2, p.z], q: id }, shapes: [{ type: 'cylinder', radius: 0.005, halfHeight: tall / 2 }], color: '#34495e' });
-    world.addBody({ name: `letter-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x + 0.017, 0.0006, p.z + side * 0.017], q: id }, shapes: glyphShapes(p.name, 0.02, 0.001), color: '#1b2631' });
+    world.addBody({ name: `letter-${p.name}`, kind: 'static', collides: false, pose: { p: [p.x + 0.019, 0.0006, p.z + side * 0.019], q: id }, shapes: glyphShapes(p.name, PEG_LETTER_HEIGHT, 0.001), color: '#1b2631' });
   }
   // The input crank: a hub on I with a handle, held by its joint's motor (a brake when not turning).
   world.addBody({
@@ -273,6 +278,7 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
           ...s.pegs.map((p) => ({ name: `letter-${p.name}`, minPixels: 20 })),
           ...s.tray.map((_, k) => ({ name: gearName(k), minPixels: 1500 })),
         ],
+        letters: s.pegs.map((p) => ({ body: `letter-${p.name}`, text: p.name, role: 'piece' as const, piece: `peg-${p.name}` })),
       },
     ],
     progress() {

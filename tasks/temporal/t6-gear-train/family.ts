@@ -24,7 +24,7 @@ import { reference } from './solver.ts';
 /** What T6 is: id, version, category, title, summary and tiers. */
 export const T6_DESCRIPTOR: FamilyDescriptor = {
   id: 'T6',
-  version: 1,
+  version: 2,
   category: 'T',
   title: 'Gear train',
   summary:
