@@ -109,7 +109,8 @@ export function build(instance: Instance<A4Scene>, world: World): FamilyEnv {
           ...s.sticks.map((t) => ({ name: t.name, minPixels: 1000 })),
         ],
         hidden: s.sticks.filter((t) => t.hidden).map((t) => t.name),
-        ...(s.screen ? { hiddenBecause: '+occ (L7): the grey screen hides a stick from the first view' } : {}),
+        // The tier text promises one stick behind the screen.
+        ...(s.screen ? { hiddenBecause: '+occ (L7): the grey screen hides a stick from the first view', hiddenAtMost: 1 } : {}),
       },
     ],
     solved() {
