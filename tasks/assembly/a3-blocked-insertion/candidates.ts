@@ -8,42 +8,24 @@
  * sampled world a live candidate, where sampling the generator alone would keep only the few
  * whose drawn colours happen to match.
  */
-import { Rng } from '../../../core/rng.ts';
 import type { InstanceView } from '../../instance-view.ts';
+import { namingOrder, tierPool, toolEnum } from '../../kits/candidate-pool.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
-import { drawScene, instanceOf, PIECE_COLORS, type Draw } from './generate.ts';
+import { drawScene, instanceOf, PIECE_COLORS } from './generate.ts';
 import type { A3Scene } from './scene.ts';
 
 /** Scenes sampled per tier. */
 export const CANDIDATE_SCENES = 200;
-/** First sampled seed: far past the battery's judged and training seeds. */
-export const CANDIDATE_SEED_BASE = 1_000_000;
 
-const BASE = new Map<Tier, Draw[]>();
-
-function base(tier: Tier): Draw[] {
-  let draws = BASE.get(tier);
-  if (!draws) {
-    draws = [];
-    for (let i = 0; i < CANDIDATE_SCENES; i++) draws.push(drawScene(CANDIDATE_SEED_BASE + i, tier));
-    BASE.set(tier, draws);
-  }
-  return draws;
-}
-
-function pieceNames(view: InstanceView): string[] {
-  const tool = view.tools.find((t) => t.name === 'place');
-  return (tool?.parameters as { properties?: { piece?: { enum?: string[] } } }).properties?.piece?.enum ?? [];
-}
+const pool = tierPool(CANDIDATE_SCENES, drawScene);
 
 /** The sampled scenes with as many pieces as the view names, renamed to those names. */
 export function* candidates(family: FamilyDescriptor, view: InstanceView, tier: Tier): Iterable<Instance<A3Scene>> {
-  const names = pieceNames(view);
+  const names = toolEnum(view, 'place', 'piece');
   const colour = new Map(PIECE_COLORS.map((c) => [c.name, c.color]));
-  for (const [i, draw] of base(tier).entries()) {
+  for (const { seed, draw } of pool(tier)) {
     if (draw.scene.pieces.length !== names.length) continue;
-    const seed = CANDIDATE_SEED_BASE + i;
-    const order = new Rng(`A3/candidates/${tier}/${seed}/${names.join(',')}`).shuffle(names);
+    const order = namingOrder('A3', tier, seed, names);
     const scene: A3Scene = structuredClone(draw.scene);
     scene.pieces.forEach((p, k) => {
       p.name = order[k];

@@ -7,45 +7,27 @@
  * renamed to the names the agent's tool lists (in a seeded random assignment), so that every
  * candidate reads exactly like the judged instance.
  */
-import { Rng } from '../../../core/rng.ts';
 import type { InstanceView } from '../../instance-view.ts';
+import { namingOrder, tierPool, toolEnum } from '../../kits/candidate-pool.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
-import { budgetFor, drawScene, instanceOf, STICK_COLORS, type Draw } from './generate.ts';
+import { budgetFor, drawScene, instanceOf, STICK_COLORS } from './generate.ts';
 import { assemblySlides } from './plan.ts';
 import type { A4Scene } from './scene.ts';
 
 /** Scenes sampled per tier. */
 export const CANDIDATE_SCENES = 60;
-/** First sampled seed: far past the battery's judged and training seeds. */
-export const CANDIDATE_SEED_BASE = 1_000_000;
 
-const BASE = new Map<Tier, Draw[]>();
-
-function base(tier: Tier): Draw[] {
-  let draws = BASE.get(tier);
-  if (!draws) {
-    draws = [];
-    for (let i = 0; i < CANDIDATE_SCENES; i++) draws.push(drawScene(CANDIDATE_SEED_BASE + i, tier));
-    BASE.set(tier, draws);
-  }
-  return draws;
-}
-
-function stickNames(view: InstanceView): string[] {
-  const tool = view.tools.find((t) => t.name === 'slide');
-  return (tool?.parameters as { properties?: { stick?: { enum?: string[] } } }).properties?.stick?.enum ?? [];
-}
+const pool = tierPool(CANDIDATE_SCENES, drawScene);
 
 /** The sampled scenes with the view's budget and as many movable sticks as the view names, renamed to those names. */
 export function* candidates(family: FamilyDescriptor, view: InstanceView, tier: Tier): Iterable<Instance<A4Scene>> {
-  const names = stickNames(view);
+  const names = toolEnum(view, 'slide', 'stick');
   const colour = new Map(STICK_COLORS.map((c) => [c.name, c.color]));
-  for (const [i, draw] of base(tier).entries()) {
+  for (const { seed, draw } of pool(tier)) {
     const movable = draw.scene.sticks.filter((t) => !t.key);
     if (movable.length !== names.length) continue;
     if (budgetFor(assemblySlides(draw.scene, draw.disassembly).length) !== view.budgets.actions) continue;
-    const seed = CANDIDATE_SEED_BASE + i;
-    const order = new Rng(`A4/candidates/${tier}/${seed}/${names.join(',')}`).shuffle(names);
+    const order = namingOrder('A4', tier, seed, names);
     const scene: A4Scene = structuredClone(draw.scene);
     let k = 0;
     for (const t of scene.sticks) {
