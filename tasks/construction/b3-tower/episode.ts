@@ -26,7 +26,7 @@ import type { Quat, Vec3 } from '../../../sim/types.ts';
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { PITCH, PLATE } from '../../kits/bricks/catalog.ts';
-import { studSiteTools, mm, toolQuat } from '../../kits/bricks/stud-site.ts';
+import { mm, restsOnSupport, studSiteTools, toolQuat } from '../../kits/bricks/stud-site.ts';
 import type { PlannedPart } from '../../kits/bricks/plan.ts';
 import { glyphShapes } from '../../kits/glyphs.ts';
 import { addMeasuringMat, matViewBodies } from '../../kits/measuring-mat.ts';
@@ -165,10 +165,7 @@ export function build(instance: Instance<B3Scene>, world: World): FamilyEnv {
 
   world.meta.result = null;
   const result = (): TowerResult | null => world.meta.result as TowerResult | null;
-  const restsOn = (name: string): string => {
-    const under = bricks.connections().filter((c) => c.upper === name).map((c) => c.lower);
-    return under.map((n) => (n === 'baseplate' ? 'the baseplate' : `'${n}'`)).join(' and ');
-  };
+  const restsOn = restsOnSupport(bricks, 'baseplate', 'the baseplate');
 
   const site = studSiteTools({
     world,

@@ -19,7 +19,7 @@ import { BRICK_WORLD_OPTIONS, BrickSystem, type BrickInfo } from '../../../sim/b
 import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance, ObservationImage } from '../../types.ts';
 import { PITCH, PLATE } from '../../kits/bricks/catalog.ts';
-import { mm, studSiteTools, toolQuat } from '../../kits/bricks/stud-site.ts';
+import { mm, restsOnSupport, studSiteTools, toolQuat } from '../../kits/bricks/stud-site.ts';
 import { addMeasuringMat, matViewBodies } from '../../kits/measuring-mat.ts';
 import { targetSheet, targetViewParts, VIEW_LABELS } from './drawing.ts';
 import { BASE_PLATES, cellsOfParts, planToWorld, plateHalf, sameViews, SNAP_TOLERANCE, targetsOf, viewsIoU, worldToPlan, YAW_TOLERANCE_DEG, type B5Scene, type TargetViews } from './scene.ts';
@@ -61,10 +61,7 @@ export function build(instance: Instance<B5Scene>, world: World): FamilyEnv {
 
   world.meta.result = null;
   const result = (): WallResult | null => world.meta.result as WallResult | null;
-  const restsOn = (name: string): string => {
-    const under = bricks.connections().filter((c) => c.upper === name).map((c) => c.lower);
-    return under.map((n) => (n === 'baseplate' ? 'the baseplate' : `'${n}'`)).join(' and ');
-  };
+  const restsOn = restsOnSupport(bricks, 'baseplate', 'the baseplate');
   const site = studSiteTools({
     world,
     bricks,

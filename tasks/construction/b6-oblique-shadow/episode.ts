@@ -23,7 +23,7 @@ import type { World, WorldOptions } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { PITCH, PLATE } from '../../kits/bricks/catalog.ts';
 import type { PlannedPart } from '../../kits/bricks/plan.ts';
-import { mm, studSiteTools, toolQuat } from '../../kits/bricks/stud-site.ts';
+import { mm, restsOnSupport, studSiteTools, toolQuat } from '../../kits/bricks/stud-site.ts';
 import { addMeasuringMat, matViewBodies } from '../../kits/measuring-mat.ts';
 import {
   BASE_PLATES,
@@ -108,10 +108,7 @@ export function build(instance: Instance<B6Scene>, world: World): FamilyEnv {
 
   world.meta.result = null;
   const result = (): ShadowResult | null => world.meta.result as ShadowResult | null;
-  const restsOn = (name: string): string => {
-    const under = bricks.connections().filter((c) => c.upper === name).map((c) => c.lower);
-    return under.map((n) => (n === 'baseplate' ? 'the baseplate' : `'${n}'`)).join(' and ');
-  };
+  const restsOn = restsOnSupport(bricks, 'baseplate', 'the baseplate');
   const site = studSiteTools({
     world,
     bricks,

@@ -209,3 +209,18 @@ export function mm(x: number): string {
 export function toolQuat(deg: number): Quat {
   return yawQuat(-deg);
 }
+
+/**
+ * `StudSite.restsOn` for a site with one support body: what a placed brick rests on, in the order
+ * the brick system lists its connections, the support spoken as `spoken` ("the baseplate") and
+ * bricks by name ("the baseplate and 'b2'"). B3, B5 and B6 use it; B1 (two piers) and B2 (the
+ * table named first) word theirs differently.
+ */
+export function restsOnSupport(bricks: BrickSystem, support: string, spoken: string): (name: string) => string {
+  return (name) =>
+    bricks
+      .connections()
+      .filter((c) => c.upper === name)
+      .map((c) => (c.lower === support ? spoken : `'${c.lower}'`))
+      .join(' and ');
+}
