@@ -129,23 +129,29 @@ export async function incline(mu = 0.5, seconds = 1): Promise<CalibrationResult[
 }
 
 const BLOCK: Vec3 = [0.05, 0.01, 0.025]; // half extents: L = 0.1 m, height 0.02 m
-const HARMONIC = [1 / 2, 1 / 4, 1 / 6, 1 / 8];
-
-/** Largest block displacement (m) after 2 s for a harmonic stack scaled by `fraction`. */
-async function overhangMotion(fraction: number): Promise<number> {
+/** Length of the calibration's loose blocks, m. */
+const BLOCK_LENGTH = 2 * BLOCK[0];
+/**
+ * Largest block displacement (m) after 2 s for a harmonic stack of `blocks` loose blocks whose
+ * overhangs are scaled by `fraction` (blocks `length` long, 2 cm high and 5 cm deep): block k from the top reaches `fraction · L / (2k)` past the
+ * one below it (the bottom block past the table edge), so at `fraction` 1 every level's load sits
+ * exactly over the far end of what it rests on. A block that tips falls metres in 2 s; a stack
+ * that stands only settles by contact compliance (millimetres).
+ */
+async function harmonicStackMotion(blocks: number, fraction: number, length = BLOCK_LENGTH): Promise<number> {
+  const half: Vec3 = [length / 2, BLOCK[1], BLOCK[2]];
   const world = await World.create();
   try {
-    const L = 2 * BLOCK[0];
     // Table top at y = 0 with its right edge at x = 0.
     world.addBody({ name: 'table', kind: 'static', pose: { p: [-0.5, -0.05, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.5, 0.05, 0.5] }] });
-    // Right edge of the block k from the bottom: cumulative offsets from the table edge.
+    // Right end of block k from the bottom: the cumulative offsets from the table edge.
     let edge = 0;
     const starts: Vec3[] = [];
-    for (let k = 0; k < 4; k++) {
-      edge += HARMONIC[3 - k] * L * fraction;
-      const p: Vec3 = [edge - BLOCK[0], BLOCK[1] * (2 * k + 1), 0];
+    for (let k = 0; k < blocks; k++) {
+      edge += (fraction * length) / (2 * (blocks - k));
+      const p: Vec3 = [edge - half[0], half[1] * (2 * k + 1), 0];
       starts.push(p);
-      world.addBody({ name: `block${k + 1}`, kind: 'dynamic', pose: { p, q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: BLOCK }], material: { friction: 0.6 } });
+      world.addBody({ name: `block${k + 1}`, kind: 'dynamic', pose: { p, q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half }], material: { friction: 0.6 } });
     }
     world.advance(2);
     return Math.max(...starts.map((s, k) => Math.hypot(...(vadd(world.getPose(`block${k + 1}`).p, vscale(s, -1)) as [number, number, number]))));
@@ -154,10 +160,16 @@ async function overhangMotion(fraction: number): Promise<number> {
   }
 }
 
+
+/** Largest block displacement (m) after 2 s for the four-block harmonic stack scaled by `fraction`. */
+function overhangMotion(fraction: number): Promise<number> {
+  return harmonicStackMotion(4, fraction);
+}
+
 /** Harmonic overhang: stands at 95 %, falls at 105 %, critical overhang by bisection. */
 export async function overhang(): Promise<CalibrationResult[]> {
   const L = 2 * BLOCK[0];
-  const theory = L * HARMONIC.reduce((a, b) => a + b, 0);
+  const theory = (L / 2) * (1 + 1 / 2 + 1 / 3 + 1 / 4);
   // A block that tips falls off the edge (metres within 2 s); a standing stack only settles by
   // contact compliance (about 2 mm at the top), so a quarter block length separates the two.
   const fallen = (d: number): boolean => d > L / 4;

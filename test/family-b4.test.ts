@@ -7,11 +7,12 @@
  */
 import { expect } from 'chai';
 import { b4OverhangStack } from '../tasks/construction/b4-overhang-stack/family.ts';
-import { actionBudget, blockBody, RULE_MARGIN, supplyPose, TIERS, type B4Scene } from '../tasks/construction/b4-overhang-stack/scene.ts';
+import { actionBudget, BLOCK_HEIGHT, blockBody, RULE_MARGIN, supplyPose, TIERS, type B4Scene } from '../tasks/construction/b4-overhang-stack/scene.ts';
 import { referenceColumn, ruleReach } from '../tasks/construction/b4-overhang-stack/solver.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { bestColumn, columnFailure, columnReach, farthestColumn } from '../tasks/kits/loose-blocks/column.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
+import { World } from '../sim/world.ts';
 
 const family = b4OverhangStack as unknown as TaskFamily<B4Scene>;
 const TIER_LIST: Tier[] = ['L1', 'L3', 'L5', 'L7'];
@@ -79,6 +80,51 @@ describe('B4 overhang stack', function () {
         expect(ok.status, ok.message).to.equal('ok');
       } finally {
         env.free();
+      }
+    });
+
+    /**
+     * The harmonic column of `n` equal blocks (zero margin) with every overhang scaled by `f`:
+     * each block's far end moves to `f` times its distance past the edge.
+     */
+    function scaledHarmonic(n: number, length: number, f: number): { x: number; length: number }[] {
+      return farthestColumn(Array(n).fill(length), 0, 0)!.map((b) => ({ x: f * (b.x + b.length / 2) - b.length / 2, length: b.length }));
+    }
+
+    /** Largest block motion (m) in 2 s of a column of loose blocks (B4's cross-section) built in Rapier at a table edge at x = 0. */
+    async function settleMotion(column: { x: number; length: number }[]): Promise<number> {
+      const world = await World.create();
+      try {
+        world.addBody({ name: 'table', kind: 'static', pose: { p: [-0.5, -0.05, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.5, 0.05, 0.5] }] });
+        const starts = column.map((b, k) => [b.x, BLOCK_HEIGHT * (k + 0.5), 0] as [number, number, number]);
+        column.forEach((b, k) =>
+          world.addBody({ name: `block${k}`, kind: 'dynamic', pose: { p: starts[k], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [b.length / 2, BLOCK_HEIGHT / 2, 0.025] }], material: { friction: 0.6 } }),
+        );
+        world.advance(2);
+        return Math.max(...starts.map((p0, k) => Math.hypot(...world.getPose(`block${k}`).p.map((v, a) => v - p0[a]))));
+      } finally {
+        world.free();
+      }
+    }
+
+    // Rapier's settle is not monotone within ±0.5 % of the limit (issue 29), so the agreement is
+    // asked at ±2 %. With B4's 20 cm blocks the 2 % is 2 mm of slack per level; measured: the
+    // settle sinks a standing column by 1–8 mm (n = 3…8) and a column 2 % past falls metres. With
+    // 10 cm blocks (1 mm of slack) eight blocks at 0.98 already fall in Rapier, which is why B4
+    // keeps a 5 mm rule margin rather than a fraction of the limit.
+    it('the exact verdict agrees with the harmonic bound for n = 3…8: 0.98 of it stands, 1.02 falls — and Rapier\'s settle agrees with 20 cm blocks', async () => {
+      const L = 0.2;
+      for (let n = 3; n <= 8; n++) {
+        const under = scaledHarmonic(n, L, 0.98);
+        const over = scaledHarmonic(n, L, 1.02);
+        const harmonic = (L / 2) * Array.from({ length: n }, (_, k) => 1 / (k + 1)).reduce((a, b) => a + b, 0);
+        expect(columnReach(over) / harmonic, `n = ${n}`).to.be.closeTo(1.02, 1e-9);
+        expect(columnFailure(under, 0, 0), `n = ${n} at 0.98`).to.equal(null);
+        expect(columnFailure(over, 0, 0), `n = ${n} at 1.02`).to.not.equal(null);
+        const stood = await settleMotion(under);
+        const fell = await settleMotion(over);
+        expect(stood, `n = ${n} at 0.98 moved ${stood} m`).to.be.lessThan(L / 4);
+        expect(fell, `n = ${n} at 1.02 moved ${fell} m`).to.be.greaterThan(L / 4);
       }
     });
 
