@@ -7,10 +7,11 @@
  */
 import { expect } from 'chai';
 import { b4OverhangStack } from '../tasks/construction/b4-overhang-stack/family.ts';
-import { actionBudget, BLOCK_HEIGHT, blockBody, RULE_MARGIN, supplyPose, TIERS, type B4Scene } from '../tasks/construction/b4-overhang-stack/scene.ts';
+import { actionBudget, RULE_MARGIN, TIERS, type B4Scene } from '../tasks/construction/b4-overhang-stack/scene.ts';
 import { referenceColumn, ruleReach } from '../tasks/construction/b4-overhang-stack/solver.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { bestColumn, columnFailure, columnReach, farthestColumn } from '../tasks/kits/loose-blocks/column.ts';
+import { BLOCK_HEIGHT, blockBody, supplyPose } from '../tasks/kits/loose-blocks/table-edge.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 import { World } from '../sim/world.ts';
 

@@ -6,25 +6,20 @@
  * check, so the reference's placement count is the fewest possible.
  */
 import { SpaceActError } from '../../../core/errors.ts';
-import { roundTo } from '../../../core/determinism.ts';
-import { bestColumn, columnReach, type ChosenColumn } from '../../kits/loose-blocks/column.ts';
+import { columnReach, type ChosenColumn } from '../../kits/loose-blocks/column.ts';
+import { farthestOfSupply, placeCalls } from '../../kits/loose-blocks/stack-tools.ts';
 import type { Instance, ReferenceSolution } from '../../types.ts';
 import { REFERENCE_MARGIN, RULE_MARGIN, type B4Scene } from './scene.ts';
-
-/** The farthest column of `count` blocks of the supply, at `margin`, over the scene's edge. */
-export function farthest(s: B4Scene, count: number, margin: number): ChosenColumn | null {
-  return bestColumn(s.blocks.map((b) => b.length), count, s.edgeX, margin);
-}
 
 /** The farthest any column of `count` blocks reaches at the rule's margin (−∞ when none stands). */
 export function ruleReach(s: B4Scene, count: number): number {
   if (count === 0) return -Infinity;
-  return farthest(s, count, RULE_MARGIN)?.reach ?? -Infinity;
+  return farthestOfSupply(s, count, RULE_MARGIN)?.reach ?? -Infinity;
 }
 
 /** The reference column: the farthest column of `needed` blocks at the reference margin. */
 export function referenceColumn(s: B4Scene): ChosenColumn {
-  const c = farthest(s, s.needed, REFERENCE_MARGIN);
+  const c = farthestOfSupply(s, s.needed, REFERENCE_MARGIN);
   if (!c) throw new SpaceActError('invalid-state', `no column of ${s.needed} blocks stands`);
   return c;
 }
@@ -35,7 +30,7 @@ export function reference(instance: Instance<B4Scene>): ReferenceSolution {
   const c = referenceColumn(s);
   if (columnReach(c.blocks) < s.markerX) throw new SpaceActError('invalid-state', `${instance.id}: the reference column does not reach the marker`, { instance: instance.id });
   return {
-    calls: c.order.map((i, k) => ({ tool: 'place', args: { block: s.blocks[i].color, x_m: roundTo(c.blocks[k].x, 4) } })),
+    calls: placeCalls(s, c),
     optimal: true,
     unique: false,
     method:

@@ -1,0 +1,238 @@
+/**
+ * Stacking loose blocks in one column at the table's edge of `table-edge.ts`: the `place` and
+ * `remove` tools (their specs, the rules text that explains them, and their handlers), the
+ * reach-past-the-marker goal, and the helpers a reference solver needs. B4 is built from these
+ * alone; a family with another goal over the same table takes the tools and writes its own
+ * `solved` and `progress`.
+ *
+ * `place` carries a block by swept motion (lift, carry, lower, as a hand would), then asks the
+ * kit's exact statics check (`column.ts`) whether the column stands with the rule's margin; a
+ * refusal leaves the block where it was asked for in the rollback picture and names only the
+ * block and which rule it broke (never how far it is from standing: a distance would let a blind
+ * prober bisect for the edge). After every accepted action the world's settle check (Rapier)
+ * confirms that nothing moves. The family's state is `world.meta.stack` (each placed block's
+ * colour and the centre it was given, bottom to top), snapshotted with the world so a rollback
+ * undoes it.
+ */
+import { roundTo } from '../../../core/determinism.ts';
+import { SpaceActError } from '../../../core/errors.ts';
+import type { Pose } from '../../../sim/types.ts';
+import { ViolationError } from '../../../sim/violation.ts';
+import type { World } from '../../../sim/world.ts';
+import type { FamilyEnv, ToolCall, ToolOutput, ToolSpec } from '../../types.ts';
+import { bestColumn, columnFailure, columnReach, type ChosenColumn, type ColumnBlock } from './column.ts';
+import {
+  addTableEdge,
+  BLOCK_HEIGHT,
+  blockBody,
+  CARRY_CLEARANCE,
+  DROP_GAP,
+  levelY,
+  RULER_END,
+  STACK_Z,
+  supplyPose,
+  tableEdgeViewParts,
+  type BlockColor,
+  type TableEdgeScene,
+} from './table-edge.ts';
+
+/** The `place(block, x_m)` tool as the agent sees it: the block by colour, its centre along the ruler. */
+export function placeToolSpec(s: TableEdgeScene): ToolSpec {
+  return {
+    name: 'place',
+    kind: 'physical',
+    description:
+      'Pick up the named block from where it lies, carry it over the stacking line and lower it straight down onto the top of the stack (onto the table when the stack is empty), lying along the ruler. ' +
+      'x_m is where its centre should be along the ruler, in metres (the ruler reads centimetres from its 0 mark, which is x = 0). The placement is refused and undone if the block would rest on nothing, or if the stack would not stand with it (see the rules).',
+    parameters: {
+      type: 'object',
+      properties: {
+        block: { enum: s.blocks.map((b) => b.color) },
+        x_m: { type: 'number', minimum: 0, maximum: RULER_END },
+      },
+      required: ['block', 'x_m'],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** The `remove()` tool as the agent sees it. */
+export const REMOVE_TOOL_SPEC: ToolSpec = {
+  name: 'remove',
+  kind: 'physical',
+  description: 'Lift the top block off the stack and put it back where it lay at the start.',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+};
+
+/** What a family says in its rules beyond what the kit says for it. */
+export interface TableEdgeRules {
+  /** The goal, in one paragraph (what ends the episode included). */
+  goal: string;
+  /** The rule's margin from tipping, m (stated in whole millimetres: the same for every seed). */
+  margin: number;
+  /** The action budget (every place and remove counts, refused ones too). */
+  actions: number;
+}
+
+/**
+ * The rules text of a table-edge task: the supply (colours and count, whether the lengths
+ * differ — no length), the marker, the family's goal, the ruler, the tools, the standing rule with
+ * its margin and the budget. Nothing metric that varies with the seed: the lengths, the edge
+ * and the marker are read off the ruler in the pictures.
+ */
+export function tableEdgeRules(s: TableEdgeScene, rules: TableEdgeRules): string {
+  const colors = s.blocks.map((b) => b.color);
+  return [
+    `${s.blocks.length} loose wooden blocks (${colors.join(', ')}) lie on a table, each named by its colour. They have no studs: they hold by their own weight and friction only. All have the same height and depth and the same wood, so a block's weight goes with its length; ${s.blocks.some((b) => b.length !== s.blocks[0].length) ? 'their lengths differ.' : 'they are all the same length.'}`,
+    'A red post with a red ball on top stands on the floor beyond the right-hand edge of the table, below the level of the table top.',
+    rules.goal,
+    'A black-and-white ruler runs along the stacking line, level with the table top, and reads centimetres from its 0 mark; the table edge, the post and the blocks are measured against it.',
+    'place(block, x_m) puts a block on top of the stack with its centre at x_m along the ruler (metres); remove() takes the top block back. Blocks lie along the ruler, one on top of another.',
+    `Standing: at every level the blocks from that level up must have their common centre of mass over the part where that level rests on the one below (for the bottom block, on the table), at least ${rules.margin * 1000} mm inside that part's ends. A placement that breaks this, or rests on nothing, is refused and undone, and the rest of that turn is not run.`,
+    `Budget: ${rules.actions} actions — every place and remove counts, refused ones too; camera moves are free.`,
+  ].join('\n');
+}
+
+/** One block of the stack: its colour and the centre the tool was given, m. */
+export interface PlacedBlock {
+  color: BlockColor;
+  x: number;
+}
+
+/** The handlers of `place` and `remove` and what they keep track of. */
+export interface LooseBlockStack {
+  /** The handlers, for `FamilyEnv.tools`. */
+  tools: {
+    place(args: Record<string, unknown>): ToolOutput;
+    remove(args: Record<string, unknown>): string;
+  };
+  /** The stack, bottom to top. */
+  placed(): PlacedBlock[];
+  /**
+   * The column as placed: the exact check judges the centres the tool was given (the settle
+   * check holds every block within 2 mm of them), so a settle's micrometres cannot change a
+   * verdict at the margin.
+   */
+  column(): ColumnBlock[];
+}
+
+const IDENTITY: Pose['q'] = [0, 0, 0, 1];
+
+/**
+ * The handlers of `place(block, x_m)` and `remove()` on the blocks `addTableEdge` put in
+ * `world`, judged with the rule's `margin` (m). Sets up `world.meta.stack`. A placement is
+ * refused as `statics` with one of two rules — it rests on nothing, or the stack would not stand
+ * — and nothing else: finer causes would be feedback for a blind prober.
+ */
+export function looseBlockStack(world: World, s: TableEdgeScene, margin: number): LooseBlockStack {
+  world.meta.stack = [];
+  const placed = (): PlacedBlock[] => world.meta.stack as PlacedBlock[];
+  const stack = (): BlockColor[] => placed().map((p) => p.color);
+  const indexOf = (c: BlockColor): number => s.blocks.findIndex((b) => b.color === c);
+  const lengthOf = (c: BlockColor): number => s.blocks[indexOf(c)].length;
+  const column = (): ColumnBlock[] => placed().map((p) => ({ x: p.x, length: lengthOf(p.color) }));
+  const clearY = (): number => levelY(stack().length) + BLOCK_HEIGHT + CARRY_CLEARANCE;
+
+  /** Carries a block by swept motion: up, across at a height that clears everything, down. */
+  const carry = (name: string, to: Pose): void => {
+    const from = world.getPose(name).p;
+    const y = Math.max(clearY(), to.p[1] + CARRY_CLEARANCE);
+    world.setKind(name, 'kinematic');
+    world.moveSwept(name, { p: [from[0], y, from[2]], q: IDENTITY });
+    world.moveSwept(name, { p: [to.p[0], y, to.p[2]], q: IDENTITY });
+    world.moveSwept(name, to);
+  };
+  // Handed back to the physics at rest, so the settle check sees only what gravity does.
+  const release = (name: string): void => {
+    world.setKind(name, 'dynamic');
+    world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
+  };
+
+  return {
+    placed,
+    column,
+    tools: {
+      place(args) {
+        const color = String(args.block) as BlockColor;
+        if (indexOf(color) < 0) throw new SpaceActError('invalid-argument', `block: '${color}' is not one of ${s.blocks.map((b) => b.color).join(', ')}`, { field: 'block' });
+        if (stack().includes(color)) throw new SpaceActError('invalid-argument', `block: '${color}' is already in the stack (remove takes the top block back)`, { field: 'block' });
+        const x = Number(args.x_m);
+        if (!Number.isFinite(x)) throw new SpaceActError('invalid-argument', 'x_m must be a number', { field: 'x_m' });
+        const name = blockBody(color);
+        const level = stack().length;
+        carry(name, { p: [x, levelY(level) + DROP_GAP, STACK_Z], q: IDENTITY });
+        const col = [...column(), { x, length: lengthOf(color) }];
+        const failure = columnFailure(col, s.edgeX, margin);
+        if (failure) {
+          const onNothing = failure.kind === 'unsupported' && failure.level === level;
+          const message = onNothing ? `'${name}' would rest on nothing there; the placement was undone.` : `The stack would not stand with '${name}' there; the placement was undone.`;
+          throw new ViolationError({ kind: 'statics', rule: onNothing ? 'rests on the stack or the table' : 'stack stands', bodies: [name], message });
+        }
+        release(name);
+        world.meta.stack = [...placed(), { color, x }];
+        return { message: `Placed '${name}' on top of the stack (${level + 1} block${level ? 's' : ''}).`, data: { stack: stack().length } };
+      },
+      remove() {
+        const st = stack();
+        if (!st.length) throw new ViolationError({ kind: 'rule', rule: 'empty stack', bodies: [], message: 'There is no block in the stack to remove.' });
+        const color = st[st.length - 1];
+        const name = blockBody(color);
+        world.meta.stack = placed().slice(0, -1);
+        const home = supplyPose(s, indexOf(color));
+        carry(name, { p: [home.p[0], home.p[1] + DROP_GAP, home.p[2]], q: home.q });
+        release(name);
+        return `Took '${name}' off the stack and put it back where it lay.`;
+      },
+    },
+  };
+}
+
+/** Whether `column` stands by the rule (`margin`, m) and some block's far end is past the marker. */
+export function reachesPastMarker(s: TableEdgeScene, column: readonly ColumnBlock[], margin: number): boolean {
+  return column.length > 0 && columnReach(column) >= s.markerX && columnFailure(column, s.edgeX, margin) === null;
+}
+
+/** Headway toward the marker: how far past the edge the column reaches, as a share of the marker's distance (at most 0.95 unsolved). */
+export function markerProgress(s: TableEdgeScene, column: readonly ColumnBlock[]): number {
+  if (!column.length) return 0;
+  const past = (columnReach(column) - s.edgeX) / (s.markerX - s.edgeX);
+  return Math.max(0, Math.min(0.95, past));
+}
+
+/** The `state` diagnostic text: the edge, the marker, the margin, the supply's lengths and the stack, in millimetres. */
+export function tableEdgeStateText(s: TableEdgeScene, margin: number, placed: readonly PlacedBlock[]): string {
+  const mm = (v: number): string => `${Number((v * 1000).toFixed(1))} mm`;
+  return [
+    `Table edge at x ${mm(s.edgeX)}; marker post at x ${mm(s.markerX)}; the rule's margin ${mm(margin)}.`,
+    `Blocks: ${s.blocks.map((b) => `${b.color} ${mm(b.length)}`).join(', ')}.`,
+    placed.length ? `Stack, bottom to top: ${placed.map((p) => `${p.color} centred at x ${mm(p.x)}`).join('; ')}.` : 'The stack is empty.',
+  ].join('\n');
+}
+
+/**
+ * The whole episode of a reach-past-the-marker task (`build`'s result): the table's bodies
+ * added to `world`, `place` and `remove` judged with `margin` (m), solved as soon as a standing
+ * column reaches past the marker, progress toward it, the state text and the first view's
+ * declaration. The settle check is the loop's default (0.5 s, every block watched).
+ */
+export function reachPastMarkerEnv(world: World, s: TableEdgeScene, margin: number): FamilyEnv {
+  addTableEdge(world, s);
+  const stack = looseBlockStack(world, s, margin);
+  return {
+    tools: { ...stack.tools },
+    solved: () => reachesPastMarker(s, stack.column(), margin),
+    viewParts: () => tableEdgeViewParts(s),
+    progress: () => markerProgress(s, stack.column()),
+    stateText: () => tableEdgeStateText(s, margin, stack.placed()),
+  };
+}
+
+/** The farthest column of `count` blocks of the scene's supply, at `margin` (m), over its edge: `bestColumn` on the scene. */
+export function farthestOfSupply(s: TableEdgeScene, count: number, margin: number): ChosenColumn | null {
+  return bestColumn(s.blocks.map((b) => b.length), count, s.edgeX, margin);
+}
+
+/** The calls that build `column` (chosen from the scene's supply): `place` bottom to top, each centre at 0.1 mm. */
+export function placeCalls(s: TableEdgeScene, column: ChosenColumn): ToolCall[] {
+  return column.order.map((i, k) => ({ tool: 'place', args: { block: s.blocks[i].color, x_m: roundTo(column.blocks[k].x, 4) } }));
+}
