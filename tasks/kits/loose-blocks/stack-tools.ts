@@ -95,7 +95,9 @@ export function tableEdgeRules(s: TableEdgeScene, rules: TableEdgeRules): string
 
 /** One block of the stack: its colour and the centre the tool was given, m. */
 export interface PlacedBlock {
+  /** The block, by its colour. */
   color: BlockColor;
+  /** The centre `place` was given, along x, m (not the settled pose: see {@link LooseBlockStack.column}). */
   x: number;
 }
 
@@ -103,7 +105,9 @@ export interface PlacedBlock {
 export interface LooseBlockStack {
   /** The handlers, for `FamilyEnv.tools`. */
   tools: {
+    /** `place(block, x_m)`: carry the block onto the top of the stack, or refuse and undo. */
     place(args: Record<string, unknown>): ToolOutput;
+    /** `remove()`: carry the top block back to where it lay at the start. */
     remove(args: Record<string, unknown>): string;
   };
   /** The stack, bottom to top. */

@@ -14,6 +14,7 @@
  * `block-<colour>` for each block of the supply (see {@link blockBody}).
  */
 import { roundTo } from '../../../core/determinism.ts';
+import { SpaceActError } from '../../../core/errors.ts';
 import type { Pose, RulerSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import type { Instance, ViewDeclaration } from '../../types.ts';
@@ -43,8 +44,6 @@ export interface TableEdgeScene {
 export const BLOCK_COLORS = { red: '#c0392b', blue: '#2e6fb7', yellow: '#e5b812', green: '#27ae60', purple: '#8e44ad', orange: '#e67e22' } as const;
 /** A block's colour name. */
 export type BlockColor = keyof typeof BLOCK_COLORS;
-/** The most blocks a supply can hold: one per colour. */
-export const MAX_SUPPLY = Object.keys(BLOCK_COLORS).length;
 
 /** Block height (y), m: every block has this cross-section, so mass goes with length. */
 export const BLOCK_HEIGHT = 0.02;
@@ -95,13 +94,13 @@ export function blockBody(color: BlockColor): string {
 
 /**
  * A supply of blocks with `lengths` (in row order, front to back), named by the colours in
- * their fixed order and rounded to 0.1 mm. The colours never depend on the draw, so the rules
+ * their fixed order and rounded to 0.1 mm (at most one block per colour). The colours never depend on the draw, so the rules
  * text reads the same for every seed; a family that wants which colour is long to vary
  * shuffles the lengths before calling this.
  */
 export function namedSupply(lengths: readonly number[]): SupplyBlock[] {
   const colors = Object.keys(BLOCK_COLORS) as BlockColor[];
-  if (lengths.length > colors.length) throw new RangeError(`a supply holds at most ${colors.length} blocks (one per colour)`);
+  if (lengths.length > colors.length) throw new SpaceActError('invalid-argument', `a supply holds at most ${colors.length} blocks (one per colour), not ${lengths.length}`, { field: 'lengths' });
   return lengths.map((length, k) => ({ color: colors[k], length: roundTo(length, 4) }));
 }
 
