@@ -272,12 +272,15 @@ export function sceneBounds(s: M2Scene): Box {
 
 /**
  * Where the frame arrows stand: on the floor behind the closed end, to the side away from the
- * first bend (where the ruler runs), so the walls do not hide them.
+ * first bend (where the ruler runs), so the walls do not hide them; 12 cm back from the closed
+ * end's wall, not 4 cm, so that the "0" plates of both rulers (which start at that corner and
+ * float at the walls' top height) no longer lie over their heads (issue 32). Inside the first
+ * bend, the other label-free spot, the walls hid them.
  */
 export function frameArrowPoint(c: M2Scene['corridor']): Vec3 {
   const d0 = segmentDirection(c.points, 0);
   const d1 = segmentDirection(c.points, 1);
   const p0 = c.points[0];
   const side = c.width / 2 + WALL + 0.03;
-  return [p0[0] - d0[0] * (WALL + 0.04) - d1[0] * side, 0.002, p0[2] - d0[2] * (WALL + 0.04) - d1[2] * side];
+  return [p0[0] - d0[0] * (WALL + 0.12) - d1[0] * side, 0.002, p0[2] - d0[2] * (WALL + 0.12) - d1[2] * side];
 }

@@ -114,7 +114,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const { point, out } = exitPlane(c);
   if (out[1] < 0.5) shell.push({ min: [point[0] + Math.min(0, out[0]) * scene.rod.length, 0, point[2] + Math.min(0, out[2]) * scene.rod.length], max: [point[0] + Math.max(0, out[0]) * scene.rod.length, 0, point[2] + Math.max(0, out[2]) * scene.rod.length] });
   const arrows = frameArrowPoint(c);
-  shell.push({ min: [arrows[0] - 0.08, 0, arrows[2] - 0.08], max: [arrows[0] + 0.08, 0.08, arrows[2] + 0.08] });
+  shell.push({ min: [arrows[0] - 0.1, 0, arrows[2] - 0.1], max: [arrows[0] + 0.1, 0.1, arrows[2] + 0.1] });
   const b = { min: [0, 1, 2].map((j) => Math.min(...shell.map((x) => x.min[j]))) as Vec3, max: [0, 1, 2].map((j) => Math.max(...shell.map((x) => x.max[j]))) as Vec3 };
   const centre: Vec3 = [(b.min[0] + b.max[0]) / 2, (Math.max(0, b.min[1]) + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
   // Far enough that the sphere around it all fits the 40° view.

@@ -15,6 +15,7 @@ import type { Pose } from '../../../sim/types.ts';
 import type { Tier } from '../../types.ts';
 import type { Cell2 } from '../m1-chiral-peg/polyomino.ts';
 import type { LeverTable } from '../../levers.ts';
+import { wallFrameArrowsAt } from '../../kits/held-part/rulers.ts';
 
 /** One slot through a wall. */
 export interface M3Slot {
@@ -108,5 +109,5 @@ export const BARS: Readonly<Record<string, readonly Cell2[]>> = {
   I3: [[0, 0], [1, 0], [2, 0]],
 };
 
-/** The frame arrows' origin: on the floor in front of the first wall's left end. */
-export const ARROWS_AT: [number, number, number] = [WORKSPACE.min[0] + 0.05, 0.003, WALL_THICKNESS / 2 + 0.05];
+/** The frame arrows' origin: on the floor left of the wall's left end, clear of the rulers' labels (the held-part kit's spot). */
+export const ARROWS_AT: [number, number, number] = [WORKSPACE.min[0] + 0.12, 0.003, WALL_THICKNESS / 2 + 0.15];

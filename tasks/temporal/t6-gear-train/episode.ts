@@ -279,8 +279,6 @@ export function build(instance: Instance<T6Scene>, world: World): FamilyEnv {
           ...s.tray.map((_, k) => ({ name: gearName(k), minPixels: 1500 })),
         ],
         letters: s.pegs.map((p) => ({ body: `letter-${p.name}`, text: p.name, role: 'piece' as const, piece: `peg-${p.name}` })),
-        // The way the output must turn: the arc's head in sight (its last shape).
-        arrows: [{ body: 'dial-arrow', what: 'the way the output must turn' }],
       },
     ],
     progress() {
