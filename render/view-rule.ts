@@ -117,9 +117,12 @@ export const MIN_ARROW_HEAD_PX = 25;
 /**
  * Fewest pixels an arrow's shaft must span (diagonal of its drawn-alone box) in a 768×768
  * picture (scaled with the picture's size): an arrow along the line of sight is a head with no
- * line behind it (M2-L7's +y, a 10-pixel dot), which names no direction on the screen.
+ * line behind it, which names no direction on the screen; its shaft spans its own width (3 to 5
+ * pixels here). 12 pixels is a little more than the head's own length at the sizes drawn (8 to
+ * 12 pixels), so the arrow reads as a line ending in a head. M2's upright arrow, seen from 58°
+ * above, spans 14 pixels at L5.
  */
-export const MIN_ARROW_SHAFT_PX = 16;
+export const MIN_ARROW_SHAFT_PX = 12;
 
 /** A letter drawn in the scene that the rules name. */
 export interface LetterRequirement {
