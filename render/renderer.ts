@@ -7,7 +7,7 @@ import { DEFAULT_FOV, orthoHeightOf } from './camera-frame.ts';
 import { FrameCache } from './frame-cache.ts';
 import type { DimensionSpec, FrameRequest, ImageResult, MaskResult, MeasureResult, PageApi, SceneUpdate, ViewMode } from './page/protocol.ts';
 
-export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult } from './page/protocol.ts';
+export type { BodyMeasure, DimensionSpec, LabelMeasure, MeasureResult, ShapeMeasure } from './page/protocol.ts';
 import { checkCamera, checkDimensions, checkHighlight, checkScene, checkSize } from './scene-check.ts';
 import { SceneMirror } from './scene-mirror.ts';
 import { maskPng, unpackBits } from './silhouette.ts';
@@ -379,13 +379,15 @@ export class Renderer {
    * body its visible pixel count (an id buffer with depth, so what stands in front counts) and
    * whether it is cut by the frame; per ruler label its rectangle and whether it is shown,
    * thinned, occluded, cut by the frame or overlapping, and for a shown one the bodies its plate
-   * covers; with `alone`, those bodies' pixels with nothing else drawn. Check it with `checkViewRule`
-   * (view-rule.ts).
+   * covers; with `alone`, those bodies' pixels with nothing else drawn; with `byShape`, those
+   * bodies shape by shape (each shape drawn alone, and how much of it the picture shows, what
+   * covers the rest). Check it with `checkViewRule` (view-rule.ts).
    */
-  async measure(scene: SceneDescription, camera: CameraSpec, opts: { width?: number; height?: number; alone?: string[] } = {}): Promise<MeasureResult> {
+  async measure(scene: SceneDescription, camera: CameraSpec, opts: { width?: number; height?: number; alone?: string[]; byShape?: string[] } = {}): Promise<MeasureResult> {
     const s = checkScene(scene);
     const request = this.request('measure', camera, opts.width, opts.height);
     if (opts.alone?.length) request.alone = [...opts.alone];
+    if (opts.byShape?.length) request.byShape = [...opts.byShape];
     const result = (await this.draw(s, request)) as MeasureResult;
     // NaN does not survive the trip from the page (a label behind the camera has no rectangle).
     for (const l of result.labels) l.rect = l.rect.map((v) => (typeof v === 'number' ? v : NaN)) as LabelMeasure4;

@@ -1,4 +1,4 @@
-import type { BodyMeasure, LabelMeasure, MeasureResult } from './page/protocol.ts';
+import type { BodyMeasure, LabelMeasure, MeasureResult, ShapeMeasure } from './page/protocol.ts';
 
 /**
  * Fewest visible pixels a body the rules mention must have in a 768×768 picture (16 × 16 px);
@@ -71,7 +71,58 @@ export interface ViewRequirements {
    * names. Required whenever anything is hidden, so a lever cannot hide more than it promises.
    */
   hiddenAtMost?: number;
+  /**
+   * Arrows the rules tell the agent to read (a frame's axis arrows, a dial's turn arrow): each
+   * shows its head and most of its shaft, measured shape by shape in the picture (ruler labels,
+   * ruler marks and other bodies all count as covering it), and looks long enough to give its
+   * direction. See {@link MIN_ARROW_HEAD_SHOWN}, {@link MIN_ARROW_SHAFT_SHOWN}, {@link MIN_ARROW_HEAD_PX}
+   * and {@link MIN_ARROW_SHAFT_PX}. A hidden arrow is exempt.
+   */
+  arrows?: ArrowRequirement[];
 }
+
+/** An arrow drawn in the scene that the rules tell the agent to read. */
+export interface ArrowRequirement {
+  /** The arrow's body. */
+  body: string;
+  /** What it shows, for messages ("+x of the working frame"). */
+  what?: string;
+  /**
+   * Indexes into the body's shapes of its head (default: the last shape, as `arrowShapes` and
+   * every arrow here build it); the other shapes are its shaft. Empty for a painted strip with
+   * no head, whose whole length is its shaft.
+   */
+  head?: number[];
+}
+
+/**
+ * Share of an arrowhead's own pixels (its body drawn alone) the picture must show: the head is
+ * the one thing that tells +x from -x, and a quarter of it under a label plate already leaves a
+ * stub that reads as the end of a bar (M4-L7's "20 cm" over the +z head, M3-L7's "0" over +y).
+ */
+export const MIN_ARROW_HEAD_SHOWN = 0.75;
+
+/**
+ * Share of an arrow's shaft pixels (drawn alone) the picture must show: the shaft gives the
+ * line the head points along; with half of it gone the head floats free of its origin.
+ */
+export const MIN_ARROW_SHAFT_SHOWN = 0.5;
+
+/**
+ * Fewest pixels an arrowhead must have drawn alone in a 768×768 picture (scaled by area): a head
+ * seen tip-on or from far off shrinks to a dot that shows no direction (5 × 5 pixels is a dot).
+ */
+export const MIN_ARROW_HEAD_PX = 25;
+
+/**
+ * Fewest pixels an arrow's shaft must span (diagonal of its drawn-alone box) in a 768×768
+ * picture (scaled with the picture's size): an arrow along the line of sight is a head with no
+ * line behind it, which names no direction on the screen; its shaft spans its own width (3 to 5
+ * pixels here). 12 pixels is a little more than the head's own length at the sizes drawn (8 to
+ * 12 pixels), so the arrow reads as a line ending in a head. M2's upright arrow, seen from 58°
+ * above, spans 14 pixels at L5.
+ */
+export const MIN_ARROW_SHAFT_PX = 12;
 
 /** A letter drawn in the scene that the rules name. */
 export interface LetterRequirement {
@@ -118,7 +169,11 @@ export type ViewFailureKind =
   | 'letter-hidden'
   | 'letter-shared'
   | 'hidden-unbounded'
-  | 'hidden-over-promise';
+  | 'hidden-over-promise'
+  | 'arrow-unmeasured'
+  | 'arrow-head-hidden'
+  | 'arrow-shaft-hidden'
+  | 'arrow-too-short';
 
 /** One reason a view breaks the rule. */
 export interface ViewFailure {
@@ -254,6 +309,10 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
       fail('hidden-over-promise', parts.join(', '), `the view hides ${parts.length} parts (${parts.map((n) => `'${n}'`).join(', ')}); the tier promises at most ${req.hiddenAtMost}`, { hidden: parts, most: req.hiddenAtMost });
     }
   }
+  for (const arrow of req.arrows ?? []) {
+    if (hidden.has(arrow.body)) continue;
+    checkArrow(arrow, byName.get(arrow.body), scale, fail);
+  }
   for (const l of shown) {
     if (!inside(l.rect, m.width, m.height)) fail('label-cut', labelName(l), `${labelName(l)} is drawn across the frame`, { rect: l.rect });
   }
@@ -285,4 +344,64 @@ export function checkViewRule(m: MeasureResult, req: ViewRequirements): ViewVerd
     }
   }
   return { ok: failures.length === 0, failures };
+}
+
+/** Sums shape measures. */
+function sumShapes(shapes: ShapeMeasure[]): ShapeMeasure {
+  const total: ShapeMeasure = { alone: 0, shown: 0, underLabel: 0, underRuler: 0, underBody: 0, extent: 0 };
+  for (const s of shapes) {
+    total.alone += s.alone;
+    total.shown += s.shown;
+    total.underLabel += s.underLabel;
+    total.underRuler += s.underRuler;
+    total.underBody += s.underBody;
+    total.extent = Math.max(total.extent, s.extent);
+  }
+  return total;
+}
+
+/** Where the pixels of a part of an arrow that the picture does not show went, for messages. */
+function coveredBy(s: ShapeMeasure): string {
+  const parts = [
+    [s.underLabel, 'under ruler labels'],
+    [s.underRuler, "behind a ruler's marks"],
+    [s.underBody, 'behind other bodies'],
+  ].filter(([n]) => (n as number) > 0);
+  return parts.length ? ` (${parts.map(([n, what]) => `${n} ${what}`).join(', ')})` : '';
+}
+
+/** The arrow checks of {@link checkViewRule} for one arrow. */
+function checkArrow(arrow: ArrowRequirement, b: BodyMeasure | undefined, scale: number, fail: (kind: ViewFailureKind, subject: string, message: string, details?: Record<string, unknown>) => void): void {
+  const name = `arrow '${arrow.body}'${arrow.what ? ` (${arrow.what})` : ''}`;
+  if (!b) {
+    fail('body-unknown', arrow.body, `${name} is not in the scene`);
+    return;
+  }
+  if (!b.drawn) {
+    fail('body-not-drawn', arrow.body, `${name} is not drawn`);
+    return;
+  }
+  if (!b.shapes) {
+    fail('arrow-unmeasured', arrow.body, `${name} was not measured shape by shape (measure it with byShape)`);
+    return;
+  }
+  const headAt = new Set(arrow.head ?? [b.shapes.length - 1]);
+  const head = sumShapes(b.shapes.filter((_, i) => headAt.has(i)));
+  const shaft = sumShapes(b.shapes.filter((_, i) => !headAt.has(i)));
+  const linear = Math.sqrt(scale);
+  const details = { head, shaft };
+  if (headAt.size > 0) {
+    const minHead = Math.ceil(MIN_ARROW_HEAD_PX * scale);
+    if (head.alone < minHead) {
+      fail('arrow-too-short', arrow.body, `${name}: its head is ${head.alone} pixels even drawn alone, fewer than ${minHead}: seen tip-on or too small, it shows no direction`, details);
+    } else if (head.shown < MIN_ARROW_HEAD_SHOWN * head.alone) {
+      fail('arrow-head-hidden', arrow.body, `${name} shows ${head.shown} of its head's ${head.alone} pixels${coveredBy(head)}; a head needs ${Math.round(MIN_ARROW_HEAD_SHOWN * 100)} % in sight`, details);
+    }
+  }
+  const minShaft = MIN_ARROW_SHAFT_PX * linear;
+  if (shaft.extent < minShaft) {
+    fail('arrow-too-short', arrow.body, `${name}: its shaft spans ${Math.round(shaft.extent)} pixels drawn alone, fewer than ${Math.ceil(minShaft)}: seen along its length, it names no direction`, details);
+  } else if (shaft.shown < MIN_ARROW_SHAFT_SHOWN * shaft.alone) {
+    fail('arrow-shaft-hidden', arrow.body, `${name} shows ${shaft.shown} of its shaft's ${shaft.alone} pixels${coveredBy(shaft)}; a shaft needs ${Math.round(MIN_ARROW_SHAFT_SHOWN * 100)} % in sight`, details);
+  }
 }

@@ -3,8 +3,10 @@
  * show (`FamilyEnv.viewParts`, in its `episode.ts`), measured by the renderer's own id and depth
  * buffers (`Renderer.measure`) and judged by the pure `checkViewRule` (render/view-rule.ts).
  * Every required body is visible at its minimum size and not cut by the frame, no shown ruler
- * label is cut by the frame or overlaps another, every ruler the rules mention is readable, and
- * no label of a ruler the tier hides on purpose is shown. A family that declares nothing fails,
+ * label is cut by the frame or overlaps another, every ruler the rules mention is readable, every
+ * arrow the rules tell the agent to read shows its head and most of its shaft (measured shape by
+ * shape: `arrows`, drawn alone and in the full picture), and no label of a ruler the tier hides
+ * on purpose is shown. A family that declares nothing fails,
  * with a message that says what to declare, so no family can skip the rule.
  */
 import type { MeasureResult, Renderer } from '../render/renderer.ts';
@@ -71,7 +73,8 @@ export async function checkFirstView(env: TaskEnv, renderer: Renderer): Promise<
   for (const raw of declared) {
     const d = resolved(env, raw, renderer);
     const alone = (d.letters ?? []).map((l) => l.body);
-    const measurement = await renderer.measure(d.scene, d.camera, { width: d.width, height: d.height, ...(alone.length ? { alone } : {}) });
+    const byShape = (d.arrows ?? []).map((a) => a.body);
+    const measurement = await renderer.measure(d.scene, d.camera, { width: d.width, height: d.height, ...(alone.length ? { alone } : {}), ...(byShape.length ? { byShape } : {}) });
     const verdict = checkViewRule(measurement, d);
     views.push({ label: d.label, measurement, verdict });
     for (const f of verdict.failures) problems.push(`${id} ${d.label}: ${f.message} [${f.kind}]`);

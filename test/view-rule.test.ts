@@ -9,12 +9,13 @@ import type { RulerSpec, Vec3 } from '../sim/types.ts';
 import type { World } from '../sim/world.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { makeInstance } from '../tasks/instance.ts';
+import { frameArrowBodies } from '../tasks/kits/held-part/markers.ts';
 import { m1ChiralPeg } from '../tasks/manipulation/m1-chiral-peg/family.ts';
 import { PLATE } from '../tasks/manipulation/m1-chiral-peg/scene.ts';
 import type { FamilyEnv, Instance, TaskFamily, ViewDeclaration } from '../tasks/types.ts';
 import { checkFirstView, undeclaredMessage } from '../tasks/view-rule.ts';
 import { checkViewRule } from '../render/view-rule.ts';
-import type { BodyMeasure, LabelMeasure, MeasureResult } from '../render/renderer.ts';
+import type { BodyMeasure, LabelMeasure, MeasureResult, ShapeMeasure } from '../render/renderer.ts';
 
 /** A 60 cm ruler on the floor in front of the parts, labels every 10 cm. */
 const RULER: RulerSpec = { from: [-0.3, 0.001, 0.15], to: [0.3, 0.001, 0.15] };
@@ -26,6 +27,8 @@ interface Layout {
   wall: boolean;
   /** The declaration the family makes (null: it declares nothing). */
   declare: ((s: Layout) => ViewDeclaration[]) | null;
+  /** Where a working frame's three 5 cm axis arrows stand (`frame-x`, `-y`, `-z`), if anywhere. */
+  arrowsAt?: Vec3;
 }
 
 /** A hand-built family: two parts, a ruler, and optionally a wall; one instance per layout. */
@@ -54,6 +57,7 @@ function family(layout: Layout): TaskFamily<Layout> {
       box(world, 'part-a', [0.05, 0.05, 0.05], [-0.1, 0.05, -0.1], '#2e86de');
       box(world, 'part-b', [0.05, 0.05, 0.05], [s.partBx, 0.05, -0.1], '#27ae60');
       if (s.wall) box(world, 'wall', [0.1, 0.12, 0.01], [0.2, 0.12, 0.3], '#8d6e63');
+      if (s.arrowsAt) for (const b of frameArrowBodies('frame', s.arrowsAt, [0, 0, 0, 1], 0.05)) world.addBody(b);
       const env: FamilyEnv = { tools: {}, solved: () => false, progress: () => 0, stateText: () => '' };
       if (s.declare) {
         const declare = s.declare;
@@ -94,6 +98,40 @@ describe('the view rule on measurements (pure)', () => {
     expect(f.map((x) => x.kind)).to.deep.equal(['body-cut']);
     expect(f[0].details.sides).to.deep.equal(['top']);
     expect(checkViewRule(high, { bodies: [{ name: 'object', mayBeCut: true }] }).ok).to.equal(true);
+  });
+});
+
+describe('the view rule: arrows read one by one (pure, hand-built measurements)', () => {
+  const shape = (alone: number, shown: number, extent: number, under: Partial<ShapeMeasure> = {}): ShapeMeasure => ({ alone, shown, underLabel: 0, underRuler: 0, underBody: 0, extent, ...under });
+  const arrow = (shapes: ShapeMeasure[] | undefined): MeasureResult => ({
+    kind: 'measure',
+    width: 768,
+    height: 768,
+    bodies: [{ name: 'frame-z', drawn: true, pixels: 500, cut: false, bounds: [100, 100, 160, 130], ...(shapes ? { shapes } : {}) }],
+    labels: [],
+  });
+  const kinds = (m: MeasureResult, head?: number[]): string[] => checkViewRule(m, { bodies: ['frame-z'], arrows: [{ body: 'frame-z', what: '+z', ...(head ? { head } : {}) }] }).failures.map((f) => `${f.kind} ${f.subject}`);
+
+  it('an arrow passes with its head whole and most of its shaft in sight', () => {
+    expect(kinds(arrow([shape(400, 300, 60, { underBody: 100 }), shape(200, 160, 25, { underLabel: 40 })]))).to.deep.equal([]);
+  });
+
+  it('a head a quarter under a label fails, and the message says what covers it', () => {
+    const m = arrow([shape(400, 400, 60), shape(200, 140, 25, { underLabel: 60 })]);
+    expect(kinds(m)).to.deep.equal(['arrow-head-hidden frame-z']);
+    expect(checkViewRule(m, { bodies: ['frame-z'], arrows: [{ body: 'frame-z', what: '+z' }] }).failures[0].message).to.equal("arrow 'frame-z' (+z) shows 140 of its head's 200 pixels (60 under ruler labels); a head needs 75 % in sight");
+  });
+
+  it("a shaft more than half behind a ruler's marks fails; a head seen tip-on or a shaft seen end-on is too short", () => {
+    expect(kinds(arrow([shape(400, 150, 60, { underRuler: 250 }), shape(200, 200, 25)]))).to.deep.equal(['arrow-shaft-hidden frame-z']);
+    expect(kinds(arrow([shape(400, 400, 60), shape(20, 20, 6)]))).to.deep.equal(['arrow-too-short frame-z']);
+    expect(kinds(arrow([shape(30, 30, 10), shape(60, 60, 10)]))).to.deep.equal(['arrow-too-short frame-z']);
+  });
+
+  it('a painted strip has no head: only its length counts; an arrow not measured shape by shape fails', () => {
+    expect(kinds(arrow([shape(400, 390, 60)]), [])).to.deep.equal([]);
+    expect(kinds(arrow([shape(400, 100, 60, { underLabel: 300 })]), [])).to.deep.equal(['arrow-shaft-hidden frame-z']);
+    expect(kinds(arrow(undefined))).to.deep.equal(['arrow-unmeasured frame-z']);
   });
 });
 
@@ -232,6 +270,34 @@ describe('the view rule through the family hook (headless Chromium)', function (
     // The same box made opaque hides the mark.
     const covered = await renderer.measure({ ...scene, bodies: [scene.bodies[0], { ...scene.bodies[1], opacity: 1 }] }, camera);
     expect(pixels('mark', covered)).to.equal(0);
+  });
+
+  it("an axis arrow whose head lies under a ruler's label fails, though the arrow's body shows enough pixels; moved clear it passes", async () => {
+    // The arrows are declared both ways: as bodies with a small minimum (the old check, which a
+    // covered head passes) and as arrows to read (the new one).
+    const declare = (): ViewDeclaration[] => [
+      {
+        bodies: [{ name: 'part-a', minPixels: 1500 }, { name: 'part-b', minPixels: 1500 }, ...['x', 'y', 'z'].map((a) => ({ name: `frame-${a}`, minPixels: 20 }))],
+        scenery: ['frame-origin'],
+        arrows: ['x', 'y', 'z'].map((a) => ({ body: `frame-${a}`, what: `+${a}` })),
+      },
+    ];
+    // Hand-placed so that the ruler's "30 cm" plate lies over the +z arrow's head (and nothing else does).
+    const covered = await verdictOf({ partBx: 0.2, wall: false, declare, arrowsAt: [0, 0.04, 0.1] });
+    const failures = covered.views[0].verdict.failures;
+    expect(failures.map((f) => `${f.kind} ${f.subject}`)).to.include('arrow-head-hidden frame-z');
+    expect(failures.every((f) => f.kind.startsWith('arrow-') && f.subject === 'frame-z')).to.equal(true);
+    const head = (failures.find((f) => f.kind === 'arrow-head-hidden')!.details.head as ShapeMeasure);
+    expect(head.underLabel).to.be.greaterThan(head.alone / 2);
+    expect(covered.problems.join('\n')).to.match(/arrow 'frame-z' \(\+z\) shows \d+ of its head's \d+ pixels \(\d+ under ruler labels\)/);
+    // The same arrows on the floor in front of the ruler: every head and shaft in sight.
+    const clear = await verdictOf({ partBx: 0.2, wall: false, declare, arrowsAt: [-0.02, 0.002, 0.2] });
+    expect(clear.problems).to.deep.equal([]);
+    for (const a of ['x', 'y', 'z']) {
+      const b = clear.views[0].measurement.bodies.find((x) => x.name === `frame-${a}`)!;
+      expect(b.shapes!.length).to.equal(2);
+      expect(b.shapes![1].shown).to.be.at.least(0.75 * b.shapes![1].alone);
+    }
   });
 
   it('a family that declares nothing (or no bodies) fails, and the message says what to declare', async () => {

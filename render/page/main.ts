@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import { buildBody, disposeBody, HIGHLIGHT_COLOR, OTHER_COLOR, setBodySequence, TARGET_COLOR, tintedMaterials, SOLID_LAYER, type BodyObject } from './bodies.ts';
 import { cameraFrame } from '../camera-frame.ts';
-import type { BodyMeasure, FrameRequest, ImageResult, LabelMeasure, MaskResult, MeasureResult, PageApi, PagePhases, SceneUpdate } from './protocol.ts';
+import type { BodyMeasure, FrameRequest, ImageResult, LabelMeasure, MaskResult, MeasureResult, PageApi, PagePhases, SceneUpdate, ShapeMeasure } from './protocol.ts';
 import { IdPass } from './id-pass.ts';
 import { LineDrawing } from './lines.ts';
 import { buildRulers, type LabelLayout, type RulerSet } from './rulers.ts';
@@ -522,7 +522,101 @@ class PageView implements PageApi {
       const i = this.order.indexOf(name);
       if (i >= 0) bodies[i].alonePixels = this.alonePixels(name, camera, width, height);
     }
+    if (request.byShape?.length) {
+      const plates = measured.filter((l) => l.state === 'shown').map((l) => l.rect);
+      const full = this.annotatedIds(camera, width, height);
+      for (const name of request.byShape) {
+        const i = this.order.indexOf(name);
+        if (i >= 0 && bodies[i].drawn) bodies[i].shapes = this.shapePixels(name, camera, width, height, full, plates);
+      }
+    }
     return { kind: 'measure', width, height, bodies, labels: measured };
+  }
+
+  /**
+   * The id of every pixel of the picture (rows top to bottom), with the rulers' bands, lines and
+   * ticks drawn as one more surface (id `ruler`), so what lies behind them can be told; bodies
+   * behind a translucent one count as seen, as in the body counts. Labels are not drawn here:
+   * their plates lie over everything and are told by their rectangles.
+   */
+  private annotatedIds(camera: THREE.OrthographicCamera | THREE.PerspectiveCamera, width: number, height: number): { ids: Uint32Array; ruler: number } {
+    const ordered = this.bodiesInOrder();
+    const marks: THREE.Mesh[] = [];
+    this.rulers?.group.traverse((o) => {
+      if ((o as THREE.Mesh).isMesh || (o as THREE.LineSegments).isLineSegments) marks.push(o as THREE.Mesh);
+    });
+    const rulerBody: BodyObject = { ...ordered[0], key: 'rulers', group: this.rulers?.group ?? new THREE.Group(), meshes: marks, edges: [] };
+    const translucent = ordered.filter((b) => b.group.visible && b.material.transparent);
+    const solidBefore = marks.map((m) => m.layers.isEnabled(SOLID_LAYER));
+    for (const b of translucent) b.group.visible = false;
+    for (const m of marks) m.layers.enable(SOLID_LAYER);
+    try {
+      this.idPass.draw(this.renderer, this.scene, camera, ordered.length ? [...ordered, rulerBody] : [], width, height);
+    } finally {
+      for (const b of translucent) b.group.visible = true;
+      marks.forEach((m, k) => {
+        if (!solidBefore[k]) m.layers.disable(SOLID_LAYER);
+      });
+    }
+    const ids = new Uint32Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) ids[y * width + x] = this.idPass.idAt(x, y);
+    return { ids, ruler: ordered.length + 1 };
+  }
+
+  /**
+   * Body `name` shape by shape: each shape's pixels with the body drawn alone (one id per shape),
+   * and where each of them went in the full picture `full` (annotatedIds): shown, under a shown
+   * label's plate (`plates`), behind a ruler's marks, or behind another body.
+   */
+  private shapePixels(
+    name: string,
+    camera: THREE.OrthographicCamera | THREE.PerspectiveCamera,
+    width: number,
+    height: number,
+    full: { ids: Uint32Array; ruler: number },
+    plates: number[][],
+  ): ShapeMeasure[] {
+    const ordered = this.bodiesInOrder();
+    const body = this.bodies.get(name)!;
+    const id = this.order.indexOf(name) + 1;
+    const was = ordered.map((b) => b.group.visible);
+    for (const b of ordered) if (b !== body) b.group.visible = false;
+    try {
+      this.idPass.draw(this.renderer, this.scene, camera, body.meshes.map((m) => ({ ...body, meshes: [m] })), width, height);
+    } finally {
+      ordered.forEach((b, i) => {
+        b.group.visible = was[i];
+      });
+    }
+    const out: ShapeMeasure[] = body.meshes.map(() => ({ alone: 0, shown: 0, underLabel: 0, underRuler: 0, underBody: 0, extent: 0 }));
+    const box = out.map(() => [Infinity, Infinity, -Infinity, -Infinity]);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const k = this.idPass.idAt(x, y);
+        if (k === 0 || k > out.length) continue;
+        const s = out[k - 1];
+        const b = box[k - 1];
+        s.alone++;
+        b[0] = Math.min(b[0], x);
+        b[1] = Math.min(b[1], y);
+        b[2] = Math.max(b[2], x + 1);
+        b[3] = Math.max(b[3], y + 1);
+        const cx = x + 0.5;
+        const cy = y + 0.5;
+        if (plates.some((r) => cx >= r[0] && cx < r[2] && cy >= r[1] && cy < r[3])) s.underLabel++;
+        else {
+          const f = full.ids[y * width + x];
+          if (f === id) s.shown++;
+          else if (f === full.ruler) s.underRuler++;
+          else s.underBody++;
+        }
+      }
+    }
+    out.forEach((s, k) => {
+      const b = box[k];
+      s.extent = s.alone ? Math.hypot(b[2] - b[0], b[3] - b[1]) : 0;
+    });
+    return out;
   }
 
   /** Body name → visible pixels inside `rect` (image pixels, y down) of the id pass last drawn over the whole image. */

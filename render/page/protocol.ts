@@ -75,6 +75,12 @@ export interface FrameRequest {
    * ({@link BodyMeasure.alonePixels}), so how much of a letter the rest of the scene hides can be told.
    */
   alone?: string[];
+  /**
+   * Measure only: bodies measured shape by shape ({@link BodyMeasure.shapes}): how much of each
+   * of their shapes (an arrow's shaft and head) the picture shows, so an annotation lying over
+   * an arrowhead can be told.
+   */
+  byShape?: string[];
 }
 
 /** An encoded picture (RGB or depth). */
@@ -126,6 +132,28 @@ export interface BodyMeasure {
   bounds: [number, number, number, number];
   /** Pixels the body would show with every other body left out; only for bodies the request names in `alone`. */
   alonePixels?: number;
+  /** Per shape of the body (in its `shapes` order), for bodies the request names in `byShape`. */
+  shapes?: ShapeMeasure[];
+}
+
+/**
+ * One shape of a body as the picture shows it: its pixels with the body drawn alone (the body's
+ * other shapes still hide it where they stand in front), and where each of those pixels went in
+ * the full picture.
+ */
+export interface ShapeMeasure {
+  /** Pixels of the shape with every other body left out. */
+  alone: number;
+  /** Of those, pixels the picture shows: the body is the nearest surface there and nothing is drawn over it. */
+  shown: number;
+  /** Of those, pixels under a shown ruler label's plate (drawn over everything). */
+  underLabel: number;
+  /** Of those, pixels behind a ruler's band, line or ticks. */
+  underRuler: number;
+  /** Of those, pixels behind another body. */
+  underBody: number;
+  /** Length in pixels of the diagonal of the box round the shape's alone pixels: how long it looks (0 when unseen). */
+  extent: number;
 }
 
 /** One ruler label as a camera sees it: its rectangle in pixels (y down) and whether it is shown. */

@@ -142,6 +142,11 @@ function physicalViewParts(s: PhysicalScene): ViewDeclaration[] {
         ]),
       ],
       letters: s.trays.map((t) => ({ body: `letter-${t.letter}`, text: t.letter, role: 'piece' as const, piece: `tray-${t.letter}` })),
+      // The painted axes the board's columns and rows are read from: strips with no head.
+      arrows: [
+        { body: 'column-axis', what: 'the columns axis', head: [] },
+        { body: 'row-axis', what: 'the rows axis', head: [] },
+      ],
     },
   ];
 }

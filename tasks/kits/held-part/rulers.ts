@@ -20,3 +20,17 @@ export function wallFaceRulers(span: WallSpan, thickness: number): RulerSpec[] {
     { from: [x0 + 0.002, 0, front], to: [x0 + 0.002, span.max[1], front], tickDir: [1, 0, 0], minor: 0.01, major: 0.1 },
   ];
 }
+
+/**
+ * Where the working frame's arrows stand for a family whose rulers are {@link wallFaceRulers}:
+ * on the floor left of the wall's left end and well in front of it. Both rulers start at the
+ * wall's bottom-left corner and draw their labels into the wall (above the bottom ruler, right
+ * of the upright one), so arrows at that corner ran under the "0" and "10 cm" plates and behind
+ * the bottom ruler's band (issue 32). From the first cameras (from the front, a little right and
+ * above), a point this far forward and left shows below the bottom ruler and left of the upright
+ * one: the +y arrow rises beside the upright ruler's bare side, the +x arrow runs below the
+ * corner's labels.
+ */
+export function wallFrameArrowsAt(span: WallSpan, thickness: number): [number, number, number] {
+  return [span.min[0] - 0.02, 0.003, thickness / 2 + 0.1];
+}

@@ -3,9 +3,10 @@
  * must show. Each family names its own bodies (the held part, the walls, openings, wire or
  * frame the rules name, the goal mark); the kit adds the working frame's three axis arrows the
  * rules tell the agent to read and, where a tier turns about the part's own axes (`+tool`), the
- * small arrows fixed to the part. Every ruler is to be read (the rules describe each one).
+ * small arrows fixed to the part, each of which must show its head and most of its shaft (the
+ * view rule's arrow check). Every ruler is to be read (the rules describe each one).
  */
-import type { BodyRequirement } from '../../../render/view-rule.ts';
+import type { ArrowRequirement, BodyRequirement } from '../../../render/view-rule.ts';
 import type { ViewDeclaration } from '../../types.ts';
 
 /**
@@ -51,5 +52,8 @@ export function heldPartViewParts(v: HeldPartView): ViewDeclaration[] {
   }
   // The small cubes where each set of arrows meets are part of the arrows, not something to read.
   const origins = [`${v.frameArrows}-origin`, ...(v.partArrows ? [`${v.partArrows}-origin`] : [])];
-  return [{ bodies, hidden: v.hidden ?? [], hiddenRulers: v.hiddenRulers ?? [], ...(v.hiddenBecause ? { hiddenBecause: v.hiddenBecause } : {}), scenery: origins }];
+  // Every arrow is read one by one (which way is +x?): each shows its head and most of its shaft.
+  const arrows: ArrowRequirement[] = axes.map((a) => ({ body: `${v.frameArrows}-${a}`, what: `+${a} of the working frame` }));
+  if (v.partArrows) arrows.push(...axes.map((a) => ({ body: `${v.partArrows}-${a}`, what: `the part's own +${a}` })));
+  return [{ bodies, hidden: v.hidden ?? [], hiddenRulers: v.hiddenRulers ?? [], ...(v.hiddenBecause ? { hiddenBecause: v.hiddenBecause } : {}), scenery: origins, arrows }];
 }

@@ -217,6 +217,8 @@ export function build(instance: Instance<M1Scene>, world: World): FamilyEnv {
         ],
         // The small cube where the working frame's arrows meet.
         scenery: ['frame-origin'],
+        // Each arrow read one by one: its head and most of its shaft in sight.
+        arrows: (['x', 'y', 'z'] as const).map((a) => ({ body: `frame-${a}`, what: `+${a} of the working frame` })),
       },
     ],
     progress() {

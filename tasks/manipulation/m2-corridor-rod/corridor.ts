@@ -270,14 +270,48 @@ export function sceneBounds(s: M2Scene): Box {
   };
 }
 
+/** The first camera's azimuth, degrees (0 looks from +z, 90 from +x); the same for every seed. */
+export const FIRST_AZIMUTH = 30;
+
 /**
- * Where the frame arrows stand: on the floor behind the closed end, to the side away from the
- * first bend (where the ruler runs), so the walls do not hide them.
+ * Where the frame arrows stand: on the floor round the closed end, at one of four spots (behind
+ * the closed end on either side, beside the first stretch's start on either side): the one
+ * nearest the first camera among those with no stretch of corridor just in front of them as the
+ * camera sees them. Both rulers start at the closed end and their labels float at the walls' top
+ * height, so on screen they fall beyond their foot, away from the camera, and walls hide only
+ * what lies beyond them: a spot on the camera's side of the closed end is clear of both. At the
+ * fixed spot behind the closed end the arrows lay under both rulers' "0" plates (issue 32).
  */
 export function frameArrowPoint(c: M2Scene['corridor']): Vec3 {
   const d0 = segmentDirection(c.points, 0);
   const d1 = segmentDirection(c.points, 1);
   const p0 = c.points[0];
-  const side = c.width / 2 + WALL + 0.03;
-  return [p0[0] - d0[0] * (WALL + 0.04) - d1[0] * side, 0.002, p0[2] - d0[2] * (WALL + 0.04) - d1[2] * side];
+  // Far enough out that the labels' plates (3 cm out from the walls' top edge) stay clear of
+  // the +y arrow, whose head stands as high as the walls.
+  const side = c.width / 2 + WALL + 0.12;
+  const back = WALL + 0.12;
+  const a = (FIRST_AZIMUTH * Math.PI) / 180;
+  const u = [Math.sin(a), Math.cos(a)];
+  const spots: Vec3[] = [
+    [-back, -side],
+    [-back, side],
+    [0.15, -side],
+    [0.15, side],
+  ].map(([along, across]): Vec3 => [p0[0] + d0[0] * along + d1[0] * across, 0.002, p0[2] + d0[2] * along + d1[2] * across]);
+  // The corridor's centre line, every 2 cm, on the floor.
+  const line: [number, number][] = [];
+  for (let k = 0; k + 1 < c.points.length; k++) {
+    const [p, q] = [c.points[k], c.points[k + 1]];
+    const n = Math.max(1, Math.ceil(Math.hypot(q[0] - p[0], q[2] - p[2]) / 0.02));
+    for (let t = 0; t <= n; t++) line.push([p[0] + ((q[0] - p[0]) * t) / n, p[2] + ((q[2] - p[2]) * t) / n]);
+  }
+  const ahead = (v: Vec3, x: number, z: number): number => (x - v[0]) * u[0] + (z - v[2]) * u[1];
+  const across = (v: Vec3, x: number, z: number): number => Math.abs((x - v[0]) * u[1] - (z - v[2]) * u[0]);
+  // A stretch of corridor up to 30 cm in front of the spot (toward the camera) and within its
+  // walls' reach sideways stands between the camera and the arrows (which point toward it).
+  const blocked = (v: Vec3): boolean => line.some(([x, z]) => ahead(v, x, z) > 0 && ahead(v, x, z) < 0.3 && across(v, x, z) < c.width / 2 + WALL + 0.08);
+  const score = (v: Vec3): number => ahead(p0, v[0], v[2]);
+  const open = spots.filter((v) => !blocked(v));
+  // Ties (to a micrometre) go to the earlier spot, so the choice is the same on every machine.
+  return (open.length ? open : spots).reduce((best, v) => (score(v) > score(best) + 1e-6 ? v : best));
 }

@@ -43,7 +43,8 @@ export function build(instance: Instance<M2Scene>, world: World): FamilyEnv {
   const padCentre: Vec3 = [point[0] + out[0] * (s.rod.length / 2 + 0.03), out[1] > 0.5 ? point[1] + s.rod.length / 2 : 0.0008, point[2] + out[2] * (s.rod.length / 2 + 0.03)];
   const padHalf: Vec3 = out[1] > 0.5 ? [c.width / 2, 0.0008, c.height / 2] : [Math.abs(out[0]) > 0.5 ? s.rod.length / 2 : c.width / 2, 0.0008, Math.abs(out[2]) > 0.5 ? s.rod.length / 2 : c.width / 2];
   if (out[1] <= 0.5) world.addBody({ name: 'goal-pad', kind: 'static', collides: false, pose: { p: padCentre, q: I }, shapes: [{ type: 'box', half: padHalf }], color: COLORS.pad, opacity: 0.8 });
-  for (const body of frameArrowBodies('frame', frameArrowPoint(c), I, 0.06)) world.addBody(body);
+  // 10 cm arrows: the corridor is framed whole from high up, and a shorter +y showed as a dot.
+  for (const body of frameArrowBodies('frame', frameArrowPoint(c), I, 0.1)) world.addBody(body);
   world.addBody({ name: 'rod', kind: 'kinematic', pose: { p: [...s.start.p], q: [...s.start.q] }, shapes: rodShapes(s.rod), color: COLORS.rod, material: { density: 2700, friction: 0.4, restitution: 0 } });
 
   const route = new Route(routePoses(s), { rotationWeight: s.rod.length / 2, turn: rodTurn });

@@ -11,7 +11,7 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
-import { alongQuat, exitPlane, frameArrowPoint, freeBoxes } from './corridor.ts';
+import { alongQuat, exitPlane, FIRST_AZIMUTH, frameArrowPoint, freeBoxes } from './corridor.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { actionBudget, bendCriticals, flatCritical, segmentDirection, START_GAP, TIERS, WALL, type M2Scene } from './scene.ts';
 import { M2_TOOLS } from './tools.ts';
@@ -114,7 +114,8 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const { point, out } = exitPlane(c);
   if (out[1] < 0.5) shell.push({ min: [point[0] + Math.min(0, out[0]) * scene.rod.length, 0, point[2] + Math.min(0, out[2]) * scene.rod.length], max: [point[0] + Math.max(0, out[0]) * scene.rod.length, 0, point[2] + Math.max(0, out[2]) * scene.rod.length] });
   const arrows = frameArrowPoint(c);
-  shell.push({ min: [arrows[0] - 0.08, 0, arrows[2] - 0.08], max: [arrows[0] + 0.08, 0.08, arrows[2] + 0.08] });
+  // The arrows run from their origin toward +x, +y and +z.
+  shell.push({ min: [arrows[0] - 0.02, 0, arrows[2] - 0.02], max: [arrows[0] + 0.14, 0.14, arrows[2] + 0.14] });
   const b = { min: [0, 1, 2].map((j) => Math.min(...shell.map((x) => x.min[j]))) as Vec3, max: [0, 1, 2].map((j) => Math.max(...shell.map((x) => x.max[j]))) as Vec3 };
   const centre: Vec3 = [(b.min[0] + b.max[0]) / 2, (Math.max(0, b.min[1]) + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
   // Far enough that the sphere around it all fits the 40° view.
@@ -153,7 +154,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     tools: heldPartToolSpecs(M2_TOOLS),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     camera: {
-      initial: { azimuth: 30, elevation: 58, distance: roundTo(distance, 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] },
+      initial: { azimuth: FIRST_AZIMUTH, elevation: 58, distance: roundTo(distance, 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] },
       elevationRange: [-10, 90],
     },
     rulers,

@@ -108,5 +108,11 @@ export const BARS: Readonly<Record<string, readonly Cell2[]>> = {
   I3: [[0, 0], [1, 0], [2, 0]],
 };
 
-/** The frame arrows' origin: on the floor in front of the first wall's left end. */
-export const ARROWS_AT: [number, number, number] = [WORKSPACE.min[0] + 0.05, 0.003, WALL_THICKNESS / 2 + 0.05];
+/**
+ * The frame arrows' origin: on the floor 15 cm in front of the first wall, 12 cm from its left
+ * end. Both rulers start at the wall's bottom-left corner and draw their labels into the wall; at
+ * 5 cm in front of the corner (before version 3) the "0" and "10 cm" plates lay over the +y head
+ * and the bottom ruler's band hid the +x head (issue 32). The held-part kit's spot left of the
+ * wall (`wallFrameArrowsAt`, M5's) is outside M3's closer first camera.
+ */
+export const ARROWS_AT: [number, number, number] = [WORKSPACE.min[0] + 0.12, 0.003, WALL_THICKNESS / 2 + 0.15];

@@ -11,7 +11,7 @@ import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
 import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { BASE_HALF, WORKSPACE, type M4Scene } from './scene.ts';
+import { ARROWS_AT, BASE_HALF, WORKSPACE, type M4Scene } from './scene.ts';
 import { m4Tools } from './tools.ts';
 import { crossings, freeEnd, linked, offWireAllowed, pastEnd, ringFree, ringShapes, ringTurn, routePoses, wireShapes } from './wire.ts';
 
@@ -38,7 +38,9 @@ export function build(instance: Instance<M4Scene>, world: World): FamilyEnv {
   world.addBody({ name: 'base', kind: 'static', pose: { p: [...s.base.centre], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [...s.base.half] }], material: steel, color: COLORS.base });
   world.addBody({ name: 'wire', kind: 'static', pose: { p: [0, 0, 0], q: [0, 0, 0, 1] }, shapes: wireShapes(s.wire), material: steel, color: COLORS.wire });
   const frame = yawQuat(s.frameYawDeg);
-  for (const b of frameArrowBodies('frame', [BASE_HALF[0] + 0.05, 0.003, BASE_HALF[2] + 0.03], frame, 0.05)) world.addBody(b);
+  // Right of the base and behind the floor ruler: its labels lie in front of it (toward the
+  // camera), where the arrows' heads sat under "10 cm" and "20 cm" (issue 32).
+  for (const b of frameArrowBodies('frame', ARROWS_AT, frame, 0.05)) world.addBody(b);
   world.addBody({ name: 'ring', kind: 'kinematic', pose: { p: [...s.start.p], q: [...s.start.q] }, shapes: ringShapes(s.ring), material: steel, color: COLORS.ring });
   addRingOnWire(world, s);
 

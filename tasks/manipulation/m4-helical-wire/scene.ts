@@ -78,6 +78,8 @@ export const RING_HALF = 0.004;
 export const RING_PIECES = 16;
 /** The base block's half extents, metres. */
 export const BASE_HALF: Vec3 = [0.05, 0.02, 0.05];
+/** The working frame's arrows' origin: on the floor right of the base, behind the floor ruler (whose labels lie in front of it). */
+export const ARROWS_AT: Vec3 = [BASE_HALF[0] + 0.05, 0.003, BASE_HALF[2] - 0.07];
 /** The workspace, metres. */
 export const WORKSPACE = { min: [-0.3, 0.001, -0.3] as Vec3, max: [0.3, 0.45, 0.3] as Vec3 };
 /** Spacing of the points along a bend or helix, metres. */

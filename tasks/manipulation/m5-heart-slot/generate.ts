@@ -22,6 +22,8 @@ import { m5Tools } from './tools.ts';
 
 /** How far (m) the block's start keeps from the workspace's left and bottom edges beyond its radius: clear of the rulers in the first view. */
 const START_CLEAR = { left: 0.1, bottom: 0.07 };
+/** The same with the block's own axes drawn (`+tool`): its arrows reach some 4 cm past it, and their heads must stay clear of the labels too (issue 32). */
+const START_CLEAR_TOOL = { left: 0.14, bottom: 0.1 };
 
 function mm(x: number): string {
   return `${Number((x * 1000).toFixed(1))} mm`;
@@ -75,8 +77,9 @@ function drawScene(t: M5TierSettings, rng: Rng): M5Scene | null {
   // The first camera sees the block (some 13 cm in front of the wall, from above and to the
   // right) about 5 cm left of and below the wall behind it, so the block starts clear of the
   // rulers' labels along the wall's left edge and bottom: it may not hide or sit under them.
+  const clear = t.toolFrame ? START_CLEAR_TOOL : START_CLEAR;
   const start = {
-    p: [grid5(rng.range(WORKSPACE.min[0] + rad + START_CLEAR.left, WORKSPACE.max[0] - rad - 0.01)), grid5(rng.range(WORKSPACE.min[1] + rad + START_CLEAR.bottom, WORKSPACE.max[1] - rad - 0.01)), roundTo(WALL_THICKNESS / 2 + rad + 0.07, 4)] as [number, number, number],
+    p: [grid5(rng.range(WORKSPACE.min[0] + rad + clear.left, WORKSPACE.max[0] - rad - 0.01)), grid5(rng.range(WORKSPACE.min[1] + rad + clear.bottom, WORKSPACE.max[1] - rad - 0.01)), roundTo(WALL_THICKNESS / 2 + rad + 0.07, 4)] as [number, number, number],
     q: startQ,
   };
   const goal = {
@@ -140,11 +143,11 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
 }
 
 /**
- * A lever study's own filter: under `+tool` the block's axes are drawn from its front face, so
- * that face must turn toward the first camera (the view rule asks to see the arrows). L5's start
- * is drawn in any orientation; where attempt 0 turns the face away, the study re-draws — its
- * world then differs from the seed's L5 world beyond the lever. (Only lever studies use it: the
- * L7 instances keep their meaning.)
+ * Under `+tool` the block's axes are drawn from its front face, so that face must turn toward
+ * the first camera (the view rule asks to read each arrow), but not straight at it (its +z arrow
+ * would then be seen end-on). Every instance with the block's own axes drawn (L7, and a lever
+ * study that adds `+tool`) is drawn until it holds; before M5 version 3 L7 kept any start, and
+ * its block's red and green arrows lay on a face turned away (issue 32).
  */
 const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
   name: 'tool-arrows-face-camera',
@@ -155,11 +158,13 @@ const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
     const e = (inst.camera.initial.elevation * Math.PI) / 180;
     const toCamera: [number, number, number] = [Math.sin(a) * Math.cos(e), Math.sin(e), Math.cos(a) * Math.cos(e)];
     const face = qrotate(inst.scene.start.q, [0, 0, 1]);
-    return vdot(face, toCamera) >= 0.4 ? null : "the block's front face, where its axes are drawn, is turned away from the first camera";
+    const facing = vdot(face, toCamera);
+    if (facing < 0.4) return "the block's front face, where its axes are drawn, is turned away from the first camera";
+    return facing <= 0.9 ? null : "the block's front face, where its axes are drawn, faces the first camera square on (its +z arrow is seen end-on)";
   },
 };
 
 /** The instance of (seed, tier, lever): drawn until every shortcut filter passes. */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<M5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), lever ? [...SHORTCUT_FILTERS, TOOL_ARROWS_FACE_CAMERA] : SHORTCUT_FILTERS);
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), [...SHORTCUT_FILTERS, TOOL_ARROWS_FACE_CAMERA]);
 }

@@ -12,6 +12,7 @@
 import type { Pose } from '../../../sim/types.ts';
 import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
+import { wallFrameArrowsAt } from '../../kits/held-part/rulers.ts';
 
 /** One opening through the wall. */
 export interface M5Opening {
@@ -78,5 +79,5 @@ export const PART = { width: 0.096, height: 0.087, thickness: 0.04 };
 export const WALL_THICKNESS = 0.02;
 /** The workspace (and the wall's extent in x and y), metres. */
 export const WORKSPACE = { min: [-0.24, 0.005, -0.32] as [number, number, number], max: [0.24, 0.3, 0.34] as [number, number, number] };
-/** The frame arrows' origin: on the floor in front of the wall's left end. */
-export const ARROWS_AT: [number, number, number] = [WORKSPACE.min[0] + 0.05, 0.003, WALL_THICKNESS / 2 + 0.05];
+/** The frame arrows' origin: on the floor left of the wall's left end, clear of the rulers' labels (the held-part kit's spot). */
+export const ARROWS_AT: [number, number, number] = wallFrameArrowsAt(WORKSPACE, WALL_THICKNESS);
