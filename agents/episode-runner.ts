@@ -20,7 +20,7 @@ import { SpaceActError } from '../core/errors.ts';
 import { packageVersion } from '../core/package-info.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { Instance, TaskFamily } from '../tasks/types.ts';
 import { EpisodeLog, instanceDigest, LOG_FORMAT, type LogEnd, type LogHeader, type LogTurn } from './episode-log.ts';
 import { runEpisode } from './loop.ts';
@@ -216,7 +216,7 @@ export class DiskEpisodeRecorder implements EpisodeRecorder {
  * going on. Returns null when the episode was stopped before it ended (it stays resumable).
  */
 export async function playEpisode(id: string, opts: EpisodePlayOptions, renderer: Renderer | null, recorder: EpisodeRecorder): Promise<EpisodeResult | null> {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   const agent = opts.makeAgent();
   try {
     const referenceActions = await referenceActionCount(family, instance);

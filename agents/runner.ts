@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { packageVersion } from '../core/package-info.ts';
 import { Renderer } from '../render/renderer.ts';
 import { SpaceActError } from '../core/errors.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { agentFactory, describeAgent } from './agent-registry.ts';
 import { CostMeter } from './cost-meter.ts';
 import { EpisodeLog, instanceDigest, LogDamageError, type LogInspection } from './episode-log.ts';
@@ -292,7 +292,7 @@ export function staleRunReason(out: string, ids: string[], agentName: string, mo
     if (!existsSync(log.file)) continue;
     const h = log.read().header;
     if (!h) continue;
-    const { instance } = instanceFromId(id);
+    const { instance } = familyAndInstanceFromId(id);
     if (h.instance.digest !== instanceDigest(instance)) return `${log.file} ran another version of ${id} (digest ${h.instance.digest})`;
     if (h.agent.name !== agentName) return `${log.file} ran agent ${h.agent.name}`;
     if (h.mode !== modeName(mode)) return `${log.file} ran mode ${h.mode}`;
@@ -322,7 +322,7 @@ export async function runInstances(opts: RunOptions): Promise<RunSummary> {
   const ids = opts.instances;
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new SpaceActError('invalid-argument', `instance ${dup} is listed twice`, { instance: dup });
-  ids.forEach((id) => instanceFromId(id));
+  ids.forEach((id) => familyAndInstanceFromId(id));
   const makeAgent = opts.makeAgent ?? (opts.agent ? () => agentFactory(opts.agent!.name)(opts.agent!.options) : null);
   if (!makeAgent) throw new SpaceActError('invalid-argument', 'runInstances needs `agent` or `makeAgent`');
   const concurrency = opts.concurrency ?? RUN_DEFAULTS.concurrency;

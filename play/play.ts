@@ -7,7 +7,7 @@ import { runInstances, writeSummary, type SummaryEntry } from '../agents/runner.
 import { packageVersion } from '../core/package-info.ts';
 import { pageScript, pageSource } from '../render/page-bundle.ts';
 import { SpaceActError } from '../core/errors.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { HumanAgent, PlayInterrupted, PlaySession } from './human-agent.ts';
 import { playPageHtml } from './page.ts';
 import { PlayServer } from './server.ts';
@@ -56,7 +56,7 @@ export interface PlayHandle {
  * An unfinished log of an earlier play in `out` is continued; a finished one is refused.
  */
 export async function startPlay(opts: PlayOptions): Promise<PlayHandle> {
-  const { instance } = instanceFromId(opts.instance);
+  const { instance } = familyAndInstanceFromId(opts.instance);
   const mode = typeof opts.mode === 'object' ? opts.mode : parseMode(opts.mode);
   const out = resolve(opts.out);
   const log = new EpisodeLog(out, instance.id);

@@ -25,7 +25,7 @@ import type { ObservationImage } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { packageVersion } from '../core/package-info.ts';
 import { Renderer } from '../render/renderer.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { Instance } from '../tasks/types.ts';
 import { PlayInterrupted, PlaySession, SessionAgent } from './human-agent.ts';
 import { HttpError, LoopbackJsonServer } from './loopback-http.ts';
@@ -297,7 +297,7 @@ export class EpisodeServer extends LoopbackJsonServer {
     let mode: Mode;
     // The messages name only ids and modes checked above, never arbitrary text.
     try {
-      instance = instanceFromId(idText).instance;
+      instance = familyAndInstanceFromId(idText).instance;
     } catch (err) {
       if (err instanceof SpaceActError) throw new HttpError(404, err.message, [], 'unknown-instance');
       throw err;

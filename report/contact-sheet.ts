@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sampleCall } from '../agents/schema-sampler.ts';
 import type { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import { Rng } from '../core/rng.ts';
 import type { ObservationImage, ToolSpec } from '../tasks/types.ts';
@@ -46,7 +46,7 @@ function violableTools(tools: ToolSpec[]): ToolSpec[] {
  * an episode, {@link MAX_EPISODES} episodes) and returns the rollback image the agent would see.
  */
 async function firstRollback(id: string, renderer: Renderer): Promise<{ image: ObservationImage | null; note: string }> {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   const tools = violableTools(instance.tools);
   if (tools.length === 0) return { image: null, note: `no physical or discrete tool that can be violated (tools: ${instance.tools.map((t) => `${t.name} (${t.kind})`).join(', ')})` };
   for (let episode = 0; episode < MAX_EPISODES; episode++) {
@@ -104,7 +104,7 @@ export async function writeContactSheet(ids: string[], dir: string, renderer: Re
   await mkdir(dir, { recursive: true });
   const rows: SheetRow[] = [];
   for (const id of ids) {
-    const { family, instance } = instanceFromId(id);
+    const { family, instance } = familyAndInstanceFromId(id);
     const env = await TaskEnv.create(family, instance);
     let first: SheetImage[];
     let framing: string;

@@ -7,7 +7,7 @@
 import { parseInstanceId } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { EpisodeLog } from '../agents/episode-log.ts';
-import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
+import { families, getFamily, familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { RunEpisode, TaskFamily, ToolCall } from '../tasks/types.ts';
 import { loadSummary } from './run-data.ts';
 import type { Table } from './tables.ts';
@@ -52,7 +52,7 @@ export function runEpisodes(dir: string, familyId: string): RunEpisode[] {
   const summary = loadSummary(dir);
   return summary.episodes
     .filter((e) => parseInstanceId(e.instance).family === familyId)
-    .map((e) => ({ instance: instanceFromId(e.instance).instance, solved: e.solved, abandoned: e.abandoned, executed: executedCalls(dir, e.instance) }));
+    .map((e) => ({ instance: familyAndInstanceFromId(e.instance).instance, solved: e.solved, abandoned: e.abandoned, executed: executedCalls(dir, e.instance) }));
 }
 
 /**

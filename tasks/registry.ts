@@ -102,13 +102,22 @@ export function familyAtLever<Scene>(family: TaskFamily<Scene>, lever: string | 
  * lever, for a lever study such as `M5-L5+tool-s100`). The family returned is the one the
  * instance's other seeds come from: {@link familyAtLever} for a lever study.
  */
-export function instanceFromId(id: string): { family: TaskFamily; instance: Instance } {
+export function familyAndInstanceFromId(id: string): { family: TaskFamily; instance: Instance } {
   const p = checkInstanceId(id);
   const family = familyAtLever(getFamily(p.family), p.lever);
   if (!family.tiers[p.tier]) {
     throw new SpaceActError('unknown-instance', `${family.id} has no tier ${p.tier}; tiers: ${tiersOf(family).join(', ')}`, { instance: id });
   }
   return { family, instance: family.generate(p.seed, p.tier) };
+}
+
+/**
+ * The instance an id names, generated (a pure function of family, tier and seed). Use
+ * {@link familyAndInstanceFromId} when the family object is needed too (to play its reference,
+ * or to generate the tier's other seeds).
+ */
+export function instanceFromId(id: string): Instance {
+  return familyAndInstanceFromId(id).instance;
 }
 
 /**

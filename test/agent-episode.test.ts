@@ -7,7 +7,7 @@ import { parseMode } from '../agents/modes.ts';
 import { runInstances, type RunOptions, type RunSummary } from '../agents/runner.ts';
 import { RandomAgent } from '../agents/random-agent.ts';
 import type { Observation } from '../agents/types.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { HEADINGS } from '../agents/prompt.ts';
 import { promptSection, referenceScript, replyText, ScriptedOpenAIServer, type Script } from './support/openai-server.ts';
 
@@ -137,8 +137,8 @@ describe('model agent and baselines through the episode loop', function () {
 
   it('random and greedy baselines: reproducible per seed and instance; greedy takes the shortest path on P6', async () => {
     // The random agent is a pure function of (seed, instance, turn): check that directly...
-    const { instance } = instanceFromId('P6-L1-s103');
-    const other = instanceFromId('P6-L3-s100').instance;
+    const { instance } = familyAndInstanceFromId('P6-L1-s103');
+    const other = familyAndInstanceFromId('P6-L3-s100').instance;
     const obs = (inst: typeof instance, turn: number): Observation => ({
       turn, turnsLeft: 100 - turn + 1, actionCap: 5, instance: inst, tools: inst.tools, images: [], history: [], note: '', worldTime: 0, mode: parseMode('default'),
     });

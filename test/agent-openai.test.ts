@@ -7,11 +7,11 @@ import { parseMode } from '../agents/modes.ts';
 import { OpenAIAgent } from '../agents/openai-agent.ts';
 import type { AgentReply, Observation } from '../agents/types.ts';
 import { SpaceActError } from '../core/errors.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { replyText, ScriptedOpenAIServer, type Script, type ScriptedResponse } from './support/openai-server.ts';
 
 const KEY = 'sk-Unit7-fake-Qm4Rt8Wx2Zp6';
-const { instance } = instanceFromId('P6-L1-s100');
+const { instance } = familyAndInstanceFromId('P6-L1-s100');
 const move = { tool: 'move', args: { from: 'A', to: 'C' } };
 const good = replyText([move], 'note after', 'moving');
 

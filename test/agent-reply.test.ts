@@ -6,11 +6,11 @@ import { checkReply, clipProblem, jsonCandidates, MAX_NOTE_CHARS } from '../agen
 import { enumerateSchema, sampleCall, sampleSchema } from '../agents/schema-sampler.ts';
 import type { HistoryEntry, Observation } from '../agents/types.ts';
 import { toolCallProblems } from '../tasks/instance-schema.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { Rng } from '../core/rng.ts';
 import type { ToolSpec } from '../tasks/types.ts';
 
-const { instance } = instanceFromId('P6-L1-s100');
+const { instance } = familyAndInstanceFromId('P6-L1-s100');
 const ctx = { tools: instance.tools, actionCap: 5, noteRequired: true };
 const move = { tool: 'move', args: { from: 'A', to: 'B' } };
 const ok = (actions: unknown[] = [move]): string => JSON.stringify({ rationale: 'r', note: 'n', actions });

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { physicalAnswer } from '../tasks/assembly/a6-part-to-whole/physical.ts';
 import { questionSeedParts, seriesAnswer } from '../tasks/assembly/a6-part-to-whole/polycomp.ts';
 import { answerPosition } from '../tasks/kits/part-sight/table-question.ts';
-import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
+import { families, getFamily, familyAndInstanceFromId } from '../tasks/registry.ts';
 import { releasedInstances } from '../tasks/suites.ts';
 import type { Tier } from '../tasks/types.ts';
 import { CHI2_999, chiSquareUniform, instancesOver, tallyPlaces, unevenness } from '../verify/answer-positions.ts';
@@ -90,7 +90,7 @@ describe('answers of the released set and of every suite are as even as their op
 
   for (const family of families().filter((f) => f.answerPlace)) {
     const placesOf = (ids: string[]): Array<{ count: number; index: number }> =>
-      ids.map((id) => family.answerPlace!(instanceFromId(id).instance)).filter((p): p is { count: number; index: number } => p !== null);
+      ids.map((id) => family.answerPlace!(familyAndInstanceFromId(id).instance)).filter((p): p is { count: number; index: number } => p !== null);
 
     it(`${family.id}: the released instances`, () => {
       const { excess, byCount } = unevenness(placesOf(releasedInstances(family.id)));

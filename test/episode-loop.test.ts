@@ -4,7 +4,7 @@ import { DEFAULT_MODE, parseMode } from '../agents/modes.ts';
 import type { Agent, AgentReply, Observation, TurnRecord } from '../agents/types.ts';
 import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { ToolCall } from '../tasks/types.ts';
 import type { P6Scene } from '../tasks/puzzles/p6-peg-transfer/scene.ts';
 import { applyMove, moveProblem } from '../tasks/puzzles/p6-peg-transfer/solver.ts';
@@ -46,7 +46,7 @@ describe('episode loop (P6, real world and renderer)', () => {
     await renderer.close();
   });
 
-  const p6 = () => instanceFromId('P6-L1-s100');
+  const p6 = () => familyAndInstanceFromId('P6-L1-s100');
 
   it('an illegal move is rolled back and reported, the rest of the turn is not run, and the next observation shows the rollback', async () => {
     const { family, instance } = p6();

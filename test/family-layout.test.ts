@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseInstanceId } from '../core/catalog.ts';
 import { FAMILY_ROLE_FILES, familyFolder, TASKS_DIR } from '../tasks/family-layout.ts';
-import { families, instanceFromId, tiersOf } from '../tasks/registry.ts';
+import { families, familyAndInstanceFromId, tiersOf } from '../tasks/registry.ts';
 import { FIXTURE_INSTANCES_DIR } from '../tasks/suites.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 
@@ -34,7 +34,7 @@ function sampleScenes(family: TaskFamily): unknown[] {
   const dir = join(FIXTURE_INSTANCES_DIR, family.id);
   if (existsSync(dir)) for (const f of readdirSync(dir)) scenes.push((JSON.parse(readFileSync(join(dir, f), 'utf8')) as { instance: { scene: unknown } }).instance.scene);
   for (const suite of Object.values(family.suites ?? {})) {
-    for (const id of suite.instances().slice(0, 8)) if (parseInstanceId(id).family === family.id) scenes.push(instanceFromId(id).instance.scene);
+    for (const id of suite.instances().slice(0, 8)) if (parseInstanceId(id).family === family.id) scenes.push(familyAndInstanceFromId(id).instance.scene);
   }
   return scenes;
 }

@@ -3,7 +3,7 @@ import { modeName, parseMode } from '../agents/modes.ts';
 import { applyCameraTool } from '../tasks/camera-tools.ts';
 import { assertInstance, toolCallProblems } from '../tasks/instance-schema.ts';
 import { parseInstanceId } from '../core/catalog.ts';
-import { families, instanceFromId } from '../tasks/registry.ts';
+import { families, familyAndInstanceFromId } from '../tasks/registry.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
 import { Rng } from '../core/rng.ts';
 import { SpaceActError } from '../core/errors.ts';
@@ -23,7 +23,7 @@ describe('task framework', () => {
     for (const bad of ['P6-L2-s100', 'P6_L3_s1', '../../etc', 'P6-L3-s-1', '']) {
       expect(() => parseInstanceId(bad)).to.throw(SpaceActError);
     }
-    expect(() => instanceFromId('Z9-L1-s1')).to.throw(/unknown family/);
+    expect(() => familyAndInstanceFromId('Z9-L1-s1')).to.throw(/unknown family/);
   });
 
   it('every registered family generates schema-valid instances', () => {
@@ -33,7 +33,7 @@ describe('task framework', () => {
   });
 
   it('a broken instance file is refused with every problem listed', () => {
-    const { instance } = instanceFromId('P6-L1-s100');
+    const { instance } = familyAndInstanceFromId('P6-L1-s100');
     const broken = { ...instance, budgets: { turns: 0, actionsPerTurn: 9 }, extra: 1 } as unknown;
     try {
       assertInstance(broken);
@@ -46,7 +46,7 @@ describe('task framework', () => {
   });
 
   it('tool calls are checked against the tool list and argument schemas, NaN and Infinity included', () => {
-    const { instance } = instanceFromId('P6-L1-s100');
+    const { instance } = familyAndInstanceFromId('P6-L1-s100');
     expect(toolCallProblems(instance.tools, { tool: 'move', args: { from: 'A', to: 'B' } })).to.deep.equal([]);
     expect(toolCallProblems(instance.tools, { tool: 'fly', args: {} })[0]).to.match(/unknown tool "fly"/);
     expect(toolCallProblems(instance.tools, { tool: 'move', args: { from: 'A' } })[0]).to.match(/to/);
@@ -58,7 +58,7 @@ describe('task framework', () => {
   });
 
   it('camera tools stay within limits and say so', () => {
-    const { instance } = instanceFromId('P6-L1-s100');
+    const { instance } = familyAndInstanceFromId('P6-L1-s100');
     const cam = instance.camera.initial;
     const up = applyCameraTool(cam, instance.camera, 'orbit', { elevation_deg: 170 });
     expect(up.camera.elevation).to.equal(90);
@@ -74,7 +74,7 @@ describe('task framework', () => {
   });
 
   it('a reference solution is computed once per exact instance', async () => {
-    const { family, instance: generated } = instanceFromId('P6-L1-s100');
+    const { family, instance: generated } = familyAndInstanceFromId('P6-L1-s100');
     // A copy no other test has asked about (the cache is per process).
     const instance = { ...generated, budgets: { turns: 77, actionsPerTurn: 5 } };
     let calls = 0;

@@ -11,7 +11,7 @@ import { buildLeaderboard } from '../report/analysis/leaderboard.ts';
 import { analysisTables } from '../report/analysis/tables.ts';
 import { writeTables } from '../report/tables.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
-import { checkInstanceId, families, getFamily, instanceFromId, leversOf } from '../tasks/registry.ts';
+import { checkInstanceId, families, getFamily, familyAndInstanceFromId, leversOf } from '../tasks/registry.ts';
 import { selectInstances, suiteInstances } from '../tasks/suites.ts';
 
 /** The paths at which two JSON values differ. */
@@ -57,7 +57,7 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
   });
 
   it('a family refuses a lever it does not support, naming the ones it does, and changes nothing', () => {
-    const e = refusal(() => instanceFromId('M1-L5+tool-s100'));
+    const e = refusal(() => familyAndInstanceFromId('M1-L5+tool-s100'));
     expect(e.code).to.equal('unknown-instance');
     expect(e.details).to.include({ family: 'M1', lever: '+tool' });
     expect(e.details.supported).to.deep.equal(leversOf(getFamily('M1')));
@@ -71,8 +71,8 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
   });
 
   it("M6's +tool study is the seed's L5 instance with the lever on, nothing else; pure and schema-valid", () => {
-    const plain = instanceFromId('M6-L5-s100').instance;
-    const { family, instance } = instanceFromId('M6-L5+tool-s100');
+    const plain = familyAndInstanceFromId('M6-L5-s100').instance;
+    const { family, instance } = familyAndInstanceFromId('M6-L5+tool-s100');
     assertInstance(instance);
     expect(instance).to.include({ id: 'M6-L5+tool-s100', tier: 'L5', seed: 100 });
     expect(instance.levers).to.deep.equal(['+tool']);
@@ -82,7 +82,7 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
     expect(family.generate(3, 'L5').id).to.equal('M6-L5+tool-s3');
     expect(family.generate(3, 'L5')).to.deep.equal(getFamily('M6').generate(3, 'L5', '+tool'));
     // The L7 tier, which uses the same flag, keeps its own stream and meaning.
-    expect(instanceFromId('M6-L7-s100').instance.id).to.equal('M6-L7-s100');
+    expect(familyAndInstanceFromId('M6-L7-s100').instance.id).to.equal('M6-L7-s100');
   });
 
   it("suite 'levers' pairs every released L5 instance of a family with levers with each lever at the same seed", () => {

@@ -35,7 +35,7 @@ describe('package entry points', () => {
   it("import 'spaceact' gives the library: registry, runner, verification", async () => {
     const lib = (await import(source('.'))) as typeof import('../index.ts');
     expect(lib.families().map((f) => f.id)).to.include('P6');
-    expect(lib.instanceFromId('P6-L1-s3').instance.id).to.equal('P6-L1-s3');
+    expect(lib.familyAndInstanceFromId('P6-L1-s3').instance.id).to.equal('P6-L1-s3');
     for (const name of ['runEpisode', 'runInstances', 'verifyInstance', 'writeReport', 'runStatistics', 'parseMode']) expect(lib, name).to.have.property(name).that.is.a('function');
   });
 

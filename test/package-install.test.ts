@@ -57,4 +57,21 @@ describe('the packed package, installed into an empty project', function () {
     const cli = execFileSync(process.execPath, [join(project, 'node_modules', 'spaceact', 'bin', 'spaceact.mjs'), '--version'], { cwd: project, encoding: 'utf8' });
     expect(cli.trim()).to.equal(version);
   });
+
+  // After the test above, dist/ holds the build `npm pack` made; a run of this test alone builds it.
+  it('npm run docs writes the API reference of both entries from the built declarations, TSDoc included', function () {
+    const out = join(work, 'api');
+    const args = [join(ROOT, 'scripts', 'docs.mjs'), '--out', out];
+    if (existsSync(join(ROOT, 'dist', 'index.d.ts')) && existsSync(join(ROOT, 'dist', 'verify', 'index.d.ts'))) args.push('--no-build');
+    const said = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(said).to.equal('');
+    const front = readFileSync(join(out, 'spaceact.md'), 'utf8');
+    for (const name of ['instanceFromId', 'familyAndInstanceFromId', 'runEpisode', 'verifyInstances', 'World', 'Renderer', 'verify']) expect(front, name).to.include(`](./spaceact.${name.toLowerCase()}.md)`);
+    // The function's page carries its signature and its TSDoc text.
+    const page = readFileSync(join(out, 'spaceact.instancefromid.md'), 'utf8');
+    expect(page).to.match(/export declare function instanceFromId\(id: string\): Instance;/);
+    expect(page).to.include('The instance an id names');
+    // spaceact/verify, the author's toolkit, as the namespace `verify`.
+    expect(readFileSync(join(out, 'spaceact.verify.md'), 'utf8')).to.include('](./spaceact.verify.solveexactcover.md)');
+  });
 });

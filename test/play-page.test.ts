@@ -12,7 +12,7 @@ import { startPlay, type PlayHandle } from '../play/play.ts';
 import type { PlayState } from '../play/state.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { CAMERA_TOOLS } from '../tasks/camera-tools.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { launchBrowser, watchedPage } from './support/report-browser.ts';
 import { entry, writeHandmadeRun, XSS, XSS_ALL } from './support/report-run.ts';
 
@@ -69,7 +69,7 @@ describe('spaceact play: a person plays an instance in the browser', function ()
   });
 
   it('builds each tool form from its argument schema', () => {
-    const { instance } = instanceFromId(ID);
+    const { instance } = familyAndInstanceFromId(ID);
     const move = toolForm(instance.tools.find((t) => t.name === 'move')!);
     expect(move.fields).to.deep.equal([
       { name: 'from', required: true, control: 'choice', style: 'buttons', options: ['A', 'B', 'C'].map((v) => ({ label: v, value: v })) },
@@ -116,7 +116,7 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     const out = join(tmp, 'solved');
     const handle = await startPlay({ instance: ID, out });
     open.push(handle);
-    const { family, instance } = instanceFromId(ID);
+    const { family, instance } = familyAndInstanceFromId(ID);
     const calls = (await family.reference(instance)).calls;
     expect(calls).to.have.length(7);
     const { page, watch } = await watchedPage(browser, { height: 1000 });
@@ -177,7 +177,7 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     const out = join(tmp, 'gives-in');
     const handle = await startPlay({ instance: ID, out });
     open.push(handle);
-    const { family, instance } = instanceFromId(ID);
+    const { family, instance } = familyAndInstanceFromId(ID);
     const budget = instance.budgets.actions!;
     const calls = (await family.reference(instance)).calls;
     const { page, watch } = await watchedPage(browser, { height: 1000 });
@@ -258,7 +258,7 @@ describe('spaceact play: a person plays an instance in the browser', function ()
     expect(new EpisodeLog(out, ID).read().turns).to.have.length(0);
 
     // A legal first move of this start: the reference's (the disks' places are drawn per seed).
-    const { family, instance } = instanceFromId(ID);
+    const { family, instance } = familyAndInstanceFromId(ID);
     const firstMove = (await family.reference(instance)).calls[0];
     const ok = await postTurn(url, { version: s.version, reply: { rationale: 'one move', note: 'kept', actions: [firstMove] } });
     expect(ok.status).to.equal(200);

@@ -19,7 +19,7 @@ import { everythingIn, filesUnder, kill, logLines, ROOT, spaceact, summaryOf, tr
 import { QUEUE_NAME } from '../agents/queue/protocol.ts';
 import { RUN_DEFAULTS } from '../agents/run-defaults.ts';
 import { instanceDigest } from '../agents/episode-log.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 
 /** Two quick episodes of the reference agent (one turn each). */
 const IDS = ['P6-L1-s100', 'V3-L3-s100'];
@@ -147,7 +147,7 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
       const reply = (attempt: string, seq = 0): string => `spaceact:run:${run}:reply:${attempt}:${seq}`;
       const header = (over: Record<string, unknown>): unknown => ({
         type: 'header', format: 1, package: { name: 'spaceact', version: '0' },
-        instance: { id: 'P6-L1-s100', family: 'P6', familyVersion: 3, tier: 'L1', seed: 100, digest: instanceDigest(instanceFromId('P6-L1-s100').instance) },
+        instance: { id: 'P6-L1-s100', family: 'P6', familyVersion: 3, tier: 'L1', seed: 100, digest: instanceDigest(familyAndInstanceFromId('P6-L1-s100').instance) },
         agent: { name: 'reference', settings: {} }, mode: 'default', budgets: {}, historyImages: RUN_DEFAULTS.historyImages, startedAt: new Date().toISOString(), ...over,
       });
       const turn = { turn: 1, worldTimeBefore: 0, worldTimeAfter: 1, images: [{ kind: '../../ESCAPED', caption: '<b>x</b>' }], reply: { rationale: '', note: '', actions: [] }, results: [], stateHash: 'ab' };
@@ -222,7 +222,7 @@ describe('queue runs as a trust boundary (issue 37): hostile jobs, messages and 
     const r = await c.done;
     expect(r.code, r.out).to.equal(0);
     expectSerial(out);
-    expect((logLines(out, 'P6-L1-s100')[0] as { instance: { digest: string } }).instance.digest).to.equal(instanceDigest(instanceFromId('P6-L1-s100').instance));
+    expect((logLines(out, 'P6-L1-s100')[0] as { instance: { digest: string } }).instance.digest).to.equal(instanceDigest(familyAndInstanceFromId('P6-L1-s100').instance));
     await Promise.all([kill(w), kill(stranger)]);
   });
 

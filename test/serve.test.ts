@@ -10,7 +10,7 @@ import { EpisodeLog } from '../agents/episode-log.ts';
 import type { RunSummary } from '../agents/runner.ts';
 import { startServe, type EpisodeServer } from '../play/serve.ts';
 import type { ServedState, ServedTurn } from '../play/serve-state.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 // Seven moves (P6 L1 draws 4–7): the reference takes two turns of five and two calls.
@@ -90,7 +90,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
   });
 
   it('plays an episode to success over HTTP: observation, pictures, replies, results, the end in words, logged like a run', async () => {
-    const { family, instance } = instanceFromId(SOLVED);
+    const { family, instance } = familyAndInstanceFromId(SOLVED);
     const calls = (await family.reference(instance)).calls;
     const created = await post(`${api}/episodes`, { instance: SOLVED });
     expect(created.status).to.equal(201);
@@ -230,7 +230,7 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     expect(new EpisodeLog(server!.out, SOLVED).read().turns).to.have.length(2);
 
     // And a good reply is still taken.
-    const { family, instance } = instanceFromId(CONTINUED);
+    const { family, instance } = familyAndInstanceFromId(CONTINUED);
     const first = (await family.reference(instance)).calls.slice(0, 2);
     const ok = await post(turnUrl, { turn: 1, reply: { rationale: 'two moves', note: 'two done', actions: first } });
     expect(ok.status).to.equal(200);

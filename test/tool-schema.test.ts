@@ -6,7 +6,7 @@ import { fieldControl } from '../play/form.ts';
 import { CAMERA_TOOLS } from '../tasks/camera-tools.ts';
 import { families } from '../tasks/registry.ts';
 import { releasedInstances } from '../tasks/suites.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { declaredType, readSchema, unsupportedKeywords } from '../tasks/tool-schema.ts';
 import type { JsonSchema } from '../tasks/types.ts';
 
@@ -16,7 +16,7 @@ describe('tool argument schemas: one supported subset, one reading', () => {
     for (const t of CAMERA_TOOLS) outside.push(...unsupportedKeywords(t.parameters, t.name));
     for (const f of families()) {
       const id = releasedInstances(f.id)[0];
-      for (const t of instanceFromId(id).instance.tools) outside.push(...unsupportedKeywords(t.parameters, `${id} ${t.name}`));
+      for (const t of familyAndInstanceFromId(id).instance.tools) outside.push(...unsupportedKeywords(t.parameters, `${id} ${t.name}`));
     }
     expect(outside).to.deep.equal([]);
     expect(unsupportedKeywords({ type: 'object', properties: { a: { type: 'string', format: 'email' } } })).to.deep.equal(['(root).a: format']);

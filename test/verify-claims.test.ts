@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { ReferenceSolution, TaskFamily } from '../tasks/types.ts';
 import { minimalityProbe } from '../verify/claims.ts';
 import { verifyInstance } from '../verify/verify.ts';
@@ -8,7 +8,7 @@ import { verifyInstance } from '../verify/verify.ts';
 const ID = 'P6-L1-s103';
 
 /** The reference with a move and its undoing put in front: it still solves, at its last action. */
-async function padded(family: TaskFamily, instance: ReturnType<typeof instanceFromId>['instance']): Promise<ReferenceSolution> {
+async function padded(family: TaskFamily, instance: ReturnType<typeof familyAndInstanceFromId>['instance']): Promise<ReferenceSolution> {
   const ref = await family.reference(instance);
   const first = ref.calls[0];
   const back = { tool: first.tool, args: { from: first.args.to, to: first.args.from } };
@@ -17,7 +17,7 @@ async function padded(family: TaskFamily, instance: ReturnType<typeof instanceFr
 
 describe('verify: claims are checked, not copied (optimal, unique, shortest solutions)', () => {
   it('the true reference: claimed and checked optimal and unique, one shortest solution in --json fields', async () => {
-    const { family, instance } = instanceFromId(ID);
+    const { family, instance } = familyAndInstanceFromId(ID);
     const r = await verifyInstance(family, instance, { randomSeeds: 0 });
     expect(r.failures ?? [], (r.failures ?? []).join('\n')).to.deep.equal([]);
     expect(r.shortestSolutions).to.equal(1);
@@ -28,7 +28,7 @@ describe('verify: claims are checked, not copied (optimal, unique, shortest solu
   });
 
   it('a padded reference that claims optimal fails by the family search and by the minimality probe', async () => {
-    const { family, instance } = instanceFromId(ID);
+    const { family, instance } = familyAndInstanceFromId(ID);
     const solution = await padded(family, instance);
     const r = await verifyInstance(family, instance, { randomSeeds: 0, reference: () => solution });
     expect(r.verified).to.equal(false);
@@ -40,7 +40,7 @@ describe('verify: claims are checked, not copied (optimal, unique, shortest solu
   });
 
   it('a hand-built family with no search of its own: the minimality probe alone refutes a padded "optimal" reference', async () => {
-    const { family, instance } = instanceFromId(ID);
+    const { family, instance } = familyAndInstanceFromId(ID);
     const { shortestSolutions: _search, ...rest } = family;
     const noSearch: TaskFamily = { ...rest };
     const solution = await padded(family, instance);
@@ -57,7 +57,7 @@ describe('verify: claims are checked, not copied (optimal, unique, shortest solu
 
   it('a claim of uniqueness where the search counts several shortest solutions fails', async () => {
     // P2 L7 seed 100: 55 shortest solutions (its reference makes no uniqueness claim).
-    const { family, instance } = instanceFromId('P2-L7-s100');
+    const { family, instance } = familyAndInstanceFromId('P2-L7-s100');
     const ref = await family.reference(instance);
     const r = await verifyInstance(family, instance, { randomSeeds: 0, reference: () => ({ ...ref, unique: true }) });
     expect(r.shortestSolutions).to.be.greaterThan(1);

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { SpaceActError } from '../core/errors.ts';
 import { Rng } from '../core/rng.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { Instance } from '../tasks/types.ts';
 import { generateFiltered, memoisedDraw, redrawRng } from '../solvers/redraw.ts';
 
 /** A real instance with a drawn number in its scene: which attempt drew it, and the value. */
 function drawer(seed: number, calls: number[]): (attempt: number) => Instance<Drawn> {
-  const { instance } = instanceFromId('P6-L1-s100');
+  const { instance } = familyAndInstanceFromId('P6-L1-s100');
   return (attempt) => {
     calls.push(attempt);
     const rng = redrawRng('X1', 'L1', seed, attempt);

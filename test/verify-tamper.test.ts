@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { NullAgent, defaultArgs } from '../agents/null.ts';
 import { applyMove, moveProblem } from '../tasks/puzzles/p6-peg-transfer/solver.ts';
 import type { P6Scene, PegState } from '../tasks/puzzles/p6-peg-transfer/scene.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import type { Instance, ReferenceSolution, TaskFamily, ToolCall } from '../tasks/types.ts';
 import { runRandomBaseline, verifyInstance } from '../verify/verify.ts';
 
@@ -15,7 +15,7 @@ const PEGS = ['A', 'B', 'C'];
 const ID = 'P6-L1-s103';
 
 function p6(id = ID): { family: TaskFamily; instance: Instance<P6Scene> } {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   return { family, instance: instance as Instance<P6Scene> };
 }
 

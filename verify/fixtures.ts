@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join } from 'node:path';
 import { SpaceActError } from '../core/errors.ts';
 import { parseInstanceId, type Tier } from '../core/catalog.ts';
-import { families, getFamily, instanceFromId } from '../tasks/registry.ts';
+import { families, getFamily, familyAndInstanceFromId } from '../tasks/registry.ts';
 import { defaultReleasedInstances, FIXTURE_INSTANCES_DIR, fixtureInstanceIds } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution } from '../tasks/types.ts';
 import { firstDifference } from './json-difference.ts';
@@ -46,7 +46,7 @@ export function fixtureFile(id: string, root: string = FIXTURE_INSTANCES_DIR): s
  * through the episode loop. Throws `invalid-state` when the reference does not verify.
  */
 export async function buildFixture(id: string): Promise<FixtureRecord> {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   const run = await runReference(family, instance);
   if (run.problem) throw new SpaceActError('invalid-state', `${id}: ${run.problem}`, { instance: id });
   return {
@@ -129,7 +129,7 @@ export async function writeFixtures(
 
 /** The view rule's problems with an instance's first view (empty when it holds). */
 async function firstViewProblems(id: string, renderer: Renderer): Promise<string[]> {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   const env = await TaskEnv.create(family, instance);
   try {
     return (await checkFirstView(env, renderer)).problems;

@@ -10,7 +10,7 @@ import { SpaceActError } from '../core/errors.ts';
 import { FULL_MACHINE_WORKER_V8_FLAGS } from '../core/v8-flags.ts';
 import { runProcessPool } from '../agents/process-pool.ts';
 import { tierLabel } from '../core/catalog.ts';
-import { checkInstanceId, familyAtLever, getFamily, instanceFromId, tiersOf } from '../tasks/registry.ts';
+import { checkInstanceId, familyAtLever, getFamily, familyAndInstanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import { Renderer } from '../render/renderer.ts';
 import { runBattery, type BatteryReport } from './battery.ts';
@@ -109,7 +109,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     const cpuSeconds: number[] = [];
     for (const id of job.ids) {
       const since = process.cpuUsage();
-      const { family, instance } = instanceFromId(id);
+      const { family, instance } = familyAndInstanceFromId(id);
       results.push(await verifyInstance(family, instance, withRenderer(settings)));
       cpuSeconds.push(cpuSince(since));
     }
@@ -259,7 +259,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     try {
       for (const [i, id] of opts.instances.entries()) {
         const since = process.cpuUsage();
-        const { family, instance } = instanceFromId(id);
+        const { family, instance } = familyAndInstanceFromId(id);
         const r = await verifyInstance(family, instance, withRenderer(settings));
         tookCpu(i, cpuSince(since));
         instances.push(r);

@@ -12,7 +12,7 @@ import { recordPoses, type CallPoses, type PoseTrace } from './determinism.ts';
 import { callTexts, episodeTextLeaks, shownMeasures, observationTexts, seedVaryingNumbers, type AgentText } from './text-leak.ts';
 import { checkClaims, probeMinimality, recordCallStates, type CallStates, type CheckedClaim, type MinimalityReport } from './claims.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
-import { instanceFromId } from '../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../tasks/registry.ts';
 import { selectInstances, suiteInstances, type InstanceSelection } from '../tasks/suites.ts';
 import type { Instance, ReferenceSolution, TaskFamily } from '../tasks/types.ts';
 
@@ -495,7 +495,7 @@ export async function verifyInstances(
   opts: VerifyOptions & { onResult?(r: VerifyResult, done: number, total: number): void } = {},
 ): Promise<VerifyResult[]> {
   // Resolve every id first, so a typo fails before minutes of episodes.
-  const resolved = ids.map((id) => ({ id, ...instanceFromId(id) }));
+  const resolved = ids.map((id) => ({ id, ...familyAndInstanceFromId(id) }));
   const out: VerifyResult[] = [];
   for (const { family, instance } of resolved) {
     const r = await verifyInstance(family, instance, opts);

@@ -21,7 +21,7 @@ import { describeAgent } from '../agent-registry.ts';
 import { EpisodeLog, instanceDigest, type LogHeader } from '../episode-log.ts';
 import { modeName } from '../modes.ts';
 import type { DispatchOptions } from '../run-types.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 import {
   ALIVE_RENEW_MS,
   ALIVE_SECONDS,
@@ -120,7 +120,7 @@ export async function runQueued(opts: QueueRunOptions): Promise<void> {
   /** The digest of an instance as this checkout generates it (never the worker's word for it). */
   const digestOf = (id: string): string => {
     let d = digests.get(id);
-    if (d === undefined) digests.set(id, (d = instanceDigest(instanceFromId(id).instance)));
+    if (d === undefined) digests.set(id, (d = instanceDigest(familyAndInstanceFromId(id).instance)));
     return d;
   };
   const run = queueRunId(out);

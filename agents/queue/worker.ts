@@ -19,7 +19,7 @@ import { World } from '../../sim/world.ts';
 import { agentFactory } from '../agent-registry.ts';
 import { parseMode } from '../modes.ts';
 import type { AgentOptions } from '../types.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 import type { LogHeader } from '../episode-log.ts';
 import { playEpisode, type EpisodeEnd, type EpisodeOpening, type EpisodeRecorder } from '../episode-runner.ts';
 import { fsErrorLine } from '../fs-errors.ts';
@@ -327,7 +327,7 @@ export class QueueWorker {
     // A job is the episode of its run only under the id the coordinator gives it (one job per episode).
     if (job.id !== episodeJobId(run, instance)) return this.giveUp(job, `its id is not the episode id ${episodeJobId(run, instance)}`);
     try {
-      instanceFromId(instance);
+      familyAndInstanceFromId(instance);
     } catch (err) {
       return this.giveUp(job, `instance ${instance}: ${clip((err as Error).message, 160)}`);
     }

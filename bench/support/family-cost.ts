@@ -29,7 +29,7 @@ import { cameraFrame, DEFAULT_FOV, orthoHeightOf } from '../../render/camera-fra
 import { pageScript } from '../../render/page-bundle.ts';
 import { Renderer, type RenderOptions } from '../../render/renderer.ts';
 import { TaskEnv } from '../../tasks/env.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 import type { BareCamera, BareFrame } from '../pages/bare-scene.ts';
 import { browserPeak, nodePeakRssMB, processTree } from './memory.ts';
 
@@ -62,7 +62,7 @@ function round1(x: number): number {
 
 /** The cost of `id`'s reference episode, by phase, and of its first observation against bare three.js. */
 export async function familyCost(id: string): Promise<Record<string, unknown>> {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   const renderer = new Renderer();
   try {
     // --- 1. the reference episode, every turn rendered -------------------------------------

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Renderer } from '../../render/renderer.ts';
 import { writeContactSheet } from '../../report/contact-sheet.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 import { selectInstances, suiteInstances } from '../../tasks/suites.ts';
 
 /**
@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .action(async (opts: { out: string; instance?: string; family?: string; suite?: string }) => {
       const ids = selectInstances(opts, () => suiteInstances('all'));
       // Unknown ids fail here, before any picture is drawn.
-      for (const id of ids) instanceFromId(id);
+      for (const id of ids) familyAndInstanceFromId(id);
       const renderer = new Renderer();
       try {
         const { page } = await writeContactSheet(ids, resolve(opts.out), renderer, (line) => process.stderr.write(`${line}\n`));

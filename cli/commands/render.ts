@@ -9,7 +9,7 @@ import { fitCamera } from '../../render/fit-camera.ts';
 import { Renderer } from '../../render/renderer.ts';
 import { checkCamera, checkScene } from '../../render/scene-check.ts';
 import { TaskEnv } from '../../tasks/env.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 
 /** Options of `spaceact render`, as commander hands them over (strings until checked). */
 export interface RenderCommandOptions {
@@ -75,7 +75,7 @@ export async function readSceneFile(path: string): Promise<{ scene: SceneDescrip
 
 /** The scene and initial camera of a task instance. */
 async function instanceScene(id: string): Promise<{ scene: SceneDescription; camera: CameraSpec }> {
-  const { family, instance } = instanceFromId(id);
+  const { family, instance } = familyAndInstanceFromId(id);
   const env = await TaskEnv.create(family, instance);
   try {
     return { scene: env.scene(), camera: structuredClone(env.camera) };

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { Renderer } from '../../render/renderer.ts';
 import { SpaceActError } from '../../core/errors.ts';
 import { TaskEnv } from '../../tasks/env.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 import { selectInstances } from '../../tasks/suites.ts';
 import type { Instance, ToolCall } from '../../tasks/types.ts';
 
@@ -40,12 +40,12 @@ export function register(program: Command): void {
       const single = opts.instance !== undefined && ids.length === 1;
       if (!single && (opts.png !== undefined || opts.calls !== undefined)) throw new SpaceActError('invalid-argument', '--png and --calls take one instance (--instance ID)');
       if (!single) {
-        const instances = ids.map((id) => instanceFromId(id).instance);
+        const instances = ids.map((id) => familyAndInstanceFromId(id).instance);
         if (opts.json) process.stdout.write(JSON.stringify(instances, null, 2) + '\n');
         else for (const instance of instances) writeText(instance);
         return;
       }
-      const { family, instance } = instanceFromId(ids[0]);
+      const { family, instance } = familyAndInstanceFromId(ids[0]);
       const calls = opts.calls !== undefined ? parseCalls(opts.calls) : [];
       if (opts.json) process.stdout.write(JSON.stringify(instance, null, 2) + '\n');
       else writeText(instance);

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { HEADINGS } from '../../agents/prompt.ts';
 import { sampleCall } from '../../agents/schema-sampler.ts';
-import { instanceFromId } from '../../tasks/registry.ts';
+import { familyAndInstanceFromId } from '../../tasks/registry.ts';
 import { Rng } from '../../core/rng.ts';
 import type { Instance, ToolCall, ToolSpec } from '../../tasks/types.ts';
 
@@ -371,7 +371,7 @@ export function randomScript(seed = 0): Script {
  */
 export function referenceScript(instanceIds: string[]): Script {
   const known: Array<{ instance: Instance; calls: Promise<ToolCall[]> }> = instanceIds.map((id) => {
-    const { family, instance } = instanceFromId(id);
+    const { family, instance } = familyAndInstanceFromId(id);
     return { instance, calls: Promise.resolve(family.reference(instance)).then((s) => s.calls) };
   });
   return async (req) => {
