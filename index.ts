@@ -35,6 +35,7 @@ export { AGENTS, agentFactory, type AgentOptions } from './agents/agent-registry
 export { DEFAULT_MODE, modeName, parseMode, type Mode } from './agents/modes.ts';
 export type { Agent, AgentReply, EpisodeOutcome, Observation } from './agents/types.ts';
 export { scoreEpisode } from './agents/scoring.ts';
+export { EpisodeLog, LogDamageError, type LogContents, type LogEnd, type LogHeader, type LogTurn } from './agents/episode-log.ts';
 export { verifyInstance, verifyInstances, type VerifyResult } from './verify/verify.ts';
 export { checkFixtures, writeFixtures } from './verify/fixtures.ts';
 export { writeReport } from './report/html.ts';
