@@ -156,6 +156,11 @@ export function describeCheckSuite(category: Category): void {
               expect(outcome.solved, `${instance.id} is solved by doing nothing (${outcome.endReason})`).to.equal(false);
             });
 
+            // At the family's hardest tier only (its world has the most bodies and moves): a second
+            // reference episode per tier was an eighth of the check-suite's time. Every tier's
+            // released instance is still replayed against its golden state hashes by the fixtures
+            // check (test/verify-fixtures.test.ts), which a one-bit difference fails as well.
+            if (tier === tiersOf(family)[tiersOf(family).length - 1])
             it('the same calls replayed give the same state hash every turn and the same first image bytes', async () => {
               first ??= await playReference();
               const second = await playReference();
