@@ -175,6 +175,26 @@ describe('battery: adaptive sightless agents', function () {
     expect(b.successes).to.be.at.most(2);
   });
 
+  it('past the tier\'s shared-work cap an adaptive agent plays on unfiltered instead of giving up', async () => {
+    const family = switchFamily('X9', true);
+    const [full] = await runBattery(family, { seeds: 12, training: 0, strategies: [reconstructThenPlan], skip: ['null', 'random'] });
+    const probing = full.agents.find((x) => x.name === 'reconstruct-then-plan')!;
+    expect(probing.successes).to.be.greaterThan(9);
+    expect(probing.unfiltered).to.equal(undefined);
+    // No CPU at all for the probing tree: the agent cannot split its pool, so it throws the
+    // switch a pooled candidate's reference names — a real attempt, counted, not a give-up.
+    const [starved] = await runBattery(family, { seeds: 12, training: 0, strategies: [reconstructThenPlan], skip: ['null', 'random'], tierCpuCap: 0 });
+    const a = starved.agents.find((x) => x.name === 'reconstruct-then-plan')!;
+    expect(a.gaveUp).to.equal(undefined);
+    expect(a.unfiltered).to.equal(12);
+    expect(a.successes).to.be.at.most(3);
+  });
+
+  it('`only` keeps the named agents and leaves every other out', async () => {
+    const [r] = await runBattery(switchFamily('X10', true), { seeds: 3, training: 0, only: ['probe-and-map'] });
+    expect(r.agents.map((a) => a.name)).to.deep.equal(['probe-and-map']);
+  });
+
   it('a reference that fails on one unreleased seed fails the battery, naming it', async () => {
     // Seed 2: among the three judged seeds the quick battery replays the reference on.
     const family = lockFamily('X9', { leak: false, brokenSeed: 2 });

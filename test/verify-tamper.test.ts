@@ -131,5 +131,9 @@ describe('verify: a broken reference fails, naming the instance and the first vi
     const typo = run(['--instance', 'P6-L2-s1']);
     expect(typo.status).to.equal(2);
     expect(typo.stderr).to.match(/P6 has no tier L2; tiers: L1, L3, L5, L7/);
+    // A battery agent that does not exist is refused before any episode, naming the known ones.
+    const agent = run(['--family', 'P6', '--battery-seeds', '2', '--agents', 'reconstruct-then-plna', '--random-seeds', '0', '--text-seeds', '0']);
+    expect(agent.status).to.equal(2);
+    expect(agent.stderr).to.match(/--agents: no battery agent named 'reconstruct-then-plna' in P6; known: .*reconstruct-then-plan/);
   });
 });

@@ -4,7 +4,7 @@ import { DEFAULT_MODE } from '../agents/modes.ts';
 import { NullAgent } from '../agents/null.ts';
 import { RandomAgent } from '../agents/random-agent.ts';
 import { scoreEpisode } from '../agents/scoring.ts';
-import { ADAPTIVE_STRATEGIES } from '../agents/sightless/adaptive.ts';
+import { ADAPTIVE_STRATEGIES, DEGRADED_MEMO } from '../agents/sightless/adaptive.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
 import { SHARED_STRATEGIES } from '../agents/sightless/shared.ts';
 import { EpisodeTools, processCpuSeconds } from '../agents/sightless/simulate.ts';
@@ -90,6 +90,14 @@ export interface BatteryAgentResult {
   cpuSeconds: number;
   /** Episodes the agent gave up because its per-episode CPU cap was spent (adaptive agents). */
   gaveUp?: number;
+  /** Up to three distinct reasons the give-ups gave (CPU figures elided), so a reader sees which cap was spent. */
+  gaveUpReasons?: string[];
+  /**
+   * Adaptive episodes that went on after the tier's shared work (filtering the candidate pool,
+   * the probing tree) hit its CPU cap: they played the references of the candidates narrowed to
+   * so far without filtering by later calls — a real but weaker attempt than a full one.
+   */
+  unfiltered?: number;
 }
 
 /** The reference replayed on one seed the battery plays that it does not solve (issue 36 item 6). */
@@ -164,6 +172,10 @@ export interface BatteryOptions {
   certifyReferences?: boolean | number;
   /** Leave out the baselines (null, random) and these strategies by name (the quick battery). */
   skip?: readonly string[];
+  /** CPU seconds an adaptive strategy's tier-shared work may cost (default {@link DEFAULT_TIER_CPU_CAP}). */
+  tierCpuCap?: number;
+  /** Only these agents (by name, as in the records); absent: every agent but those in `skip`. */
+  only?: readonly string[];
   /** Leave out every strategy marked `adaptive` (the quick battery). */
   skipAdaptive?: boolean;
   /** Called after each family × tier. */
@@ -261,11 +273,12 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
         trainingCount,
         randomTurns,
         strategies,
-        skip: new Set(opts.skip ?? []),
+        skip: skipping(opts.skip ?? [], opts.only),
         skipAdaptive: opts.skipAdaptive ?? false,
         cap: opts.episodeTurns ?? Infinity,
         fitTrials: opts.fitTrials,
         cpuCap: opts.episodeCpuCap ?? DEFAULT_EPISODE_CPU_CAP,
+        tierCpuCap: opts.tierCpuCap ?? DEFAULT_TIER_CPU_CAP,
         certify: opts.certifyReferences === false ? 0 : opts.certifyReferences === true || opts.certifyReferences === undefined ? Infinity : opts.certifyReferences,
       });
       report.passed = report.agents.every((a) => a.passed) && report.referenceFailures.length === 0;
@@ -280,6 +293,28 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
   return reports;
 }
 
+/** Which agent names a battery leaves out: those in `skip`, and with `only`, every one not in it. */
+function skipping(skip: readonly string[], only?: readonly string[]): { has(name: string): boolean } {
+  const left = new Set(skip);
+  const kept = only ? new Set(only) : null;
+  return { has: (name) => left.has(name) || (kept !== null && !kept.has(name)) };
+}
+
+/**
+ * Every agent name a family's battery can record (the baselines, the shared and adaptive
+ * strategies, the family's own strategies and tells), so a selection can be checked up front.
+ */
+export function batteryAgentNames(family: TaskFamily): string[] {
+  return [
+    'null',
+    'random',
+    ...SHARED_STRATEGIES.map((s) => s.name),
+    ...ADAPTIVE_STRATEGIES.map((s) => s.name),
+    ...(family.sightless ?? []).map((s) => s.name),
+    ...(family.tells ?? []).map((t) => t.name),
+  ];
+}
+
 async function judgeTier(
   family: TaskFamily,
   tier: Tier,
@@ -289,11 +324,12 @@ async function judgeTier(
     trainingCount: number;
     randomTurns: number;
     strategies: SightlessStrategy[];
-    skip: ReadonlySet<string>;
+    skip: { has(name: string): boolean };
     skipAdaptive: boolean;
     cap: number;
     fitTrials?: number;
     cpuCap: number;
+    tierCpuCap: number;
     /** Seeds whose reference is replayed (Infinity: all). */
     certify: number;
   },
@@ -335,6 +371,8 @@ async function judgeTier(
     let boundSum = 0;
     let cpu = 0;
     let gaveUp = 0;
+    const gaveUpReasons: string[] = [];
+    let unfiltered = 0;
     const solvedSeeds: number[] = [];
     for (let k = 0; k < judged.length; k++) {
       const instance = judged[k];
@@ -342,7 +380,14 @@ async function judgeTier(
       const cpuBefore = processCpuSeconds();
       const out = await episode(instance, seed);
       cpu += processCpuSeconds() - cpuBefore;
-      if ((out as EpisodeOutcome & { gaveUp?: string }).gaveUp) gaveUp++;
+      if ((out as EpisodeOutcome & { unfiltered?: string }).unfiltered) unfiltered++;
+      const why = (out as EpisodeOutcome & { gaveUp?: string }).gaveUp;
+      if (why) {
+        gaveUp++;
+        // Why, once per distinct reason (seconds stripped, so one cause reads as one line).
+        const reason = why.replace(/\d+(\.\d+)? s\b/g, '… s');
+        if (gaveUpReasons.length < 3 && !gaveUpReasons.includes(reason)) gaveUpReasons.push(reason);
+      }
       boundSum += boundOf(instance);
       let referenceActions = 0;
       if (out.solved) {
@@ -376,7 +421,8 @@ async function judgeTier(
       passed: verdict !== 'fail',
       solvedSeeds,
       cpuSeconds: n ? Math.round((cpu / n) * 1000) / 1000 : 0,
-      ...(gaveUp ? { gaveUp } : {}),
+      ...(gaveUp ? { gaveUp, gaveUpReasons } : {}),
+      ...(unfiltered ? { unfiltered } : {}),
       ...(training !== undefined ? { training } : {}),
     });
   };
@@ -419,10 +465,12 @@ async function judgeTier(
           return Object.assign(out, { gaveUp: `gave up: the strategy's episodes on this tier had cost ${strategyCpu.toFixed(0)} s of CPU (cap ${DEFAULT_STRATEGY_TIER_CPU_CAP} s)` });
         }
         const before = processCpuSeconds();
-        const tools = new EpisodeTools({ family, tier, reserved, tierMemo: tierMemo(s), cpuCap: o.cpuCap, tierCpuCap: DEFAULT_TIER_CPU_CAP });
+        const tools = new EpisodeTools({ family, tier, reserved, tierMemo: tierMemo(s), cpuCap: o.cpuCap, tierCpuCap: o.tierCpuCap });
         const agent = new SightlessAgent(s, fitted, seed, tools);
         try {
           const out = await play(family, instance, agent, Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap);
+          const unfiltered = tools.episodeMemo.get(DEGRADED_MEMO) as string | undefined;
+          if (unfiltered && !agent.gaveUp) Object.assign(out, { unfiltered });
           return agent.gaveUp ? Object.assign(out, { gaveUp: agent.gaveUp }) : out;
         } finally {
           tools.close();

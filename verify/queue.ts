@@ -116,6 +116,7 @@ const checkJobData: ValidateFunction = ajv.compile({
         batterySeeds: count(VERIFY_LIMITS.batterySeeds),
         batteryTraining: count(VERIFY_LIMITS.batteryTraining, 1),
         batterySkipAdaptive: { type: 'boolean' },
+        batteryAgents: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', pattern: '^[a-z0-9][a-z0-9+-]{0,63}$' } },
         textSeeds: count(VERIFY_LIMITS.textSeeds),
         viewRule: { type: 'boolean' },
       },

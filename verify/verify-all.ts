@@ -13,7 +13,7 @@ import { tierLabel } from '../core/catalog.ts';
 import { checkInstanceId, familyAtLever, getFamily, familyAndInstanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import { Renderer } from '../render/renderer.ts';
-import { runBattery, type BatteryReport } from './battery.ts';
+import { batteryAgentNames, runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
 import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstance, type VerifyResult } from './verify.ts';
@@ -31,6 +31,8 @@ export interface VerifySettings {
   batteryTraining?: number;
   /** Shortcut battery: leave out the strategies marked `adaptive` (tests that only compare runs). */
   batterySkipAdaptive?: boolean;
+  /** Shortcut battery: only these agents, by name (an author re-measuring one agent); absent: all. */
+  batteryAgents?: string[];
   /**
    * Text-leak check: seeds per tier whose instance text is compared, for every family × tier
    * holding a selected instance (default {@link VERIFY_TEXT_SEEDS}; 0 skips it).
@@ -125,6 +127,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     seeds: settings.batterySeeds ?? 0,
     ...(settings.batteryTraining !== undefined ? { training: settings.batteryTraining } : {}),
     ...(settings.batterySkipAdaptive ? { skipAdaptive: true } : {}),
+    ...(settings.batteryAgents ? { only: settings.batteryAgents } : {}),
     tiers: [job.tier],
   });
   return { kind: 'battery', report, cpuSeconds: [cpuSince(since)] };
@@ -165,7 +168,7 @@ function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
   const version = getFamily(unit.family).version;
   if (unit.kind === 'instance') return jobTimeKey(unit.id, version, `random ${settings.randomSeeds ?? DEFAULT_RANDOM_SEEDS}x${settings.randomTurns ?? DEFAULT_RANDOM_TURNS}`);
   if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${tierLabel(unit.tier, unit.lever)}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}`);
-  return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}${settings.batterySkipAdaptive ? ' no adaptive' : ''}`);
+  return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}${settings.batterySkipAdaptive ? ' no adaptive' : ''}${settings.batteryAgents ? ` only ${settings.batteryAgents.join(',')}` : ''}`);
 }
 
 /**
@@ -224,6 +227,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.batterySeeds !== undefined ? { batterySeeds: opts.batterySeeds } : {}),
     ...(opts.batteryTraining !== undefined ? { batteryTraining: opts.batteryTraining } : {}),
     ...(opts.batterySkipAdaptive !== undefined ? { batterySkipAdaptive: opts.batterySkipAdaptive } : {}),
+    ...(opts.batteryAgents !== undefined ? { batteryAgents: opts.batteryAgents } : {}),
     ...(opts.textSeeds !== undefined ? { textSeeds: opts.textSeeds } : {}),
     ...(opts.viewRule !== undefined ? { viewRule: opts.viewRule } : {}),
   };
@@ -232,6 +236,13 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
   // would cost this process seconds of CPU that a parallel run's workers spend again.
   const instanceFamilies = opts.instances.map((id) => getFamily(checkInstanceId(id).family).id);
   const families = (opts.batterySeeds ?? 0) > 0 ? (opts.batteryFamilies ?? []).map((f) => getFamily(f)) : [];
+  if (opts.batteryAgents) {
+    const known = new Set(families.flatMap((f) => batteryAgentNames(f)));
+    const unknown = opts.batteryAgents.filter((a) => !known.has(a));
+    if (unknown.length || opts.batteryAgents.length === 0) {
+      throw new SpaceActError('invalid-argument', `--agents: no battery agent named ${unknown.map((a) => `'${a}'`).join(', ') || '(none given)'} in ${families.map((f) => f.id).join(', ') || 'the selected families'}; known: ${[...known].join(', ')}`);
+    }
+  }
   // The text-leak check covers every family × tier (a lever study's L5 + lever apart) that holds a selected instance.
   const textTiers = (opts.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier} ${c.lever ?? ''}`; }))] : [];
   const work: VerifyUnitWork[] = [
@@ -285,6 +296,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
         seeds: opts.batterySeeds!,
         ...(opts.batteryTraining !== undefined ? { training: opts.batteryTraining } : {}),
         ...(opts.batterySkipAdaptive ? { skipAdaptive: true } : {}),
+        ...(opts.batteryAgents ? { only: opts.batteryAgents } : {}),
         onReport: (r) => {
           tookCpu(opts.instances.length + textUnits + battery.length, cpuSince(since));
           since = process.cpuUsage();

@@ -5,6 +5,7 @@ import { instanceView } from '../../tasks/instance-view.ts';
 import type { AdaptiveTools, SightlessContext, SightlessResult, SightlessStrategy, SightlessView } from '../../tasks/sightless.ts';
 import type { Instance, JsonSchema, ToolCall, ToolSpec } from '../../tasks/types.ts';
 import { DEFAULT_SIGHTLESS_BOUND, answerOptions, answerTool, CHOICE_MARGIN } from './shared.ts';
+import { CpuCapSpent } from './simulate.ts';
 
 /**
  * The battery's adaptive sightless agents (issue 36 item 3): agents that never look but read
@@ -372,6 +373,10 @@ interface Script {
 
 interface EpisodeState {
   script: Script | null;
+  /** The survivors last computed (the pool before any call). */
+  alive: Candidate[];
+  /** Set once the tier's shared work was spent: the agent plays `alive`'s references without filtering further. */
+  degraded?: string;
   tried: Set<string>;
   /** Probe-and-map: the systematic probes still to play, each a probe and its undo (or the undo alone, still owed). */
   schedule: ToolCall[][] | null;
@@ -393,10 +398,19 @@ function stateOf(tools: AdaptiveTools, systematic: boolean, view: SightlessView)
             return inv ? [p, inv] : [p];
           })
       : null;
-    s = { script: null, tried: new Set(), schedule, sent: [] };
+    s = { script: null, alive: [], tried: new Set(), schedule, sent: [] };
     tools.episodeMemo.set('state', s);
   }
   return s;
+}
+
+/** Key of an episode memo entry saying the episode went on past the tier's shared-work cap (read by the battery). */
+export const DEGRADED_MEMO = 'degraded';
+
+/** Switches an episode to playing its last survivors' references (see {@link reconstructTurn}). */
+function degrade(tools: AdaptiveTools, st: EpisodeState, err: CpuCapSpent): void {
+  st.degraded = err.message.replace(/^gave up: /, '');
+  tools.episodeMemo.set(DEGRADED_MEMO, `went on unfiltered: ${st.degraded}`);
 }
 
 /**
@@ -481,11 +495,33 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
       const calls = scheduleTurn(st, ctx.history[ctx.history.length - 1] ?? [], ctx.actionCap);
       if (calls.length) return calls;
     }
-    const alive = systematic ? await survivorsAtOnce(tools, view, ran) : await survivors(tools, view, ran);
+    let alive: Candidate[];
+    if (st.degraded) alive = st.alive;
+    else {
+      try {
+        alive = systematic ? await survivorsAtOnce(tools, view, ran) : await survivors(tools, view, ran);
+      } catch (err) {
+        // The tier's shared work (filtering the pool, the probing tree) was spent: rather than
+        // give up, go on as an agent short of time would — play the references of the
+        // candidates it had narrowed to so far, unfiltered by the calls since.
+        if (!(err instanceof CpuCapSpent) || !err.tierShared) throw err;
+        if (!st.alive.length) st.alive = await poolOf(tools, view);
+        if (!st.alive.length) throw err;
+        degrade(tools, st, err);
+        alive = st.alive;
+      }
+    }
     if (alive.length === 0) return null;
+    if (!st.degraded) st.alive = alive;
     const plans = new Map<string, { calls: ToolCall[]; n: number }>();
-    if (alive.length > PLAN_LIMIT && !systematic) {
-      const probe = await bestProbe(tools, view, ran, alive);
+    if (alive.length > PLAN_LIMIT && !systematic && !st.degraded) {
+      let probe: ToolCall | null = null;
+      try {
+        probe = await bestProbe(tools, view, ran, alive);
+      } catch (err) {
+        if (!(err instanceof CpuCapSpent) || !err.tierShared) throw err;
+        degrade(tools, st, err);
+      }
       if (probe) {
         const inv = inverseOf(probe, view.tools);
         st.script = { kind: 'probe', calls: inv ? [probe, inv] : [probe], start: ran.length };

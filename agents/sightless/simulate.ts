@@ -30,12 +30,16 @@ class EnvWorld implements SimulatedWorld {
 
 /** Thrown inside an adaptive strategy's work once its episode's CPU cap is spent; the agent gives up. */
 export class CpuCapSpent extends Error {
+  /** True when the tier's shared work (pool, probing tree) was spent, not the episode's own cap. */
+  readonly tierShared: boolean;
   constructor(
     readonly seconds: number,
     readonly cap: number,
     what = 'the episode',
+    tierShared = false,
   ) {
     super(`gave up: ${what} had cost ${seconds.toFixed(1)} s of CPU (cap ${cap} s)`);
+    this.tierShared = tierShared;
   }
 }
 
@@ -145,7 +149,7 @@ export class EpisodeTools implements AdaptiveTools {
   checkCap(): void {
     if (this.uncappedDepth > 0) {
       const spent = ((this.tierMemo.get(TIER_CPU) as number | undefined) ?? 0) + processCpuSeconds() - this.uncappedStart;
-      if (spent > this.tierCpuCap) throw new CpuCapSpent(spent, this.tierCpuCap, 'the tier\'s shared work');
+      if (spent > this.tierCpuCap) throw new CpuCapSpent(spent, this.tierCpuCap, 'the tier\'s shared work', true);
       return;
     }
     const s = this.cpuSeconds();
@@ -156,8 +160,10 @@ export class EpisodeTools implements AdaptiveTools {
     if (this.tierMemo.has(key)) return this.tierMemo.get(key) as T;
     // Work an earlier episode of the tier gave up on is not tried again by every later one
     // (the tier would cost its cap per episode): they give up at once.
-    const abandoned = this.tierMemo.get(`abandoned:${key}`) as number | undefined;
-    if (abandoned !== undefined) throw new CpuCapSpent(abandoned, this.cpuCap);
+    const abandoned = this.tierMemo.get(`abandoned:${key}`) as { seconds: number; cap: number; tierShared: boolean } | undefined;
+    if (abandoned !== undefined) {
+      throw new CpuCapSpent(abandoned.seconds, abandoned.cap, abandoned.tierShared ? "the tier's shared work" : 'the episode', abandoned.tierShared);
+    }
     const counted = opts.uncapped && this.uncappedDepth === 0;
     const before = processCpuSeconds();
     if (counted) this.uncappedStart = before;
@@ -167,7 +173,7 @@ export class EpisodeTools implements AdaptiveTools {
       this.tierMemo.set(key, value);
       return value;
     } catch (err) {
-      if (err instanceof CpuCapSpent) this.tierMemo.set(`abandoned:${key}`, err.seconds);
+      if (err instanceof CpuCapSpent) this.tierMemo.set(`abandoned:${key}`, { seconds: err.seconds, cap: err.cap, tierShared: err.tierShared });
       throw err;
     } finally {
       if (opts.uncapped) this.uncappedDepth--;

@@ -42,7 +42,9 @@ function batteryLines(r: BatteryReport): string[] {
   const lines = [head];
   for (const a of r.agents) {
     const fitted = a.training !== undefined ? `, fitted on ${a.training} seeds` : '';
-    const cost = a.gaveUp ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode, gave up on ${a.gaveUp}` : a.cpuSeconds >= 0.1 ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode` : '';
+    const cost =
+      (a.gaveUp ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode, gave up on ${a.gaveUp} (${(a.gaveUpReasons ?? []).join('; ')})` : a.cpuSeconds >= 0.1 ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode` : '') +
+      (a.unfiltered ? `, ${a.unfiltered} played unfiltered past the tier's shared-work cap` : '');
     const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted + cost;
     const interval = `[${pct(a.interval[0])}, ${pct(a.interval[1])}]`;
     const mark = a.verdict === 'fail' ? '✗' : a.verdict === 'inconclusive' ? '?' : ' ';
@@ -82,10 +84,11 @@ export function register(program: Command): void {
       `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
+    .option('--agents <names>', 'shortcut battery: only these agents, comma-separated (e.g. reconstruct-then-plan,probe-and-map); default all')
     .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
     .option('--queue <url>', 'redis://HOST:PORT: hand the pieces (a family\'s instances, a family × tier\'s text check or battery) to `spaceact worker` processes on any machine with this checkout (results as a local run, in the same order)')
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; textSeeds: string; concurrency: string; queue?: string }) => {
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; concurrency: string; queue?: string }) => {
       const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: VERIFY_LIMITS.randomSeeds, integer: true })!;
       const turns = numberOption(opts, 'randomTurns', { min: 1, max: VERIFY_LIMITS.randomTurns, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
@@ -111,6 +114,7 @@ export function register(program: Command): void {
         batterySeeds,
         batteryTraining,
         batteryFamilies: familiesToJudge,
+        ...(opts.agents !== undefined ? { batteryAgents: opts.agents.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
         concurrency,
         ...(queue ? { queue, onNotice: (line: string) => process.stderr.write(`${line}\n`) } : {}),
         onResult: (r) => {
