@@ -2,7 +2,56 @@
  * What a rollback image says and marks for a violation. Plain functions without the browser,
  * so the task layer can use them without loading the renderer.
  */
-import type { Highlight, SceneDescription, Violation } from '../sim/types.ts';
+import { compileShape, shapeAabb, type Aabb } from '../sim/shapes.ts';
+import type { Highlight, SceneBody, SceneDescription, Vec3, Violation } from '../sim/types.ts';
+
+/** Shapes within this much of the nearest one to the contact count as touched (metres). */
+const CONTACT_SLACK = 0.005;
+/** Suffix of the scene body that holds the touched shapes of a body split for a rollback image. */
+const TOUCHED = '~touched';
+
+function aabbDistance(b: Aabb, p: Vec3): number {
+  let d2 = 0;
+  for (let i = 0; i < 3; i++) {
+    const d = Math.max(b.min[i] - p[i], 0, p[i] - b.max[i]);
+    d2 += d * d;
+  }
+  return Math.sqrt(d2);
+}
+
+/**
+ * A rollback scene that singles out what was hit: every other body of a collision that is made
+ * of several shapes (a corridor's walls as one body, a frame of bars) is split, for the picture
+ * only, into the shapes at the contact point and the rest, and the violation names the touched
+ * part — so the cyan tint lands on the wall that was hit, not on the whole corridor. The world,
+ * the log and the message are unchanged; a picture without a contact point is returned as is.
+ */
+export function narrowToContact(v: Violation, scene: SceneDescription): { violation: Violation; scene: SceneDescription } {
+  if (v.kind !== 'collision' || !v.point) return { violation: v, scene };
+  const point = v.point;
+  const bodies: SceneBody[] = [];
+  const renamed = new Map<string, string>();
+  const others = new Set(v.bodies.slice(1));
+  for (const b of scene.bodies) {
+    if (!others.has(b.name) || b.shapes.length < 2 || b.visible === false) {
+      bodies.push(b);
+      continue;
+    }
+    const dist = b.shapes.map((sh) => aabbDistance(shapeAabb(compileShape(sh), b.pose), point));
+    const nearest = Math.min(...dist);
+    const hit = b.shapes.filter((_, i) => dist[i] <= nearest + CONTACT_SLACK);
+    if (hit.length === b.shapes.length) {
+      bodies.push(b);
+      continue;
+    }
+    const { visual: _visual, ...bare } = b;
+    bodies.push({ ...b, shapes: b.shapes.filter((_, i) => dist[i] > nearest + CONTACT_SLACK) });
+    bodies.push({ ...bare, name: `${b.name}${TOUCHED}`, shapes: hit });
+    renamed.set(b.name, `${b.name}${TOUCHED}`);
+  }
+  if (!renamed.size) return { violation: v, scene };
+  return { violation: { ...v, bodies: v.bodies.map((n, i) => (i > 0 ? (renamed.get(n) ?? n) : n)) }, scene: { ...scene, bodies } };
+}
 
 const KIND_TITLES: Record<Violation['kind'], string> = {
   collision: 'Collision',

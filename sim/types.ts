@@ -73,6 +73,12 @@ export interface BodySpec {
   opacity?: number;
   /** `false`: the body collides but is not drawn (e.g. an invisible workspace wall). */
   visible?: boolean;
+  /**
+   * For a body that is not drawn: the drawn body that shows it (a convex-decomposed collider and
+   * its seamless drawn mesh). A rollback image marks that body in this one's place, and its
+   * caption does not call the part undrawn. Ignored for drawn bodies.
+   */
+  drawnAs?: string;
   /** `false`: the body is drawn but has no collider (a painted target zone, a ghost outline). */
   collides?: boolean;
   /** Free-form labels for tasks (e.g. `"disk"`, `"decoy"`); the world ignores them. */

@@ -1116,6 +1116,7 @@ export class World {
     if (s.collides !== undefined) out.collides = valid.booleanValue(s.collides, 'spec.collides');
     if (s.ccd !== undefined) out.ccd = valid.booleanValue(s.ccd, 'spec.ccd');
     if (s.spokenName !== undefined) out.spokenName = valid.nonEmptyString(s.spokenName, 'spec.spokenName', 60);
+    if (s.drawnAs !== undefined) out.drawnAs = valid.nonEmptyString(s.drawnAs, 'spec.drawnAs', 100);
     if (s.tags !== undefined) out.tags = valid.arrayOf(s.tags, 'spec.tags', 0, 100).map((t, i) => valid.nonEmptyString(t, `spec.tags[${i}]`, 100));
     if (s.visual !== undefined) {
       // Validated as on a static body: a drawn-only mesh needs no mass, whatever the body's kind.

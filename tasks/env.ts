@@ -6,7 +6,7 @@ import { World } from '../sim/world.ts';
 import { applyCameraTool, CAMERA_TOOL_NAMES } from './camera-tools.ts';
 import { toolCallProblems } from './instance-schema.ts';
 import type { Renderer } from '../render/renderer.ts';
-import { rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
+import { narrowToContact, rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/rollback-text.ts';
 import { STROBE_FRAMES, STROBE_SPACING_S, strobeLabel } from '../render/strobe.ts';
 import { instanceView, type InstanceView } from './instance-view.ts';
 import type { FamilyEnv, Instance, ObservationImage, TaskFamily, ToolCall, ToolKind, ToolOutput, ToolSpec, ViewDeclaration } from './types.ts';
@@ -195,14 +195,28 @@ export class TaskEnv {
   }
 
   /**
+   * The violation as a picture can mark it: each undrawn body that names its drawn twin
+   * (`BodySpec.drawnAs`, e.g. a wall's convex collider and its seamless drawn mesh) replaced by
+   * that twin, once. The log keeps the engine's own record.
+   */
+  private drawnViolation(v: Violation): Violation {
+    const twin = (n: string): string => (this.world.hasBody(n) ? this.world.bodySpec(n).drawnAs : undefined) ?? n;
+    const bodies = [...new Set(v.bodies.map(twin))];
+    const target = v.target?.body !== undefined ? { ...v.target, body: twin(v.target.body) } : v.target;
+    return { ...v, bodies, ...(target ? { target } : {}) };
+  }
+
+  /**
    * The images of an observation: the rollback view after a violation (split, or none when
    * `split` is false — the plain rolled-back state is the current view anyway), then the
    * family's own images, or the strobe strip for moving worlds, or the current view.
    */
   async observe(renderer: Renderer, opts: { split?: boolean } = {}): Promise<ObservationImage[]> {
     const images: ObservationImage[] = [];
-    const rb = this.lastRollback;
-    if (rb && opts.split !== false) {
+    const last = this.lastRollback;
+    if (last && opts.split !== false) {
+      const narrowed = narrowToContact(this.drawnViolation(last.violation), last.violating);
+      const rb = { ...last, violation: narrowed.violation, violating: narrowed.scene };
       // The legend names only the colours the picture shows: measured on the violating scene.
       const seen = await renderer.measure(rb.violating, this.camera, this.frameSize(renderer));
       const byName = new Map(seen.bodies.map((b) => [b.name, b]));

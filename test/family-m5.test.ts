@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { TIERS as ALL_TIERS } from '../core/catalog.ts';
 import { qangle, qaxisAngle, qmul, qnormalize } from '../sim/math.ts';
 import type { Pose, Quat } from '../sim/types.ts';
+import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { m5HeartSlot } from '../tasks/manipulation/m5-heart-slot/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/manipulation/m5-heart-slot/filters.ts';
@@ -123,6 +124,16 @@ describe('M5 heart slot', function () {
     const start: Pose = env.world.getPose('heart');
     expect(env.execute({ tool: 'translate', args: { dz_m: -0.3 } }).status).to.equal('violation');
     expect(env.world.getPose('heart')).to.deep.equal(start);
+    // The wall's collider is not drawn; its drawn twin stands in for it in the rollback picture.
+    const renderer = new Renderer({ width: 320, height: 240 });
+    try {
+      const [rollback] = await env.observe(renderer);
+      expect(rollback.kind).to.equal('rollback');
+      expect(rollback.caption).to.match(/cyan tint: what it hit/);
+      expect(rollback.caption).to.not.match(/not drawn/);
+    } finally {
+      await renderer.close();
+    }
     expect(env.world.sweep('heart', inst.scene.goal).hit, 'the straight move to the goal is blocked').to.equal(true);
     env.world.setPose('heart', inst.scene.goal);
     expect(env.solved()).to.equal(true);

@@ -4,6 +4,7 @@ import type { SceneBody, SceneDescription, Vec3, Violation } from '../sim/types.
 import type { CameraSpec } from '../render/camera-spec.ts';
 import { decodePng, findPixels, isHighlightPixel } from '../render/pixels.ts';
 import { Renderer, rollbackCaption, rollbackHighlight, rollbackTitle } from '../render/renderer.ts';
+import { narrowToContact } from '../render/rollback-text.ts';
 
 const SIZE = 256;
 const disk = (name: string, radius: number, y: number, color: string, x = 0): SceneBody => ({
@@ -34,6 +35,34 @@ describe('rollback images that explain (headless Chromium)', function () {
   });
   after(async () => {
     await renderer.close();
+  });
+
+  it('a body made of several shapes is split for the picture so only the part at the contact is tinted', () => {
+    const walls: SceneBody = {
+      name: 'walls',
+      shapes: [
+        { type: 'box', half: [0.01, 0.05, 0.2], pose: { p: [-0.1, 0, 0], q: [0, 0, 0, 1] } },
+        { type: 'box', half: [0.01, 0.05, 0.2], pose: { p: [0.1, 0, 0], q: [0, 0, 0, 1] } },
+      ],
+      pose: { p: [0, 0.05, 0], q: [0, 0, 0, 1] },
+      color: '#999999',
+      opacity: 1,
+      visible: true,
+    };
+    const scene: SceneDescription = { bodies: [disk('rod', 0.02, 0.05, '#e08030'), walls], rulers: [] };
+    const v: Violation = { kind: 'collision', bodies: ['rod', 'walls'], point: [0.09, 0.05, 0.01], message: "'rod' would touch 'walls'; the move was undone." };
+    const out = narrowToContact(v, scene);
+    expect(out.violation.bodies).to.deep.equal(['rod', 'walls~touched']);
+    expect(out.violation.message).to.equal(v.message);
+    const touched = out.scene.bodies.find((b) => b.name === 'walls~touched')!;
+    const rest = out.scene.bodies.find((b) => b.name === 'walls')!;
+    expect(touched.shapes).to.have.length(1);
+    expect(touched.shapes[0].pose!.p[0]).to.equal(0.1);
+    expect(rest.shapes).to.have.length(1);
+    expect(rest.shapes[0].pose!.p[0]).to.equal(-0.1);
+    // Without a contact point, or for a rule, the picture is left as it was.
+    expect(narrowToContact({ ...v, point: undefined }, scene).scene).to.equal(scene);
+    expect(narrowToContact({ ...v, kind: 'rule' }, scene).violation.bodies).to.deep.equal(['rod', 'walls']);
   });
 
   it('by default the first body is the moving one and the rest are "others"; the target and rule come from the violation', () => {

@@ -32,7 +32,7 @@ export function build(instance: Instance<M3Scene>, world: World): FamilyEnv {
   s.walls.forEach((w, i) => {
     const geo = wallGeometry(s, w);
     // Convex pieces collide (not drawn); the seamless mesh is drawn (does not collide).
-    world.addBody({ name: `wall-${i + 1}`, kind: 'static', pose: { p: [0, 0, w.z], q: [...WALL_TURN] }, shapes: geo.pieces, material: steel, visible: false });
+    world.addBody({ name: `wall-${i + 1}`, kind: 'static', pose: { p: [0, 0, w.z], q: [...WALL_TURN] }, shapes: geo.pieces, material: steel, visible: false, drawnAs: `wall-${i + 1}-surface` });
     world.addBody({ name: `wall-${i + 1}-surface`, kind: 'static', collides: false, pose: { p: [0, 0, w.z], q: [...WALL_TURN] }, shapes: [geo.mesh], color: COLORS.wall, opacity: i === 0 ? 1 : 0.9 });
   });
   const last = s.walls[s.walls.length - 1];

@@ -26,7 +26,7 @@ export function build(instance: Instance<M5Scene>, world: World): FamilyEnv {
   const s = instance.scene;
   const steel = { density: 7800, friction: 0.4, restitution: 0 };
   const geo = wallGeometry(s);
-  world.addBody({ name: 'wall', kind: 'static', pose: { p: [0, 0, s.wall.z], q: [...WALL_TURN] }, shapes: geo.pieces, material: steel, visible: false });
+  world.addBody({ name: 'wall', kind: 'static', pose: { p: [0, 0, s.wall.z], q: [...WALL_TURN] }, shapes: geo.pieces, material: steel, visible: false, drawnAs: 'wall-surface' });
   world.addBody({ name: 'wall-surface', kind: 'static', collides: false, pose: { p: [0, 0, s.wall.z], q: [...WALL_TURN] }, shapes: [geo.mesh], color: COLORS.wall });
   const zoneDepth = finishZ(s) - WORKSPACE.min[2];
   world.addBody({
