@@ -15,6 +15,7 @@ import { firstPoseDifference, purityProblems, recordPoses, type CallPoses } from
 import { claimProblems, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
 import { seedVaryingNumbers, staticTextLeaks, textFindings } from '../verify/text-leak.ts';
 import { runReference } from '../verify/verify.ts';
+import { viewSampleRecord } from '../verify/view-sample.ts';
 
 const P6 = getFamily('P6') as TaskFamily;
 /** P6 with its action budget allow-listed: the one seed-varying value of its text. */
@@ -101,6 +102,30 @@ describe('check-suite checks fail hand-built families (issue 36)', function () {
           env.free();
         }
       }
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it("(d2) verify's view sample finds a body out of frame on some seeds only, naming each instance", async () => {
+    const renderer = new Renderer({ frameCache: 0 });
+    // The goal lands outside the frame on odd seeds: the released seed (100) would pass.
+    const oddAway: TaskFamily = {
+      ...P6,
+      async build(instance, world) {
+        const env = await P6.build(instance, world);
+        if (instance.seed % 2 === 1) world.addBody({ name: 'far-goal', kind: 'static', pose: { p: [4, 0.05, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.05, 0.05, 0.05] }], color: '#22aa44' });
+        return env;
+      },
+    };
+    try {
+      const r = await viewSampleRecord(oddAway, 'L1', 4, renderer);
+      expect(r.seeds).to.equal(4);
+      expect(r.passed).to.equal(false);
+      expect(r.failures.map((f) => f.instance)).to.deep.equal(['P6-L1-s1', 'P6-L1-s3']);
+      expect(r.failures[0].problems.join(' ')).to.match(/'far-goal' is drawn \(outside the frame\) but not declared/);
+      const clean = await viewSampleRecord(P6, 'L1', 2, renderer);
+      expect(clean).to.deep.equal({ family: 'P6', tier: 'L1', seeds: 2, passed: true, failures: [] });
     } finally {
       await renderer.close();
     }

@@ -34,6 +34,8 @@ describe('verify --concurrency', function () {
     batterySkipAdaptive: true,
     // The text-leak record over a few seeds is enough to compare serial and parallel.
     textSeeds: 2,
+    // And the view-rule sample over two seeds per tier, rendered by each worker's own browser.
+    viewSeeds: 2,
   };
 
   it('gives the serial records, in the serial order, with two worker processes', async function () {
@@ -44,6 +46,7 @@ describe('verify --concurrency', function () {
     expect(serial.instances.map((r) => r.instance)).to.deep.equal(ids);
     expect(serial.battery.map((r) => r.tier)).to.deep.equal(tiersOf(getFamily('P1')));
     expect(seenParallel).to.deep.equal(seenSerial);
+    expect(serial.views.map((v) => `${v.tier} ${v.seeds}`)).to.deep.equal(serial.textLeaks.map((t) => `${t.tier} 2`));
     expect(withoutTimes(parallel)).to.deep.equal(withoutTimes(serial));
   });
 

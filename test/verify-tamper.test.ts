@@ -118,12 +118,13 @@ describe('verify: a broken reference fails, naming the instance and the first vi
   it('spaceact verify --json exits 0 with one record per instance (and no battery for an --instance selection); a malformed id exits 2', () => {
     const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'spaceact.mjs'), 'verify', ...args], { cwd: ROOT, encoding: 'utf8' });
     // The text-leak check (a record per family × tier) is left out here: this is the instance's record.
-    const ok = run(['--instance', ID, '--json', '--random-seeds', '1', '--random-turns', '3', '--text-seeds', '0']);
+    const ok = run(['--instance', ID, '--json', '--random-seeds', '1', '--random-turns', '3', '--text-seeds', '0', '--view-seeds', '0']);
     expect(ok.status, ok.stderr + ok.stdout).to.equal(0);
-    const parsed = JSON.parse(ok.stdout) as { instances: Array<Record<string, unknown>>; textLeaks: unknown[]; battery: unknown[] };
+    const parsed = JSON.parse(ok.stdout) as { instances: Array<Record<string, unknown>>; textLeaks: unknown[]; views: unknown[]; battery: unknown[] };
     // An --instance selection runs no battery unless --battery-seeds asks for one.
     expect(parsed.battery).to.deep.equal([]);
     expect(parsed.textLeaks).to.deep.equal([]);
+    expect(parsed.views).to.deep.equal([]);
     const [rec] = parsed.instances;
     expect(Object.keys(rec)).to.include.members(['instance', 'family', 'tier', 'verified', 'referenceActions', 'optimal', 'unique', 'claims', 'shortestSolutions', 'shortestLength', 'textLeaks', 'viewRule', 'shortcuts', 'seconds']);
     expect(rec).to.include({ instance: ID, verified: true, referenceActions: 7, shortestSolutions: 1, shortestLength: 7 });

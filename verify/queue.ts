@@ -119,6 +119,7 @@ const checkJobData: ValidateFunction = ajv.compile({
         batteryAgents: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', pattern: '^[a-z0-9][a-z0-9+-]{0,63}$' } },
         textSeeds: count(VERIFY_LIMITS.textSeeds),
         viewRule: { type: 'boolean' },
+        viewSeeds: count(VERIFY_LIMITS.viewSeeds),
       },
     },
     job: {
@@ -192,7 +193,13 @@ export function checkVerifyQueueResult(job: VerifyJob, value: unknown): VerifyJo
   } else {
     const report = value.report;
     const lever = job.kind === 'text' ? job.lever : undefined;
-    if (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== lever || typeof report.passed !== 'boolean') bad(`not the ${job.family}-${tierLabel(job.tier, lever)} ${job.kind} record`);
+    // A text job may carry only its view sample (--text-seeds 0); every other record is required.
+    const optional = job.kind === 'text' && report === undefined && value.views !== undefined;
+    if (!optional && (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== lever || typeof report.passed !== 'boolean')) bad(`not the ${job.family}-${tierLabel(job.tier, lever)} ${job.kind} record`);
+    const views = value.views;
+    if (views !== undefined && (job.kind !== 'text' || !isObject(views) || views.family !== job.family || views.tier !== job.tier || views.lever !== lever || typeof views.passed !== 'boolean' || !Array.isArray(views.failures))) {
+      bad(`not the ${job.family}-${tierLabel(job.tier, lever)} view sample`);
+    }
     if (!seconds(value.cpuSeconds, 1)) bad('no CPU seconds');
   }
   return value as unknown as VerifyJobResult;
@@ -432,7 +439,7 @@ export class VerifyQueueWorker {
       await job.moveToDelayed(Date.now() + HAND_BACK_SECONDS * 1000, token);
       throw new DelayedError();
     }
-    const what = data.job.kind === 'instances' ? data.job.ids.join(', ') : `the ${data.job.family}-${data.job.tier} ${data.job.kind === 'text' ? 'text-leak check' : 'battery'}`;
+    const what = data.job.kind === 'instances' ? data.job.ids.join(', ') : `the ${data.job.family}-${data.job.tier} ${data.job.kind === 'text' ? 'text-leak and view sample' : 'battery'}`;
     const run = async (): Promise<VerifyJobResult> => {
       if (this.stopping) throw new UnrecoverableError('the worker is stopping');
       const abort = new AbortController();

@@ -16,6 +16,7 @@ import { Renderer } from '../render/renderer.ts';
 import { batteryAgentNames, runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
 import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
+import { VERIFY_VIEW_SEEDS, viewSampleRecord, type ViewSampleReport } from './view-sample.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstance, type VerifyResult } from './verify.ts';
 import { siblingModule } from '../core/package-root.ts';
 
@@ -40,6 +41,12 @@ export interface VerifySettings {
   textSeeds?: number;
   /** Run the view rule on every instance's first view (default true: it starts a headless browser per process). */
   viewRule?: boolean;
+  /**
+   * View-rule sample: seeds per family × tier (those of the text-leak check) whose first view is
+   * held to the view rule besides the selected instances' (default {@link VERIFY_VIEW_SEEDS}; 0,
+   * or `viewRule: false`, skips it).
+   */
+  viewSeeds?: number;
 }
 
 /** Options of {@link verifyAll}. */
@@ -61,6 +68,8 @@ export interface VerifyAllOptions extends VerifySettings {
   onResult?(r: VerifyResult, done: number, total: number): void;
   /** Each family × tier's text-leak record, after every instance, before the battery. */
   onTextReport?(r: TextLeakReport): void;
+  /** Each family × tier's view-rule sample, with its text-leak record. */
+  onViewReport?(r: ViewSampleReport): void;
   /** Each family × tier's battery report, in family then tier order, after every instance. */
   onBatteryReport?(r: BatteryReport): void;
   /**
@@ -80,6 +89,8 @@ export interface VerifyAllResult {
   instances: VerifyResult[];
   /** The text-leak check's record per family × tier of the selection (part of the verdict). */
   textLeaks: TextLeakReport[];
+  /** The view rule over a sample of seeds per family × tier of the text-leak check (part of the verdict). */
+  views: ViewSampleReport[];
   battery: BatteryReport[];
 }
 
@@ -94,7 +105,7 @@ export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'
 export type VerifyJobResult =
   | { kind: 'instances'; results: VerifyResult[]; cpuSeconds: number[] }
   | { kind: 'battery'; report: BatteryReport; cpuSeconds: number[] }
-  | { kind: 'text'; report: TextLeakReport; cpuSeconds: number[] };
+  | { kind: 'text'; report?: TextLeakReport; views?: ViewSampleReport; cpuSeconds: number[] };
 
 /** CPU seconds (user + system, every thread of this process) since `since`. */
 function cpuSince(since: NodeJS.CpuUsage): number {
@@ -119,8 +130,9 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
   }
   if (job.kind === 'text') {
     const since = process.cpuUsage();
-    const report = textLeakRecord(job.family, job.tier, settings, job.lever);
-    return { kind: 'text', report, cpuSeconds: [cpuSince(since)] };
+    const report = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? textLeakRecord(job.family, job.tier, settings, job.lever) : null;
+    const views = await viewSample(job.family, job.tier, settings, job.lever);
+    return { kind: 'text', ...(report ? { report } : {}), ...(views ? { views } : {}), cpuSeconds: [cpuSince(since)] };
   }
   const since = process.cpuUsage();
   const [report] = await runBattery(getFamily(job.family), {
@@ -140,6 +152,19 @@ function withRenderer(settings: VerifySettings): VerifySettings & { renderer?: R
   if (settings.viewRule === false) return settings;
   viewRenderer ??= new Renderer({ frameCache: 0 });
   return { ...settings, renderer: viewRenderer };
+}
+
+/** Seeds of the view-rule sample the settings ask for (0 when it or the view rule is switched off). */
+function viewSeedsOf(settings: VerifySettings): number {
+  return settings.viewRule === false ? 0 : (settings.viewSeeds ?? VERIFY_VIEW_SEEDS);
+}
+
+/** The view-rule sample of a family × tier with this process's renderer, or null when the settings skip it. */
+async function viewSample(family: string, tier: Tier, settings: VerifySettings, lever?: string): Promise<ViewSampleReport | null> {
+  const n = viewSeedsOf(settings);
+  if (n <= 0) return null;
+  const renderer = withRenderer(settings).renderer!;
+  return viewSampleRecord(family, tier, n, renderer, lever);
 }
 
 /** Closes the browser this process started for the view rule, if any. */
@@ -167,7 +192,7 @@ export type VerifyUnit = VerifyUnitWork & { timeKey: string };
 function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
   const version = getFamily(unit.family).version;
   if (unit.kind === 'instance') return jobTimeKey(unit.id, version, `random ${settings.randomSeeds ?? DEFAULT_RANDOM_SEEDS}x${settings.randomTurns ?? DEFAULT_RANDOM_TURNS}`);
-  if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${tierLabel(unit.tier, unit.lever)}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}`);
+  if (unit.kind === 'text') return jobTimeKey(`text ${unit.family}-${tierLabel(unit.tier, unit.lever)}`, version, `seeds ${settings.textSeeds ?? VERIFY_TEXT_SEEDS}, views ${viewSeedsOf(settings)}`);
   return jobTimeKey(`battery ${unit.family}-${unit.tier}`, version, `seeds ${settings.batterySeeds ?? 0}+${settings.batteryTraining ?? 'default'}${settings.batterySkipAdaptive ? ' no adaptive' : ''}${settings.batteryAgents ? ` only ${settings.batteryAgents.join(',')}` : ''}`);
 }
 
@@ -230,6 +255,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.batteryAgents !== undefined ? { batteryAgents: opts.batteryAgents } : {}),
     ...(opts.textSeeds !== undefined ? { textSeeds: opts.textSeeds } : {}),
     ...(opts.viewRule !== undefined ? { viewRule: opts.viewRule } : {}),
+    ...(opts.viewSeeds !== undefined ? { viewSeeds: opts.viewSeeds } : {}),
   };
   // Check every id and family first, so a typo fails before minutes of episodes. Only the id
   // is checked here (family and tier known, seed well formed): generating the instances too
@@ -243,8 +269,9 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       throw new SpaceActError('invalid-argument', `--agents: no battery agent named ${unknown.map((a) => `'${a}'`).join(', ') || '(none given)'} in ${families.map((f) => f.id).join(', ') || 'the selected families'}; known: ${[...known].join(', ')}`);
     }
   }
-  // The text-leak check covers every family × tier (a lever study's L5 + lever apart) that holds a selected instance.
-  const textTiers = (opts.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier} ${c.lever ?? ''}`; }))] : [];
+  // The text-leak check and the view-rule sample cover every family × tier (a lever study's L5 +
+  // lever apart) that holds a selected instance; one job does both.
+  const textTiers = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 || viewSeedsOf(settings) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier} ${c.lever ?? ''}`; }))] : [];
   const work: VerifyUnitWork[] = [
     ...opts.instances.map((id, i): VerifyUnitWork => ({ kind: 'instance', id, family: instanceFamilies[i] })),
     ...textTiers.map((k): VerifyUnitWork => {
@@ -267,6 +294,8 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     // One instance at a time, generated just before it is verified (the ids are checked
     // above), so each one's CPU time is its own.
     const instances: VerifyResult[] = [];
+    const textLeaks: TextLeakReport[] = [];
+    const views: ViewSampleReport[] = [];
     try {
       for (const [i, id] of opts.instances.entries()) {
         const since = process.cpuUsage();
@@ -276,17 +305,23 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
         instances.push(r);
         opts.onResult?.(r, instances.length, opts.instances.length);
       }
+      for (const [k, u] of units.entries()) {
+        if (u.kind !== 'text') continue;
+        const since = process.cpuUsage();
+        const r = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? textLeakRecord(u.family, u.tier, settings, u.lever) : null;
+        const v = await viewSample(u.family, u.tier, settings, u.lever);
+        tookCpu(k, cpuSince(since));
+        if (r) {
+          textLeaks.push(r);
+          opts.onTextReport?.(r);
+        }
+        if (v) {
+          views.push(v);
+          opts.onViewReport?.(v);
+        }
+      }
     } finally {
       await closeViewRenderer();
-    }
-    const textLeaks: TextLeakReport[] = [];
-    for (const [k, u] of units.entries()) {
-      if (u.kind !== 'text') continue;
-      const since = process.cpuUsage();
-      const r = textLeakRecord(u.family, u.tier, settings, u.lever);
-      tookCpu(k, cpuSince(since));
-      textLeaks.push(r);
-      opts.onTextReport?.(r);
     }
     const textUnits = textLeaks.length;
     let since = process.cpuUsage();
@@ -307,16 +342,17 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     }
     recordJobTimes(took);
     opts.onUnitCpu?.(unitCpu);
-    return { instances, textLeaks, battery };
+    return { instances, textLeaks, views, battery };
   }
 
   // Results arrive in completion order; they are reported in serial order as soon as every
   // earlier record is in, so the output reads as a serial run's.
   const plan = planJobs(units, opts.queue ? Math.max(2, concurrency) : concurrency, readJobTimes());
-  const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'text'; report: TextLeakReport } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
+  const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'text'; report?: TextLeakReport; views?: ViewSampleReport } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
   let reported = 0;
   const instances: VerifyResult[] = [];
   const textLeaks: TextLeakReport[] = [];
+  const views: ViewSampleReport[] = [];
   const battery: BatteryReport[] = [];
   const flush = (): void => {
     while (reported < units.length && records[reported]) {
@@ -325,8 +361,14 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
         instances.push(r.result);
         opts.onResult?.(r.result, instances.length, opts.instances.length);
       } else if (r.kind === 'text') {
-        textLeaks.push(r.report);
-        opts.onTextReport?.(r.report);
+        if (r.report) {
+          textLeaks.push(r.report);
+          opts.onTextReport?.(r.report);
+        }
+        if (r.views) {
+          views.push(r.views);
+          opts.onViewReport?.(r.views);
+        }
       } else {
         battery.push(r.report);
         opts.onBatteryReport?.(r.report);
@@ -342,7 +384,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
         tookCpu(at[j], result.cpuSeconds[j]);
       });
     } else if (result.kind === 'text') {
-      records[at[0]] = { kind: 'text', report: result.report };
+      records[at[0]] = { kind: 'text', ...(result.report ? { report: result.report } : {}), ...(result.views ? { views: result.views } : {}) };
       tookCpu(at[0], result.cpuSeconds[0]);
     } else {
       records[at[0]] = { kind: 'battery', report: result.report };
@@ -350,7 +392,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     }
     flush();
   };
-  const describe = (job: VerifyJob): string => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak check` : `the ${job.family}-${job.tier} battery`);
+  const describe = (job: VerifyJob): string => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak and view sample` : `the ${job.family}-${job.tier} battery`);
   if (opts.queue) {
     // Loaded only here: a verify worker process (which imports this module) needs no queue client.
     const { runVerifyQueue } = await import('./queue.ts');
@@ -360,7 +402,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     } finally {
       recordJobTimes(took);
     }
-    return { instances, textLeaks, battery };
+    return { instances, textLeaks, views, battery };
   }
   try {
     const stats = await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
@@ -383,5 +425,5 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
   } finally {
     recordJobTimes(took);
   }
-  return { instances, textLeaks, battery };
+  return { instances, textLeaks, views, battery };
 }

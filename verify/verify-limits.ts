@@ -13,4 +13,6 @@ export const VERIFY_LIMITS = {
   batteryTraining: 1000,
   /** Text-leak check: seeds per tier. */
   textSeeds: 100_000,
+  /** View-rule sample: seeds per tier whose first view is rendered and checked. */
+  viewSeeds: 10_000,
 } as const;

@@ -6,6 +6,7 @@ import { getFamily } from '../../tasks/registry.ts';
 import { DEFAULT_BATTERY_SEEDS, DEFAULT_BATTERY_TRAINING, type BatteryReport } from '../../verify/battery.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, selectVerifyInstances, type VerifyResult } from '../../verify/verify.ts';
 import { VERIFY_TEXT_SEEDS } from '../../verify/text-leak.ts';
+import { VERIFY_VIEW_SEEDS } from '../../verify/view-sample.ts';
 import { verifyAll } from '../../verify/verify-all.ts';
 import { VERIFY_LIMITS } from '../../verify/verify-limits.ts';
 import { checkRedisUrl } from '../../agents/queue/protocol.ts';
@@ -76,7 +77,7 @@ export function register(program: Command): void {
     .option('--family <ids>', "family id(s), comma-separated: the family's released instances")
     .option('--instance <ids>', 'instance id(s), comma-separated')
     .option('--suite <name>', 'a suite: main, all, levers (the L5 lever studies), or one a family offers (e.g. rota, rotation, polycomp)')
-    .option('--json', 'print one JSON object: {instances: [per-instance results], textLeaks: [per family × tier text-leak records], battery: [per family × tier reports]}')
+    .option('--json', 'print one JSON object: {instances: [per-instance results], textLeaks: [per family × tier text-leak records], views: [per family × tier view-rule samples], battery: [per family × tier reports]}')
     .option('--random-seeds <n>', 'random-baseline episodes per instance (0 skips it)', String(DEFAULT_RANDOM_SEEDS))
     .option('--random-turns <n>', 'turn budget of each random-baseline episode', String(DEFAULT_RANDOM_TURNS))
     .option(
@@ -84,11 +85,12 @@ export function register(program: Command): void {
       `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
+    .option('--view-seeds <n>', `view-rule sample: seeds per tier (of the text-leak check's tiers) whose first view is rendered and held to the view rule (0 skips it)`, String(VERIFY_VIEW_SEEDS))
     .option('--agents <names>', 'shortcut battery: only these agents, comma-separated (e.g. reconstruct-then-plan,probe-and-map); default all')
     .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
     .option('--queue <url>', 'redis://HOST:PORT: hand the pieces (a family\'s instances, a family × tier\'s text check or battery) to `spaceact worker` processes on any machine with this checkout (results as a local run, in the same order)')
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; concurrency: string; queue?: string }) => {
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; viewSeeds: string; concurrency: string; queue?: string }) => {
       const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: VERIFY_LIMITS.randomSeeds, integer: true })!;
       const turns = numberOption(opts, 'randomTurns', { min: 1, max: VERIFY_LIMITS.randomTurns, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
@@ -106,8 +108,11 @@ export function register(program: Command): void {
       let batteryHeader = false;
       let textHeader = false;
       const textSeeds = numberOption(opts, 'textSeeds', { min: 0, max: VERIFY_LIMITS.textSeeds, integer: true })!;
-      const { instances: results, textLeaks, battery } = await verifyAll({
+      const viewSeeds = numberOption(opts, 'viewSeeds', { min: 0, max: VERIFY_LIMITS.viewSeeds, integer: true })!;
+      let viewHeader = false;
+      const { instances: results, textLeaks, views, battery } = await verifyAll({
         textSeeds,
+        viewSeeds,
         instances: ids,
         randomSeeds: seeds,
         randomTurns: turns,
@@ -131,6 +136,16 @@ export function register(program: Command): void {
           out.write(`${`${r.family} ${tierLabel(r.tier, r.lever)}`.padEnd(10)} ${r.passed ? 'ok' : 'FAILED'}\n`);
           for (const p of r.problems) out.write(`    ✗ ${p}\n`);
         },
+        onViewReport: (r) => {
+          if (opts.json) return;
+          if (!viewHeader) {
+            viewHeader = true;
+            out.write(`\nView rule over ${viewSeeds} seed(s) per tier: every first view held to the rule the released instances meet.\n`);
+          }
+          out.write(`${`${r.family} ${tierLabel(r.tier, r.lever)}`.padEnd(10)} ${r.passed ? 'ok' : `FAILED on ${r.failures.length} of ${r.seeds}`}\n`);
+          for (const f of r.failures.slice(0, 5)) out.write(`    ✗ ${f.problems.join('; ')}\n`);
+          if (r.failures.length > 5) out.write(`    … and ${r.failures.length - 5} more\n`);
+        },
         onBatteryReport: (r) => {
           if (opts.json) return;
           if (!batteryHeader) {
@@ -143,14 +158,16 @@ export function register(program: Command): void {
       const failed = results.filter((r) => !r.verified);
       const batteryFailed = battery.filter((r) => !r.passed);
       const textFailed = textLeaks.filter((r) => !r.passed);
+      const viewFailed = views.filter((r) => !r.passed);
       if (opts.json) {
-        out.write(JSON.stringify({ instances: results, textLeaks, battery }, null, 2) + '\n');
+        out.write(JSON.stringify({ instances: results, textLeaks, views, battery }, null, 2) + '\n');
       } else {
         const total = results.reduce((t, r) => t + r.seconds, 0);
         const skipped = results.find((r) => r.shortcuts?.random.skipped)?.shortcuts?.random.skipped;
         if (skipped) out.write(`note: random baseline skipped: ${skipped}\n`);
         out.write(`${results.length - failed.length}/${results.length} verified, ${failed.length} failed (${total.toFixed(1)} s)\n`);
         if (textLeaks.length) out.write(`text-leak check: ${textLeaks.length - textFailed.length}/${textLeaks.length} family tiers read alike over every seed\n`);
+        if (views.length) out.write(`view rule: ${views.length - viewFailed.length}/${views.length} family tiers with every sampled first view passing\n`);
         if (battery.length) {
           const secs = battery.reduce((t, r) => t + r.seconds, 0);
           const inconclusive = battery.flatMap((r) => r.agents.filter((a) => a.verdict === 'inconclusive').map((a) => `${r.family}-${r.tier} ${a.name}`));
@@ -158,6 +175,6 @@ export function register(program: Command): void {
           if (inconclusive.length) out.write(`inconclusive (over the bound, not significantly; add seeds): ${inconclusive.join(', ')}\n`);
         }
       }
-      if (failed.length || batteryFailed.length || textFailed.length) process.exitCode = 1;
+      if (failed.length || batteryFailed.length || textFailed.length || viewFailed.length) process.exitCode = 1;
     });
 }

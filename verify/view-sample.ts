@@ -1,0 +1,47 @@
+/**
+ * The view rule over a sample of seeds (issue 36 item 7, issue 32): a family × tier's first
+ * views are held to the same rule as its released instance's, on the first seeds the shortcut
+ * battery judges — so a picture that hides its goal or cuts a part at one seed in five is found
+ * by `verify`, not only by someone who happens to render that seed.
+ */
+import type { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { familyAtLever, getFamily } from '../tasks/registry.ts';
+import type { TaskFamily, Tier } from '../tasks/types.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
+
+/** Seeds per family × tier whose first view `verify` holds to the view rule (beside the released instance's). */
+export const VERIFY_VIEW_SEEDS = 20;
+
+/** One family × tier's first views over a sample of seeds. */
+export interface ViewSampleReport {
+  family: string;
+  tier: Tier;
+  /** The lever of a single-factor lever study, when the tier carries one. */
+  lever?: string;
+  /** Seeds whose first view was checked. */
+  seeds: number;
+  passed: boolean;
+  /** Each instance whose first view breaks the rule, with the rule's sentences. */
+  failures: Array<{ instance: string; problems: string[] }>;
+}
+
+/**
+ * The first views of `count` seeds of a family × tier (the battery's judged seeds 0, 1, … or the
+ * family's own `batterySeeds`), each held to the view rule with `renderer`.
+ */
+export async function viewSampleRecord(familyOrId: string | TaskFamily, tier: Tier, count: number, renderer: Renderer, lever?: string): Promise<ViewSampleReport> {
+  const family = familyAtLever(typeof familyOrId === 'string' ? getFamily(familyOrId) : familyOrId, lever);
+  const seeds = family.batterySeeds ? family.batterySeeds(count, 'judged', count) : Array.from({ length: count }, (_, i) => i);
+  const failures: ViewSampleReport['failures'] = [];
+  for (const seed of seeds) {
+    const env = await TaskEnv.create(family, family.generate(seed, tier));
+    try {
+      const verdict = await checkFirstView(env, renderer);
+      if (verdict.problems.length) failures.push({ instance: env.instance.id, problems: verdict.problems });
+    } finally {
+      env.free();
+    }
+  }
+  return { family: family.id, tier, ...(lever ? { lever } : {}), seeds: seeds.length, passed: failures.length === 0, failures };
+}
