@@ -104,7 +104,7 @@ function rulesText(s: M5Scene, tier: Tier): string {
   return [
     `You hold a heart-shaped block (orange): a heart ${mm(s.part.width)} wide and ${mm(s.part.height)} high, ${mm(s.part.thickness)} thick. In front of it stands a wall ${mm(s.wall.thickness)} thick with ${n === 1 ? 'a heart-shaped opening' : `${n} heart-shaped openings`}.`,
     `${n === 1 ? 'The opening' : 'Exactly one opening'} is the block's heart grown by ${mm(s.clearance)} on every side${n > 1 ? '; the others are smaller or narrower hearts that let nothing through' : ''}. The block passes face-on, its heart turned onto the opening's outline — or turned over about its symmetry axis (a heart is its own mirror image); it is too thick to pass edge-on.`,
-    'Goal: pass the block through the opening until all of it is beyond the wall. The episode ends as soon as it is.',
+    'Goal: pass the block through the opening until all of it is beyond the wall, over the green zone on the floor behind it. The episode ends as soon as it is.',
     "Frame: the red, green and blue arrows beside the wall show the world's +x, +y and +z axes (+x to the right in the first view, +y up, +z toward you); translate uses them." +
       (s.toolFrame ? " rotate and move turn about the block's OWN axes, shown by the small red, green and blue arrows fixed to it, which turn with it." : ' rotate and move turn about axes parallel to them.'),
     "Measuring: a ruler runs along the bottom of the wall's near face and another up its left edge, from its bottom-left corner, with ticks every 10 mm and labels every 100 mm.",
