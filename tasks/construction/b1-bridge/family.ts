@@ -24,11 +24,12 @@
  * with its tie resting on one half only, or without it, fails (the statics model for every
  * instance; the real world for the released ones in `test/family-b1.test.ts`).
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { B1Scene } from './scene.ts';
+import { B1_LEVERS, type B1Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What B1 is: id, version, category, title, summary and tiers. */
@@ -50,7 +51,8 @@ export const B1_DESCRIPTOR: FamilyDescriptor = {
 /** B1 bridge: build across a gap so that a mid-span load holds. */
 export const b1Bridge: TaskFamily<B1Scene> = {
   ...B1_DESCRIPTOR,
-  generate: (seed, tier) => generate(B1_DESCRIPTOR, seed, tier),
+  levers: leverInfo(B1_LEVERS),
+  generate: (seed, tier, lever) => generate(B1_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -38,11 +38,14 @@ import {
   SITE_MARGIN,
   siteHalfExtents,
   SNAP_TOLERANCE,
+  B1_LEVERS,
   TIER_SETTINGS,
+  type TierSettings,
   TURNS,
   YAW_TOLERANCE_DEG,
   type B1Scene,
 } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
 import { anchorOf, designPlan, designs, levelOverlap, planText } from './solver.ts';
 import { planCapacityKg } from './statics-model.ts';
 
@@ -82,9 +85,10 @@ function cameraOf(s: B1Scene): Instance['camera'] {
   };
 }
 
-function instanceOf(family: FamilyDescriptor, s: B1Scene, seed: number, tier: Tier): Instance<B1Scene> {
+function instanceOf(family: FamilyDescriptor, s: B1Scene, seed: number, tier: Tier, lever?: string): Instance<B1Scene> {
   const actions = actionBudget(tier);
   return makeInstance<B1Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Bridge over a gap',
     rules: rulesText(s, actions),
     tools: [studPlaceTool(s.supply.map((x) => x.type), s.mat, SNAP_TOLERANCE, YAW_TOLERANCE_DEG), studRemoveTool('attached on top of it'), COMMIT_TOOL],
@@ -116,8 +120,7 @@ function addSupply(supply: SupplyItem[], type: string, count: number): void {
 }
 
 /** Draws a scene (before the filters). */
-export function drawScene(tier: Tier, rng: Rng): B1Scene {
-  const cfg = TIER_SETTINGS[tier];
+export function drawScene(tier: Tier, rng: Rng, cfg: TierSettings = TIER_SETTINGS[tier]): B1Scene {
   const W = rng.pick(cfg.pierCols);
   const G = rng.pick(cfg.gaps);
   const loadCell: [number, number] = [W + (G - 1) / 2, LOAD_ROW];
@@ -197,8 +200,10 @@ export function drawScene(tier: Tier, rng: Rng): B1Scene {
   };
 }
 
-/** The instance of (seed, tier): scenes drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B1Scene> {
-  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B1', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS);
+/** The instance of (seed, tier), or of L5 with one lever: scenes drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B1Scene> {
+  const cfg = tierSettings('B1', TIER_SETTINGS, tier, lever, B1_LEVERS);
+  // A lever study draws from its tier's (L5's) stream.
+  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B1', tier, seed, attempt), cfg), seed, tier, lever), SHORTCUT_FILTERS);
 }
 

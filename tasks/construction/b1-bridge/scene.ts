@@ -15,6 +15,7 @@
  */
 import { round9 } from '../../../core/determinism.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { GRAVITY, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { landParts, type Placement, type PlannedPart } from '../../kits/bricks/plan.ts';
@@ -81,6 +82,16 @@ export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L3: { pierCols: [4, 5], gaps: [9, 11], levels: 2, widths: [1, 2], maxLength: 6, ratio: [0.45, 0.75], alternatives: 2, decoys: 1, twoWide: false, rotated: false },
   L5: { pierCols: [4, 5], gaps: [13, 15], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, rotated: false },
   L7: { pierCols: [4, 5], gaps: [13, 15], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, rotated: true },
+};
+
+/**
+ * The levers B1 supports as single-factor studies over L5 (`B1-L5+rot-s100`; tasks/levers.ts).
+ * `+rot` is its L7's lever. The turn is drawn where L7 draws it (early in the stream, so L7's
+ * instances keep their meaning), so a study is a world of L5's stream with the site turned, not
+ * the seed's L5 world turned.
+ */
+export const B1_LEVERS: LeverTable<TierSettings> = {
+  '+rot': { description: 'L5 with the piers and their stud grid turned by ±30–60° about the vertical against the world frame the bricks are placed in.', apply: (s) => ({ ...s, rotated: true }) },
 };
 
 /** Bricks in a reference of `levels` levels: two cantilevers per level and a tie. */

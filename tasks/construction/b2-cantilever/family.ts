@@ -24,11 +24,12 @@
  * every instance in the filters; shown in the real world for the released ones in
  * `test/family-b2.test.ts`).
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate, payloadText } from './generate.ts';
-import type { B2Scene } from './scene.ts';
+import { B2_LEVERS, type B2Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What B2 is: id, version, category, title, summary and tiers. */
@@ -50,7 +51,8 @@ export const B2_DESCRIPTOR: FamilyDescriptor = {
 /** B2 cantilever: build over an edge so that a payload at the target holds. */
 export const b2Cantilever: TaskFamily<B2Scene> = {
   ...B2_DESCRIPTOR,
-  generate: (seed, tier) => generate(B2_DESCRIPTOR, seed, tier),
+  levers: leverInfo(B2_LEVERS),
+  generate: (seed, tier, lever) => generate(B2_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -17,6 +17,7 @@ import type { Rng } from '../../../core/rng.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { studPlaceTool, studRemoveTool, mm } from '../../kits/bricks/stud-site.ts';
 import { brickType, CATALOG, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
@@ -34,7 +35,9 @@ import {
   SNAP_TOLERANCE,
   TABLE_PLATES,
   targetCellOf,
+  B2_LEVERS,
   TIER_SETTINGS,
+  type TierSettings,
   TURNS,
   YAW_TOLERANCE_DEG,
   type B2Scene,
@@ -84,9 +87,10 @@ function cameraOf(s: B2Scene): Instance['camera'] {
   };
 }
 
-function instanceOf(family: FamilyDescriptor, s: B2Scene, seed: number, tier: Tier): Instance<B2Scene> {
+function instanceOf(family: FamilyDescriptor, s: B2Scene, seed: number, tier: Tier, lever?: string): Instance<B2Scene> {
   const actions = actionBudget(tier);
   return makeInstance<B2Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Cantilever over an edge',
     rules: rulesText(s, actions),
     tools: [studPlaceTool(s.supply.map((x) => x.type), s.mat, SNAP_TOLERANCE, YAW_TOLERANCE_DEG), studRemoveTool('attached on top of it'), COMMIT_TOOL],
@@ -116,8 +120,7 @@ function addSupply(supply: SupplyItem[], type: string, count: number): void {
 }
 
 /** Draws a scene (before the filters). */
-export function drawScene(tier: Tier, rng: Rng): B2Scene {
-  const cfg = TIER_SETTINGS[tier];
+export function drawScene(tier: Tier, rng: Rng, cfg: TierSettings = TIER_SETTINGS[tier]): B2Scene {
   const W = rng.pick(cfg.tableCols);
   const R = rng.pick(cfg.reaches);
   const targetCell = targetCellOf(W, R);
@@ -195,7 +198,9 @@ export function drawScene(tier: Tier, rng: Rng): B2Scene {
   };
 }
 
-/** The instance of (seed, tier): scenes drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B2Scene> {
-  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B2', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS);
+/** The instance of (seed, tier), or of L5 with one lever: scenes drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B2Scene> {
+  const cfg = tierSettings('B2', TIER_SETTINGS, tier, lever, B2_LEVERS);
+  // A lever study draws from its tier's (L5's) stream.
+  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B2', tier, seed, attempt), cfg), seed, tier, lever), SHORTCUT_FILTERS);
 }

@@ -14,6 +14,7 @@
  * direction points `reachYawDeg` degrees from +x toward +z (0 below L7).
  */
 import { round9 } from '../../../core/determinism.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { landParts, type Placement, type PlannedPart } from '../../kits/bricks/plan.ts';
@@ -76,6 +77,14 @@ export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L3: { tableCols: [4, 5], reaches: [6, 7, 8], levels: 2, widths: [1, 2], maxLength: 6, ratio: [0.55, 0.75], alternatives: 2, decoys: 0, twoWide: false, spareBricks: 2, actionMargin: 3, rotated: false },
   L5: { tableCols: [5, 6], reaches: [9, 10], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, spareBricks: 1, actionMargin: 3, rotated: false },
   L7: { tableCols: [5, 6], reaches: [9, 10], levels: 2, widths: [2], maxLength: 8, ratio: [0.6, 0.75], alternatives: 2, decoys: 2, twoWide: true, spareBricks: 1, actionMargin: 3, rotated: true },
+};
+
+/**
+ * The levers B2 supports as single-factor studies over L5 (`B2-L5+rot-s100`; tasks/levers.ts).
+ * `+rot` is its L7's lever; the turn is drawn where L7 draws it (early in the stream, so L7's instances keep their meaning), so a study is a world of L5's stream with the table turned, not the seed's L5 world turned.
+ */
+export const B2_LEVERS: LeverTable<TierSettings> = {
+  '+rot': { description: 'L5 with the table and its stud grid turned by ±30–60° about the vertical against the world frame the bricks are placed in.', apply: (s) => ({ ...s, rotated: true }) },
 };
 
 /** The brick budget of a tier: the most bricks that may stand at once (the reference's plus the tier's spares). */

@@ -23,11 +23,12 @@
  * bottom all fail (closed-form statics for every instance, the real world in
  * `test/family-b3.test.ts`).
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import { actionBudget, type B3Scene } from './scene.ts';
+import { actionBudget, B3_LEVERS, type B3Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What B3 is: id, version, category, title, summary and tiers. */
@@ -49,7 +50,8 @@ export const B3_DESCRIPTOR: FamilyDescriptor = {
 /** B3 tower: build to a mark so that the tower survives a push. */
 export const b3Tower: TaskFamily<B3Scene> = {
   ...B3_DESCRIPTOR,
-  generate: (seed, tier) => generate(B3_DESCRIPTOR, seed, tier),
+  levers: leverInfo(B3_LEVERS),
+  generate: (seed, tier, lever) => generate(B3_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -18,6 +18,7 @@ import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { studPlaceTool, studRemoveTool, mm } from '../../kits/bricks/stud-site.ts';
 import { brickType, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
@@ -36,7 +37,9 @@ import {
   SITE_MARGIN,
   SITE_MARGIN_BACK,
   SNAP_TOLERANCE,
+  B3_LEVERS,
   TIER_SETTINGS,
+  type TierSettings,
   TURNS,
   YAW_TOLERANCE_DEG,
   type B3Scene,
@@ -90,9 +93,10 @@ function cameraOf(s: B3Scene): Instance['camera'] {
   };
 }
 
-function instanceOf(family: FamilyDescriptor, s: B3Scene, seed: number, tier: Tier): Instance<B3Scene> {
+function instanceOf(family: FamilyDescriptor, s: B3Scene, seed: number, tier: Tier, lever?: string): Instance<B3Scene> {
   const actions = actionBudget(s.layers);
   return makeInstance<B3Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Tower under a push',
     rules: rulesText(s, actions),
     tools: [studPlaceTool(s.supply.map((x) => x.type), s.mat, SNAP_TOLERANCE, YAW_TOLERANCE_DEG), studRemoveTool('on top of it'), COMMIT_TOOL],
@@ -111,8 +115,7 @@ function instanceOf(family: FamilyDescriptor, s: B3Scene, seed: number, tier: Ti
 const DECOY_TYPES = ['plate-1x4', 'plate-2x2', 'plate-2x4', 'plate-2x6'];
 
 /** Draws a scene (before the filters). */
-export function drawScene(tier: Tier, rng: Rng): B3Scene {
-  const cfg = TIER_SETTINGS[tier];
+export function drawScene(tier: Tier, rng: Rng, cfg: TierSettings = TIER_SETTINGS[tier]): B3Scene {
   const n = rng.int(cfg.layers[0], cfg.layers[1]);
   // The mark: above n − 1 bricks and below n, clear of both faces.
   const targetHeight = roundTo(rng.range((n - 1) * BRICK_H + FACE_MARGIN, n * BRICK_H - FACE_MARGIN), 4);
@@ -173,7 +176,9 @@ export function drawScene(tier: Tier, rng: Rng): B3Scene {
   return scene;
 }
 
-/** The instance of (seed, tier): scenes drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B3Scene> {
-  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B3', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS);
+/** The instance of (seed, tier), or of L5 with one lever: scenes drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B3Scene> {
+  const cfg = tierSettings('B3', TIER_SETTINGS, tier, lever, B3_LEVERS);
+  // A lever study draws from its tier's (L5's) stream.
+  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B3', tier, seed, attempt), cfg), seed, tier, lever), SHORTCUT_FILTERS);
 }

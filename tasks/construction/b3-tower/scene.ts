@@ -13,6 +13,7 @@
 import { roundTo } from '../../../core/determinism.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import type { Vec3 } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { brickType, BRICK_PLATES, GRAVITY, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { landParts, planConnections, type Placement, type PlannedPart } from '../../kits/bricks/plan.ts';
@@ -90,6 +91,14 @@ export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L3: { plate: 6, layers: [6, 8], pushFromTop: [1, 3], directions: [...PUSH_DIRECTIONS], ratio: [0.55, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false, mat: MAT },
   L5: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: false, mat: MAT },
   L7: { plate: 6, layers: [8, 10], pushFromTop: [2, 4], directions: [...PUSH_DIRECTIONS], ratio: [0.6, 0.75], reversedFails: true, turnedFails: true, decoys: 2, screen: true, mat: MAT },
+};
+
+/**
+ * The levers B3 supports as single-factor studies over L5 (`B3-L5+occ-s100`; tasks/levers.ts).
+ * `+occ` is its L7's lever (the screen moves the site's layout, so a study is a world of L5's stream with the screen, not the seed's L5 world with one added).
+ */
+export const B3_LEVERS: LeverTable<TierSettings> = {
+  '+occ': { description: 'L5 with a screen between the first view and the baseplate: the site must be looked at from another side.', apply: (s) => ({ ...s, screen: true }) },
 };
 
 /** The action budget of a tier for a reference of `layers` bricks: its places and commit plus {@link ACTION_MARGIN}. */

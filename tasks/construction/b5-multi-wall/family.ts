@@ -19,11 +19,12 @@
  * and placing the bricks metrically. The exact search of `search.ts` proves the least number of
  * bricks (the reference) and, where the tier asks, that the views fix the filled cells.
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import { actionBudget, type B5Scene } from './scene.ts';
+import { actionBudget, B5_LEVERS, type B5Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What B5 is: id, version, category, title, summary and tiers. */
@@ -45,7 +46,8 @@ export const B5_DESCRIPTOR: FamilyDescriptor = {
 /** B5 multi-wall: build walls whose views match the targets. */
 export const b5MultiWall: TaskFamily<B5Scene> = {
   ...B5_DESCRIPTOR,
-  generate: (seed, tier) => generate(B5_DESCRIPTOR, seed, tier),
+  levers: leverInfo(B5_LEVERS),
+  generate: (seed, tier, lever) => generate(B5_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

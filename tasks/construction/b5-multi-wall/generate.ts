@@ -13,13 +13,14 @@
 import type { Rng } from '../../../core/rng.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { studPlaceTool, studRemoveTool, mm } from '../../kits/bricks/stud-site.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import { brickType, PITCH, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { MAT_FRAME_TEXT, matRulers } from '../../kits/measuring-mat.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { actionBudget, BRICK_H, MAT, plateHalf, PLATE_STUDS, r4, SITE_MARGIN, SITE_MARGIN_BACK, SNAP_TOLERANCE, targetsOf, TIER_SETTINGS, TURNS, YAW_TOLERANCE_DEG, type B5Scene, type ViewName } from './scene.ts';
+import { actionBudget, BRICK_H, MAT, plateHalf, PLATE_STUDS, r4, SITE_MARGIN, SITE_MARGIN_BACK, SNAP_TOLERANCE, targetsOf, B5_LEVERS, TIER_SETTINGS, type TierSettings, TURNS, YAW_TOLERANCE_DEG, type B5Scene, type ViewName } from './scene.ts';
 import { buildSupply, cellsDetermined, leastBrickBuilds } from './search.ts';
 import { buildStands, planText, searchScene } from './solver.ts';
 import { drawWalls } from './walls.ts';
@@ -66,9 +67,10 @@ function cameraOf(s: B5Scene): Instance['camera'] {
   };
 }
 
-function instanceOf(family: FamilyDescriptor, s: B5Scene, seed: number, tier: Tier): Instance<B5Scene> {
+function instanceOf(family: FamilyDescriptor, s: B5Scene, seed: number, tier: Tier, lever?: string): Instance<B5Scene> {
   const actions = actionBudget(s.leastBricks);
   return makeInstance<B5Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Walls that match their views',
     rules: rulesText(s, actions),
     tools: [studPlaceTool(s.supply.map((x) => x.type), s.mat, SNAP_TOLERANCE, YAW_TOLERANCE_DEG), studRemoveTool('on top of it'), COMMIT_TOOL],
@@ -96,8 +98,7 @@ function sortSupply(supply: SupplyItem[]): SupplyItem[] {
 }
 
 /** Draws a scene (before the filters). */
-export function drawScene(tier: Tier, rng: Rng): B5Scene {
-  const cfg = TIER_SETTINGS[tier];
+export function drawScene(tier: Tier, rng: Rng, cfg: TierSettings = TIER_SETTINGS[tier]): B5Scene {
   const plate = PLATE_STUDS;
   let cells = drawWalls(rng, cfg, plate);
   for (let i = 0; !cells && i < 20; i++) cells = drawWalls(rng, cfg, plate);
@@ -124,7 +125,9 @@ export function drawScene(tier: Tier, rng: Rng): B5Scene {
   return scene;
 }
 
-/** The instance of (seed, tier): scenes drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B5Scene> {
-  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B5', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS);
+/** The instance of (seed, tier), or of L5 with one lever: scenes drawn until every shortcut filter passes. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B5Scene> {
+  const cfg = tierSettings('B5', TIER_SETTINGS, tier, lever, B5_LEVERS);
+  // A lever study draws from its tier's (L5's) stream.
+  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B5', tier, seed, attempt), cfg), seed, tier, lever), SHORTCUT_FILTERS);
 }

@@ -16,6 +16,7 @@
  */
 import { roundTo } from '../../../core/determinism.ts';
 import type { Vec3 } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { BRICK_PLATES, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import type { PlannedPart } from '../../kits/bricks/plan.ts';
@@ -79,6 +80,14 @@ export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L3: { walls: [2, 2], length: [3, 6], height: [1, 4], openings: [0, 1], views: ['front', 'right'], drawing: 'silhouette', tightSupply: false, uniqueCells: false, types: ['brick-1x1', 'brick-1x2', 'brick-1x4', 'brick-1x6'], decoys: 1 },
   L5: { walls: [2, 3], length: [3, 6], height: [1, 4], openings: [1, 2], views: ['front', 'right', 'top'], drawing: 'silhouette', tightSupply: true, uniqueCells: true, types: ['brick-1x1', 'brick-1x2', 'brick-1x4', 'brick-1x6'], decoys: 1 },
   L7: { walls: [2, 3], length: [3, 6], height: [1, 4], openings: [1, 2], views: ['front', 'right', 'top'], drawing: 'lines', tightSupply: true, uniqueCells: true, types: ['brick-1x1', 'brick-1x2', 'brick-1x4', 'brick-1x6'], decoys: 1 },
+};
+
+/**
+ * The levers B5 supports as single-factor studies over L5 (`B5-L5+blueprint-s100`; tasks/levers.ts).
+ * `+blueprint` is its L7's lever; it draws nothing of its own, so a study is the seed's L5 world with its targets drawn as lines.
+ */
+export const B5_LEVERS: LeverTable<TierSettings> = {
+  '+blueprint': { description: 'L5 with the target views only as line drawings (outlines and dimension lines, no grid, no colour).', apply: (s) => ({ ...s, drawing: 'lines' }) },
 };
 
 /** Tallest structure a tier draws, layers (the target sheet's frame is fitted to it). */
