@@ -198,7 +198,7 @@ export function checkScene(v: unknown, path = 'scene'): SceneDescription {
 }
 
 function keyLight(v: unknown, path: string): KeyLight {
-  if (!isObject(v)) fail(path, 'must be {azimuth, elevation, intensity?, shadows?} in degrees');
+  if (!isObject(v)) fail(path, 'must be {azimuth, elevation, intensity?, shadows?, shadowNormalBias?, shadowMapSize?} (degrees, metres, texels)');
   const out: KeyLight = {
     azimuth: num(v.azimuth, `${path}.azimuth`),
     elevation: num(v.elevation, `${path}.elevation`, (x) => x > 0 && x <= 90, 'degrees in (0, 90]'),
@@ -207,6 +207,10 @@ function keyLight(v: unknown, path: string): KeyLight {
   if (v.shadows !== undefined) {
     if (typeof v.shadows !== 'boolean') fail(`${path}.shadows`, 'must be true or false');
     out.shadows = v.shadows;
+  }
+  if (v.shadowNormalBias !== undefined) out.shadowNormalBias = num(v.shadowNormalBias, `${path}.shadowNormalBias`, (x) => x >= 0 && x <= 0.1, 'metres in 0..0.1');
+  if (v.shadowMapSize !== undefined) {
+    out.shadowMapSize = num(v.shadowMapSize, `${path}.shadowMapSize`, (x) => Number.isInteger(x) && x >= 512 && x <= 8192 && (x & (x - 1)) === 0, 'a power of two in 512..8192');
   }
   return out;
 }

@@ -19,8 +19,10 @@ import { Renderer } from '../render/renderer.ts';
 
 const family = b6ObliqueShadow as unknown as TaskFamily;
 const RELEASED: Tier[] = ['L3', 'L5', 'L7'];
-/** How far the IoU measured on the rendered shadow may be from the geometric one (see README: the shadow map's bias shortens shadows). */
-const PIXEL_TOLERANCE = 0.07;
+/** How far the IoU measured on the rendered shadow may be from the geometric one of the settled bodies (the issue's two points; see README). */
+const PIXEL_TOLERANCE = 0.02;
+/** How far the geometric IoU of the settled bodies may be from the verdict's (the structure on the grid): bricks settle within a fraction of a millimetre. */
+const SETTLE_TOLERANCE = 0.01;
 
 async function play(instance: Instance<B6Scene>, calls: ToolCall[]): Promise<{ statuses: string[]; messages: string[]; solved: boolean }> {
   const env = await TaskEnv.create(family, instance as Instance);
@@ -107,19 +109,27 @@ describe('B6 oblique shadow', function () {
     });
   }
 
-  it('L5: the rendered shadow agrees with the geometric one (the certificate)', async () => {
-    const inst = b6ObliqueShadow.generate(100, 'L5');
-    const renderer = new Renderer();
-    try {
-      const ref = await shadowCertificate(family, inst, inst.scene.target, renderer);
-      expect(ref.geometricIoU).to.be.at.least(inst.scene.threshold);
-      expect(Math.abs(ref.pixelIoU - ref.geometricIoU)).to.be.at.most(PIXEL_TOLERANCE);
-      const miss = nearMisses(inst.scene, inst.scene.target).find((m) => m.what.includes('moved'))!;
-      const off = await shadowCertificate(family, inst, miss.plan, renderer);
-      expect(off.geometricIoU).to.be.below(inst.scene.threshold);
-      expect(Math.abs(off.pixelIoU - off.geometricIoU)).to.be.at.most(PIXEL_TOLERANCE);
-    } finally {
+  describe('the certificate: rendered vs geometric shadow', () => {
+    let renderer: Renderer;
+    before(() => {
+      renderer = new Renderer();
+    });
+    after(async () => {
       await renderer.close();
+    });
+    for (const tier of RELEASED) {
+      it(`${tier}: the rendered shadow's IoU is within two points of the geometric one, for the reference and a near miss`, async () => {
+        const inst = b6ObliqueShadow.generate(100, tier);
+        const miss = nearMisses(inst.scene, inst.scene.target).find((m) => m.what.includes('moved'))!;
+        for (const [what, plan] of [['reference', inst.scene.target], [miss.what, miss.plan]] as const) {
+          const c = await shadowCertificate(family, inst, plan, renderer);
+          console.log(`      ${what}: geometric IoU ${c.geometricIoU.toFixed(4)} (verdict ${c.verdictIoU.toFixed(4)}), rendered ${c.pixelIoU.toFixed(4)}`);
+          if (plan === inst.scene.target) expect(c.geometricIoU, what).to.be.at.least(inst.scene.threshold);
+          else expect(c.geometricIoU, what).to.be.below(inst.scene.threshold);
+          expect(Math.abs(c.pixelIoU - c.geometricIoU), what).to.be.at.most(PIXEL_TOLERANCE);
+          expect(Math.abs(c.verdictIoU - c.geometricIoU), `${what}: settled vs grid`).to.be.at.most(SETTLE_TOLERANCE);
+        }
+      });
     }
   });
 });

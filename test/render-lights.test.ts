@@ -117,8 +117,33 @@ describe('key light and shadows (headless Chromium)', function () {
     expect(far - lum(on, start[0] - Math.round(0.08 * PX_PER_M), start[1])).to.be.greaterThan(25);
   });
 
+  it("a scene's shadow normal bias shortens the shadow by bias / tan(elevation); its map size takes effect and does not outlive the scene", async () => {
+    const camera = top([-0.2, 0, 0]);
+    const start: [number, number] = [Math.round(SIZE / 2 + 0.2 * PX_PER_M), SIZE / 2];
+    const light: KeyLight = { azimuth: 90, elevation: 30 };
+    const length = async (l: KeyLight): Promise<number> => shadowLengthPx(await decodePng(await renderer.render(boxScene(l), camera)), start, -1, 0).length / PX_PER_M;
+    const tan = Math.tan((30 * Math.PI) / 180);
+    const unbiased = await length({ ...light, shadowNormalBias: 0 });
+    expect(Math.abs(unbiased - HEIGHT / tan) / (HEIGHT / tan)).to.be.lessThan(0.01);
+    const bias = 0.01;
+    const shortening = unbiased - (await length({ ...light, shadowNormalBias: bias }));
+    console.log(`      unbiased shadow ${(unbiased * 100).toFixed(2)} cm; a ${bias * 1000} mm normal bias shortens it by ${(shortening * 1000).toFixed(1)} mm (${((bias / tan) * 1000).toFixed(1)} mm expected)`);
+    expect(shortening).to.be.closeTo(bias / tan, 0.2 * (bias / tan));
+    // A different map size draws different bytes; the next scene without one is drawn as before it.
+    const plain = await renderer.render(boxScene(light), camera);
+    expect((await renderer.render(boxScene({ ...light, shadowMapSize: 512 }), camera)).equals(plain)).to.equal(false);
+    expect((await renderer.render(boxScene(light), camera)).equals(plain)).to.equal(true);
+  });
+
   it('refuses a light below the horizon or with a bad field, naming the field', async () => {
-    for (const light of [{ azimuth: 0, elevation: 0 }, { azimuth: 0, elevation: 95 }, { azimuth: 'x', elevation: 30 }, { azimuth: 0, elevation: 30, shadows: 'yes' }]) {
+    for (const light of [
+      { azimuth: 0, elevation: 0 },
+      { azimuth: 0, elevation: 95 },
+      { azimuth: 'x', elevation: 30 },
+      { azimuth: 0, elevation: 30, shadows: 'yes' },
+      { azimuth: 0, elevation: 30, shadowNormalBias: -0.001 },
+      { azimuth: 0, elevation: 30, shadowMapSize: 3000 },
+    ]) {
       try {
         await renderer.render({ ...boxScene(), light } as unknown as SceneDescription, top([0, 0, 0]));
         expect.fail('should have been refused');

@@ -53,6 +53,8 @@ class PageView implements PageApi {
   private readonly key = new THREE.DirectionalLight('#ffffff', DEFAULT_KEY_INTENSITY);
   /** Unit direction towards the key light (the scene's `light`, else the default). */
   private readonly keyDir = DEFAULT_KEY_DIR.clone();
+  /** The scene's key-light shadow normal bias, metres (`KeyLight.shadowNormalBias`); null: 0.004 × the bodies' radius. */
+  private keyNormalBias: number | null = null;
   private readonly fill = new THREE.DirectionalLight('#ffffff', 0.5);
   private readonly hemi = new THREE.HemisphereLight('#ffffff', '#8c877c', 1.3);
   private readonly highlightMaterial = new THREE.MeshStandardMaterial({
@@ -225,6 +227,14 @@ class PageView implements PageApi {
       } else this.keyDir.copy(DEFAULT_KEY_DIR);
       this.key.intensity = light?.intensity ?? DEFAULT_KEY_INTENSITY;
       this.key.castShadow = light?.shadows ?? true;
+      this.keyNormalBias = light?.shadowNormalBias ?? null;
+      const mapSize = light?.shadowMapSize ?? SHADOW_MAP;
+      if (this.key.shadow.mapSize.x !== mapSize) {
+        this.key.shadow.mapSize.set(mapSize, mapSize);
+        // three.js allocates the map at its first shadow pass and keeps it: drop it so the next pass allocates the new size.
+        this.key.shadow.map?.dispose();
+        this.key.shadow.map = null;
+      }
     }
     this.bodyRoot.updateMatrixWorld(true);
     this.sizeGround();
@@ -454,7 +464,7 @@ class PageView implements PageApi {
     const groundDrop = this.ground ? Math.max(0, sphere.center.y + r - this.ground.position.y) / Math.max(dir.y, 1e-3) : 0;
     cam.far = 4.1 * r + groundDrop;
     cam.updateProjectionMatrix();
-    this.key.shadow.normalBias = 0.004 * r;
+    this.key.shadow.normalBias = this.keyNormalBias ?? 0.004 * r;
     this.key.target.updateMatrixWorld();
     this.key.updateMatrixWorld();
     const up = axisY.set(0, 1, 0).applyQuaternion(camera.quaternion);

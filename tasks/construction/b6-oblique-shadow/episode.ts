@@ -47,6 +47,8 @@ const COLORS = { baseplate: '#95a5a6', board: '#fafaf7', outline: '#d62828', pos
 const SETTLE_SECONDS = 0.1;
 /** Largest distance of a brick from where the grid put it that still counts as in place, m. */
 export const POSE_TOLERANCE = 0.005;
+/** Name of the body that draws the target's red outline on the board. */
+export const OUTLINE_BODY = 'target-outline';
 const IDENTITY: Quat = [0, 0, 0, 1];
 
 /** The outcome of commit, kept in `world.meta.result`. */
@@ -96,7 +98,7 @@ export function build(instance: Instance<B6Scene>, world: World): FamilyEnv {
     color: COLORS.board,
   });
   const strips = outlineShapes(s);
-  world.addBody({ name: 'target-outline', kind: 'static', collides: false, pose: { p: [0, 0, 0], q: IDENTITY }, shapes: strips.slice(0, 1), visual: strips.slice(1), color: COLORS.outline });
+  world.addBody({ name: OUTLINE_BODY, kind: 'static', collides: false, pose: { p: [0, 0, 0], q: IDENTITY }, shapes: strips.slice(0, 1), visual: strips.slice(1), color: COLORS.outline });
   world.addBody({
     name: 'reference-post',
     kind: 'static',
@@ -176,7 +178,7 @@ export function build(instance: Instance<B6Scene>, world: World): FamilyEnv {
             ...mat.bodies,
             { name: 'baseplate', minPixels: 3000 },
             { name: 'board', minPixels: 8000 },
-            { name: 'target-outline', minPixels: 250 },
+            { name: OUTLINE_BODY, minPixels: 250 },
             { name: 'reference-post', minPixels: 150 },
           ],
           scenery: mat.scenery,

@@ -29,7 +29,7 @@ import { reference } from './solver.ts';
 /** What B6 is: id, version, category, title, summary and tiers. */
 export const B6_DESCRIPTOR: FamilyDescriptor = {
   id: 'B6',
-  version: 1,
+  version: 2,
   category: 'B',
   title: 'Oblique shadow',
   summary:
