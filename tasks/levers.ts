@@ -12,7 +12,7 @@
  * a seed is that seed's L5 world with the lever on, wherever the lever draws nothing of its own),
  * and the ids of every existing tier keep their meaning.
  */
-import { LEVER_BASE_TIER, parseInstanceId } from '../core/catalog.ts';
+import { instanceId, LEVER_BASE_TIER, parseInstanceId } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
 import type { Instance, LeverInfo, Tier } from './types.ts';
 
@@ -62,4 +62,25 @@ export function unsupportedLever(family: string, tier: Tier, lever: string, supp
  */
 export function instanceSettings<Settings>(instance: Pick<Instance, 'id' | 'family' | 'tier'>, tiers: Partial<Record<Tier, Settings>>, levers: LeverTable<Settings>): Settings {
   return tierSettings(instance.family, tiers, instance.tier, parseInstanceId(instance.id).lever, levers);
+}
+
+/**
+ * The instance of (seed, tier, lever) for a family whose L7 is, by construction, the same seed's
+ * L5 world with one lever on (P1–P5 draw their L7 from L5's seed and add the lever): a study of
+ * seed s is L7's instance of s under the study's id — the same world, text and pictures, so the
+ * study measures the lever alone. Without a lever it is `generate(seed, tier)`; a lever the
+ * family does not list, or a tier other than L5, is refused as {@link tierSettings} refuses it.
+ */
+export function sameSeedL7Study<Scene>(
+  family: string,
+  levers: Readonly<Record<string, LeverInfo>>,
+  generate: (seed: number, tier: Tier) => Instance<Scene>,
+  seed: number,
+  tier: Tier,
+  lever: string | undefined,
+): Instance<Scene> {
+  if (lever === undefined) return generate(seed, tier);
+  if (!levers[lever] || tier !== LEVER_BASE_TIER) throw unsupportedLever(family, tier, lever, Object.keys(levers));
+  const l7 = generate(seed, 'L7');
+  return { ...l7, id: instanceId(family, LEVER_BASE_TIER, seed, lever), tier: LEVER_BASE_TIER, levers: [lever] };
 }

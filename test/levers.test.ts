@@ -85,6 +85,18 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
     expect(familyAndInstanceFromId('M6-L7-s100').instance.id).to.equal('M6-L7-s100');
   });
 
+  it("a puzzle family's study is its L7 world of the same seed under the study's id (P3 +occ), and its filters judge it as L7's", () => {
+    const l7 = familyAndInstanceFromId('P3-L7-s100').instance;
+    const { family, instance } = familyAndInstanceFromId('P3-L5+occ-s100');
+    assertInstance(instance);
+    expect(instance).to.include({ id: 'P3-L5+occ-s100', tier: 'L5', seed: 100 });
+    expect(differences(l7, instance).sort()).to.deep.equal(['.id', '.tier']);
+    expect(instance.levers).to.deep.equal(['+occ']);
+    // The shortcut filters pass it as they pass L7 (the tall walls hide exactly one crate or cell).
+    for (const f of family.shortcutFilters ?? []) expect(f.check(instance), f.name).to.equal(null);
+    expect(refusal(() => getFamily('P3').generate(100, 'L5', '+rot')).message).to.match(/P3 has no lever \+rot; P3 supports L5\+occ/);
+  });
+
   it("suite 'levers' pairs every released L5 instance of a family with levers with each lever at the same seed", () => {
     const ids = suiteInstances('levers');
     expect(ids).to.include.members(['M5-L5-s100', 'M5-L5+tool-s100', 'M1-L5-s100', 'M1-L5+rot-s100']);

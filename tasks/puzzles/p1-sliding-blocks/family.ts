@@ -7,7 +7,7 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, P1_LEVERS } from './generate.ts';
 import { checkP1Scene, type P1Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
@@ -27,10 +27,12 @@ export const P1_DESCRIPTOR: FamilyDescriptor = {
   },
 };
 
+
 /** P1 sliding blocks: the registration object, assembled from the role files. */
 export const p1SlidingBlocks: TaskFamily<P1Scene> = {
   ...P1_DESCRIPTOR,
-  generate: (seed, tier) => generate(P1_DESCRIPTOR, seed, tier),
+  levers: P1_LEVERS,
+  generate: (seed, tier, lever) => generate(P1_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

@@ -6,10 +6,11 @@
  * distance of the chosen start is proved again by a forward breadth-first search.
  */
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
+import { sameSeedL7Study } from '../../levers.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../../types.ts';
 import { TRAY_DIRECTIONS, TRAY_MARGIN, WALL_THICKNESS } from '../../kits/grid-tray.ts';
 
 const GROUND_Y = -0.0101;
@@ -197,8 +198,22 @@ function nearEdgeRuler(scene: P1Scene): RulerSpec {
   return { from: [-across / 2, GROUND_Y + 0.0005, z], to: [across / 2, GROUND_Y + 0.0005, z], tickDir: [0, 0, 1], major: 0.05 };
 }
 
+/**
+ * The lever P1 supports as a single-factor study over L5 (`P1-L5…`): its L7's, which is by
+ * construction the same seed's L5 world with that lever on.
+ */
+export const P1_LEVERS: Readonly<Record<string, LeverInfo>> = { '+rot': { description: "The L5 puzzle of the same seed with the tray turned by 90°, 180° or 270° relative to the first view: directions are the tray's own compass (its N mark), not the picture's." } };
+
+/**
+ * The instance of (seed, tier), or of L5 with its lever: the study is L7's world of the same seed
+ * under the study's id (tasks/levers.ts {@link sameSeedL7Study}).
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P1Scene> {
+  return sameSeedL7Study(family.id, P1_LEVERS, (s, t) => generateTier(family, s, t), seed, tier, lever);
+}
+
 /** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P1Scene> {
+function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P1Scene> {
   const { scene, length } = drawScene(seed, tier);
   const budget = actionBudget(length);
   const w = scene.cols * scene.cell;

@@ -7,7 +7,7 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, P2_LEVERS } from './generate.ts';
 import type { P2Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
@@ -27,10 +27,12 @@ export const P2_DESCRIPTOR: FamilyDescriptor = {
   },
 };
 
+
 /** P2 traffic jam: the registration object, assembled from the role files. */
 export const p2TrafficJam: TaskFamily<P2Scene> = {
   ...P2_DESCRIPTOR,
-  generate: (seed, tier) => generate(P2_DESCRIPTOR, seed, tier),
+  levers: P2_LEVERS,
+  generate: (seed, tier, lever) => generate(P2_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

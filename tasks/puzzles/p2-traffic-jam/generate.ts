@@ -8,9 +8,10 @@
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
+import { sameSeedL7Study } from '../../levers.ts';
 import { makeInstance } from '../../instance.ts';
 import { TRAY_MARGIN, WALL_THICKNESS } from '../../kits/grid-tray.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../../types.ts';
 import { CELL, vehicleCells, type P2Scene, type P2Vehicle } from './scene.ts';
 import { solveTraffic, trafficProblem } from './solver.ts';
 
@@ -221,8 +222,22 @@ function planText(scene: P2Scene): string {
   return `A shortest plan (${r.length} drives): ${r.moves.map((m) => `${scene.vehicles[m.block].id} ${m.dir} ${m.cells}`).join(', ')}.`;
 }
 
+/**
+ * The lever P2 supports as a single-factor study over L5 (`P2-L5…`): its L7's, which is by
+ * construction the same seed's L5 world with that lever on.
+ */
+export const P2_LEVERS: Readonly<Record<string, LeverInfo>> = { '+occ': { description: 'The L5 lot of the same seed with one vehicle built tall, hiding the vehicles just north of it from the first view (a lower camera): the camera must move to see them.' } };
+
+/**
+ * The instance of (seed, tier), or of L5 with its lever: the study is L7's world of the same seed
+ * under the study's id (tasks/levers.ts {@link sameSeedL7Study}).
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P2Scene> {
+  return sameSeedL7Study(family.id, P2_LEVERS, (s, t) => generateTier(family, s, t), seed, tier, lever);
+}
+
 /** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P2Scene> {
+function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P2Scene> {
   const { scene, length } = drawScene(seed, tier);
   const budget = actionBudget(length);
   const side = scene.size * scene.cell;

@@ -8,7 +8,7 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, P3_LEVERS } from './generate.ts';
 import type { P3Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
@@ -28,10 +28,12 @@ export const P3_DESCRIPTOR: FamilyDescriptor = {
   },
 };
 
+
 /** P3 crate pushing: the registration object, assembled from the role files. */
 export const p3CratePushing: TaskFamily<P3Scene> = {
   ...P3_DESCRIPTOR,
-  generate: (seed, tier) => generate(P3_DESCRIPTOR, seed, tier),
+  levers: P3_LEVERS,
+  generate: (seed, tier, lever) => generate(P3_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

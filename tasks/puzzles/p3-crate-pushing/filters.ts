@@ -26,7 +26,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<P3Scene>[] = [
     name: 'first-view',
     check(instance) {
       const hidden = firstViewHides(instance.scene);
-      if (TIER_SPEC[instance.tier].tall) {
+      // Tall walls at L7 and in its lever study (L5+occ, the same world).
+      if (TIER_SPEC[instance.tier].tall || instance.levers.includes('+occ')) {
         if (!hidden.length) return 'the tall walls hide no crate and no marked cell from the first view';
         if (hidden.length > 1) return `the first view hides more than the one crate or marked cell the tier promises: ${hidden.join(', ')}`;
         const slivers = firstViewHalfHidden(instance.scene);

@@ -9,9 +9,10 @@
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, memoisedDraw, redrawRng } from '../../../solvers/redraw.ts';
+import { sameSeedL7Study } from '../../levers.ts';
 import { makeInstance } from '../../instance.ts';
 import { DIRECTION_STEP, TRAY_DIRECTIONS } from '../../kits/grid-tray.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { crateDistances, parseLevel, walks } from './level.ts';
 import { actionBudget, CELL, PLATFORM_HEIGHT, TALL_WALL_HEIGHT, TIER_SPEC, WALL_HEIGHT, type P3Scene } from './scene.ts';
@@ -268,7 +269,21 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
+/**
+ * The lever P3 supports as a single-factor study over L5 (`P3-L5…`): its L7's, which is by
+ * construction the same seed's L5 world with that lever on.
+ */
+export const P3_LEVERS: Readonly<Record<string, LeverInfo>> = { '+occ': { description: 'The L5 room of the same seed with 10 cm walls and a low first view (36°) from the first side where the walls hide a crate or a green cell wholly and the rest stays in sight.' } };
+
+/**
+ * The instance of (seed, tier), or of L5 with its lever: the study is L7's world of the same seed
+ * under the study's id (tasks/levers.ts {@link sameSeedL7Study}).
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P3Scene> {
+  return sameSeedL7Study(family.id, P3_LEVERS, (s, t) => generateTier(family, s, t), seed, tier, lever);
+}
+
 /** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P3Scene> {
+function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P3Scene> {
   return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
 }

@@ -8,7 +8,7 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, P4_LEVERS } from './generate.ts';
 import type { P4Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
@@ -28,10 +28,12 @@ export const P4_DESCRIPTOR: FamilyDescriptor = {
   },
 };
 
+
 /** P4 gravity maze: the registration object, assembled from the role files. */
 export const p4GravityMaze: TaskFamily<P4Scene> = {
   ...P4_DESCRIPTOR,
-  generate: (seed, tier) => generate(P4_DESCRIPTOR, seed, tier),
+  levers: P4_LEVERS,
+  generate: (seed, tier, lever) => generate(P4_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

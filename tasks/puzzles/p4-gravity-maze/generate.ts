@@ -7,8 +7,9 @@
  */
 import { Rng } from '../../../core/rng.ts';
 import { generateFiltered, memoisedDraw, redrawRng } from '../../../solvers/redraw.ts';
+import { sameSeedL7Study } from '../../levers.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { cellIndex, cellOf, FACE_NORMAL } from './maze.ts';
 import { actionBudget, CELL, CENTRE, SIZE, TIER_SPEC, type MazeCell, type MazeFace, type P4Scene } from './scene.ts';
@@ -139,7 +140,21 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
+/**
+ * The lever P4 supports as a single-factor study over L5 (`P4-L5…`): its L7's, which is by
+ * construction the same seed's L5 world with that lever on.
+ */
+export const P4_LEVERS: Readonly<Record<string, LeverInfo>> = { '+rot': { description: 'The L5 maze of the same seed, first seen from the east, north or west: the compass letters, not the picture, say which way is north.' } };
+
+/**
+ * The instance of (seed, tier), or of L5 with its lever: the study is L7's world of the same seed
+ * under the study's id (tasks/levers.ts {@link sameSeedL7Study}).
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P4Scene> {
+  return sameSeedL7Study(family.id, P4_LEVERS, (s, t) => generateTier(family, s, t), seed, tier, lever);
+}
+
 /** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P4Scene> {
+function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P4Scene> {
   return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
 }

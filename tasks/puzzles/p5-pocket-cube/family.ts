@@ -7,7 +7,7 @@
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
-import { generate } from './generate.ts';
+import { generate, P5_LEVERS } from './generate.ts';
 import type { P5Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
@@ -27,10 +27,12 @@ export const P5_DESCRIPTOR: FamilyDescriptor = {
   },
 };
 
+
 /** P5 pocket cube: the registration object, assembled from the role files. */
 export const p5PocketCube: TaskFamily<P5Scene> = {
   ...P5_DESCRIPTOR,
-  generate: (seed, tier) => generate(P5_DESCRIPTOR, seed, tier),
+  levers: P5_LEVERS,
+  generate: (seed, tier, lever) => generate(P5_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

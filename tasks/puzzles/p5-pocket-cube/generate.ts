@@ -5,8 +5,9 @@
  */
 import { Rng } from '../../../core/rng.ts';
 import { applyTurn, pocketCubeDistance, solvedCube, type CubeFace } from '../../../solvers/discrete-search/index.ts';
+import { sameSeedL7Study } from '../../levers.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../../types.ts';
 import { CENTRE, type P5Scene } from './scene.ts';
 import { parseTurn, startState, turnName } from './solver.ts';
 
@@ -65,8 +66,22 @@ function rulesText(scene: P5Scene, budget: number): string {
   ].join('\n');
 }
 
+/**
+ * The lever P5 supports as a single-factor study over L5 (`P5-L5…`): its L7's, which is by
+ * construction the same seed's L5 world with that lever on.
+ */
+export const P5_LEVERS: Readonly<Record<string, LeverInfo>> = { '+occ': { description: 'The L5 cube of the same seed; the second picture looks from above the back, so the bottom face is seen only by turning the camera below the cube.' } };
+
+/**
+ * The instance of (seed, tier), or of L5 with its lever: the study is L7's world of the same seed
+ * under the study's id (tasks/levers.ts {@link sameSeedL7Study}).
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P5Scene> {
+  return sameSeedL7Study(family.id, P5_LEVERS, (s, t) => generateTier(family, s, t), seed, tier, lever);
+}
+
 /** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P5Scene> {
+function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P5Scene> {
   const scramble = drawScramble(seed, tier);
   const partial: P5Scene = { scramble, distance: { htm: 0, qtm: 0 }, bottomView: tier !== 'L7' };
   const st = startState(partial);
