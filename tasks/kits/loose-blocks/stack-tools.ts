@@ -1,12 +1,15 @@
 /**
- * Stacking loose blocks in one column at the table's edge of `table-edge.ts`: the `place` and
+ * Stacking loose blocks at the table's edge of `table-edge.ts` — in one column, or side by side
+ * on a level with counterweights: the `place` and
  * `remove` tools (their specs, the rules text that explains them, and their handlers), the
  * reach-past-the-marker goal, and the helpers a reference solver needs. B4 is built from these
  * alone; a family with another goal over the same table takes the tools and writes its own
  * `solved` and `progress`.
  *
- * `place` carries a block by swept motion (lift, carry, lower, as a hand would), then asks the
- * kit's exact statics check (`column.ts`) whether the column stands with the rule's margin; a
+ * `place` carries a block by swept motion (lift, carry, lower straight down until it rests on
+ * whatever is under it, as a hand would), then asks the kit's exact statics check
+ * (`arrangement.ts`: the contact-force linear program, which for a single column is the column
+ * rule of `column.ts`) whether the blocks stand with the rule's margin; a
  * refusal leaves the block where it was asked for in the rollback picture and names only the
  * block and which rule it broke (never how far it is from standing: a distance would let a blind
  * prober bisect for the edge). After every accepted action the world's settle check (Rapier)
@@ -20,7 +23,8 @@ import type { Pose } from '../../../sim/types.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, ToolCall, ToolOutput, ToolSpec } from '../../types.ts';
-import { bestColumn, columnFailure, columnReach, type ChosenColumn, type ColumnBlock } from './column.ts';
+import { arrangementFailure, arrangementReach, landingLevel, type ArrangedBlock } from './arrangement.ts';
+import { bestColumn, type ChosenColumn } from './column.ts';
 import {
   addTableEdge,
   BLOCK_HEIGHT,
@@ -42,8 +46,8 @@ export function placeToolSpec(s: TableEdgeScene): ToolSpec {
     name: 'place',
     kind: 'physical',
     description:
-      'Pick up the named block from where it lies, carry it over the stacking line and lower it straight down onto the top of the stack (onto the table when the stack is empty), lying along the ruler. ' +
-      'x_m is where its centre should be along the ruler, in metres (the ruler reads centimetres from its 0 mark, which is x = 0). The placement is refused and undone if the block would rest on nothing, or if the stack would not stand with it (see the rules).',
+      'Pick up the named block from where it lies, carry it over the stacking line at a height that clears everything and lower it straight down, lying along the ruler, until it rests on whatever is under it: a block or blocks already placed, or the table. ' +
+      'x_m is where its centre should be along the ruler, in metres (the ruler reads centimetres from its 0 mark, which is x = 0). The placement is refused and undone if the block would rest on nothing, or if the blocks would not stand with it (see the rules).',
     parameters: {
       type: 'object',
       properties: {
@@ -60,7 +64,7 @@ export function placeToolSpec(s: TableEdgeScene): ToolSpec {
 export const REMOVE_TOOL_SPEC: ToolSpec = {
   name: 'remove',
   kind: 'physical',
-  description: 'Lift the top block off the stack and put it back where it lay at the start.',
+  description: 'Lift the block placed last off the stack and put it back where it lay at the start.',
   parameters: { type: 'object', properties: {}, additionalProperties: false },
 };
 
@@ -87,8 +91,8 @@ export function tableEdgeRules(s: TableEdgeScene, rules: TableEdgeRules): string
     'A red post with a red ball on top stands on the floor beyond the right-hand edge of the table, below the level of the table top.',
     rules.goal,
     'A black-and-white ruler runs along the stacking line, level with the table top, and reads centimetres from its 0 mark; the table edge, the post and the blocks are measured against it.',
-    'place(block, x_m) puts a block on top of the stack with its centre at x_m along the ruler (metres); remove() takes the top block back. Blocks lie along the ruler, one on top of another.',
-    `Standing: at every level the blocks from that level up must have their common centre of mass over the part where that level rests on the one below (for the bottom block, on the table), at least ${rules.margin * 1000} mm inside that part's ends. A placement that breaks this, or rests on nothing, is refused and undone, and the rest of that turn is not run.`,
+    'place(block, x_m) lowers a block straight down with its centre at x_m along the ruler (metres) until it rests on whatever is under it — the blocks already placed or the table — so blocks can lie one on another or side by side on one level; remove() takes the block placed last back. Blocks lie along the ruler.',
+    `Standing: the blocks are rigid and frictionless in this check, held up only by vertical pushes where a block rests on the table or on blocks of the level below. They stand when such pushes can hold every block in balance (its weight and its turning) with the push on every contact at least ${rules.margin * 1000} mm inside the ends of the part where the two touch. For a single column this says: at every level the blocks from that level up must have their common centre of mass over the part where that level rests on the one below (for the bottom block, on the table), at least ${rules.margin * 1000} mm inside that part's ends. A placement after which the blocks would not stand, or that rests on nothing, is refused and undone, and the rest of that turn is not run.`,
     `Budget: ${rules.actions} actions — every place and remove counts, refused ones too; camera moves are free.`,
   ].join('\n');
 }
@@ -113,11 +117,11 @@ export interface LooseBlockStack {
   /** The stack, bottom to top. */
   placed(): PlacedBlock[];
   /**
-   * The column as placed: the exact check judges the centres the tool was given (the settle
-   * check holds every block within 2 mm of them), so a settle's micrometres cannot change a
-   * verdict at the margin.
+   * The blocks as placed, in placement order, each at the level it came to rest on: the exact
+   * check judges the centres the tool was given (the settle check holds every block within 2 mm
+   * of them), so a settle's micrometres cannot change a verdict at the margin.
    */
-  column(): ColumnBlock[];
+  column(): ArrangedBlock[];
 }
 
 const IDENTITY: Pose['q'] = [0, 0, 0, 1];
@@ -134,7 +138,7 @@ export function looseBlockStack(world: World, s: TableEdgeScene, margin: number)
   const stack = (): BlockColor[] => placed().map((p) => p.color);
   const indexOf = (c: BlockColor): number => s.blocks.findIndex((b) => b.color === c);
   const lengthOf = (c: BlockColor): number => s.blocks[indexOf(c)].length;
-  const column = (): ColumnBlock[] => placed().map((p) => ({ x: p.x, length: lengthOf(p.color) }));
+  const column = (): ArrangedBlock[] => arrange(s, placed());
   const clearY = (): number => levelY(stack().length) + BLOCK_HEIGHT + CARRY_CLEARANCE;
 
   /** Carries a block by swept motion: up, across at a height that clears everything, down. */
@@ -163,18 +167,21 @@ export function looseBlockStack(world: World, s: TableEdgeScene, margin: number)
         const x = Number(args.x_m);
         if (!Number.isFinite(x)) throw new SpaceActError('invalid-argument', 'x_m must be a number', { field: 'x_m' });
         const name = blockBody(color);
-        const level = stack().length;
+        const now = column();
+        // Lowered straight down until it rests on what is under it; over nothing it falls to the floor.
+        const landed = landingLevel(now, x, lengthOf(color), s.edgeX);
+        const level = landed ?? now.reduce((k, b) => Math.max(k, b.level + 1), 0);
         carry(name, { p: [x, levelY(level) + DROP_GAP, STACK_Z], q: IDENTITY });
-        const col = [...column(), { x, length: lengthOf(color) }];
-        const failure = columnFailure(col, s.edgeX, margin);
+        const failure = landed === null ? ({ kind: 'unsupported' } as const) : arrangementFailure([...now, { x, length: lengthOf(color), level }], s.edgeX, margin);
         if (failure) {
-          const onNothing = failure.kind === 'unsupported' && failure.level === level;
+          const onNothing = failure.kind === 'unsupported';
           const message = onNothing ? `'${name}' would rest on nothing there; the placement was undone.` : `The stack would not stand with '${name}' there; the placement was undone.`;
           throw new ViolationError({ kind: 'statics', rule: onNothing ? 'rests on the stack or the table' : 'stack stands', bodies: [name], message });
         }
         release(name);
         world.meta.stack = [...placed(), { color, x }];
-        return { message: `Placed '${name}' on top of the stack (${level + 1} block${level ? 's' : ''}).`, data: { stack: stack().length } };
+        const count = stack().length;
+        return { message: `Placed '${name}' (${count} block${count > 1 ? 's' : ''} placed).`, data: { stack: count } };
       },
       remove() {
         const st = stack();
@@ -191,15 +198,29 @@ export function looseBlockStack(world: World, s: TableEdgeScene, margin: number)
   };
 }
 
-/** Whether `column` stands by the rule (`margin`, m) and some block's far end is past the marker. */
-export function reachesPastMarker(s: TableEdgeScene, column: readonly ColumnBlock[], margin: number): boolean {
-  return column.length > 0 && columnReach(column) >= s.markerX && columnFailure(column, s.edgeX, margin) === null;
+/**
+ * The placed blocks with the level each came to rest on, in placement order: each lowered
+ * straight down onto what was already there (`landingLevel`). A block that would have rested on
+ * nothing is never kept, so every level is defined.
+ */
+export function arrange(s: TableEdgeScene, placed: readonly PlacedBlock[]): ArrangedBlock[] {
+  const out: ArrangedBlock[] = [];
+  for (const p of placed) {
+    const length = s.blocks.find((b) => b.color === p.color)!.length;
+    out.push({ x: p.x, length, level: landingLevel(out, p.x, length, s.edgeX) ?? 0 });
+  }
+  return out;
+}
+
+/** Whether the placed `blocks` stand by the rule (`margin`, m) and some block's far end is past the marker. */
+export function reachesPastMarker(s: TableEdgeScene, blocks: readonly ArrangedBlock[], margin: number): boolean {
+  return blocks.length > 0 && arrangementReach(blocks) >= s.markerX && arrangementFailure(blocks, s.edgeX, margin) === null;
 }
 
 /** Headway toward the marker: how far past the edge the column reaches, as a share of the marker's distance (at most 0.95 unsolved). */
-export function markerProgress(s: TableEdgeScene, column: readonly ColumnBlock[]): number {
-  if (!column.length) return 0;
-  const past = (columnReach(column) - s.edgeX) / (s.markerX - s.edgeX);
+export function markerProgress(s: TableEdgeScene, blocks: readonly ArrangedBlock[]): number {
+  if (!blocks.length) return 0;
+  const past = (arrangementReach(blocks) - s.edgeX) / (s.markerX - s.edgeX);
   return Math.max(0, Math.min(0.95, past));
 }
 
@@ -209,7 +230,7 @@ export function tableEdgeStateText(s: TableEdgeScene, margin: number, placed: re
   return [
     `Table edge at x ${mm(s.edgeX)}; marker post at x ${mm(s.markerX)}; the rule's margin ${mm(margin)}.`,
     `Blocks: ${s.blocks.map((b) => `${b.color} ${mm(b.length)}`).join(', ')}.`,
-    placed.length ? `Stack, bottom to top: ${placed.map((p) => `${p.color} centred at x ${mm(p.x)}`).join('; ')}.` : 'The stack is empty.',
+    placed.length ? `Placed, in order: ${arrange(s, placed).map((b, k) => `${placed[k].color} centred at x ${mm(b.x)} on level ${b.level}`).join('; ')}.` : 'The stack is empty.',
   ].join('\n');
 }
 
