@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { b4OverhangStack } from '../tasks/construction/b4-overhang-stack/family.ts';
 import { actionBudget, RULE_MARGIN, TIERS, type B4Scene } from '../tasks/construction/b4-overhang-stack/scene.ts';
-import { referenceColumn, ruleReach } from '../tasks/construction/b4-overhang-stack/solver.ts';
+import { anyColumnReach, referenceArrangement, referenceOf, ruleReach } from '../tasks/construction/b4-overhang-stack/solver.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { arrangementFailure, arrangementReach, contactForcesBalance, farthestTree, landingLevel, treeShapes, type ArrangedBlock } from '../tasks/kits/loose-blocks/arrangement.ts';
 import { bestColumn, columnFailure, columnReach, farthestColumn } from '../tasks/kits/loose-blocks/column.ts';
@@ -18,6 +18,22 @@ import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 import { World } from '../sim/world.ts';
 
 const family = b4OverhangStack as unknown as TaskFamily<B4Scene>;
+
+/** Largest block motion (m) in 2 s of loose blocks (B4's cross-section) each on its level, built at once in Rapier at a table edge at x = 0. */
+async function settleMotionAt(blocks: { x: number; length: number; level: number }[]): Promise<number> {
+  const world = await World.create();
+  try {
+    world.addBody({ name: 'table', kind: 'static', pose: { p: [-0.5, -0.05, 0], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [0.5, 0.05, 0.5] }] });
+    const starts = blocks.map((b) => [b.x, BLOCK_HEIGHT * (b.level + 0.5), 0] as [number, number, number]);
+    blocks.forEach((b, k) =>
+      world.addBody({ name: `block${k}`, kind: 'dynamic', pose: { p: starts[k], q: [0, 0, 0, 1] }, shapes: [{ type: 'box', half: [b.length / 2, BLOCK_HEIGHT / 2, 0.02] }], material: { density: 600, friction: 0.6 } }),
+    );
+    world.advance(2);
+    return Math.max(...starts.map((p0, k) => Math.hypot(...world.getPose(`block${k}`).p.map((v, a) => v - p0[a]))));
+  } finally {
+    world.free();
+  }
+}
 const TIER_LIST: Tier[] = ['L1', 'L3', 'L5', 'L7'];
 
 describe('B4 overhang stack', function () {
@@ -261,6 +277,67 @@ describe('B4 overhang stack', function () {
     });
   });
 
+  describe('L7: the counterweighted tier', () => {
+    it('the reference (one block on the table, one on its far end, a short one on its back end) stands in the real world and solves; without its counterweight the reaching block is refused, and built in Rapier it falls', async () => {
+      for (const seed of [100, 3, 4]) {
+        const instance = family.generate(seed, 'L7');
+        const s = instance.scene;
+        const ref = referenceArrangement(s);
+        expect(ref.parent, `seed ${seed}`).to.deep.equal([-1, 0, 0]);
+        // The short block is the counterweight, on the left of the reaching one.
+        const [bottom, weight, reacher] = ref.order;
+        expect(s.blocks[weight].length).to.be.lessThan(Math.min(s.blocks[bottom].length, s.blocks[reacher].length));
+        const calls = (await family.reference(instance)).calls;
+        const env = await TaskEnv.create(family as TaskFamily, instance);
+        try {
+          for (const call of calls) expect(env.execute(call).status, `seed ${seed}: ${JSON.stringify(call)}`).to.equal('ok');
+          expect(env.solved()).to.equal(true);
+          // Every block where it was put (the settle check held them; here: within 2 mm).
+          calls.forEach((c, k) => expect(env.world.getPose(blockBody(c.args.block as B4Scene['blocks'][number]['color'])).p[0]).to.be.closeTo(ref.blocks[k].x, 0.002));
+        } finally {
+          env.free();
+        }
+        const bare = await TaskEnv.create(family as TaskFamily, instance);
+        try {
+          expect(bare.execute(calls[0]).status).to.equal('ok');
+          const before = bare.stateHash();
+          const refused = bare.execute(calls[2]);
+          expect(refused.status).to.equal('violation');
+          expect(refused.message).to.equal(`The stack would not stand with '${blockBody(s.blocks[reacher].color)}' there; the placement was undone.`);
+          expect(bare.stateHash()).to.equal(before);
+        } finally {
+          bare.free();
+        }
+        // The same two blocks built at once in Rapier (table edge at x = 0): they fall.
+        const two = [ref.blocks[0], ref.blocks[2]].map((b) => ({ x: b.x - s.edgeX, length: b.length, level: b.level }));
+        const moved = await settleMotionAt(two);
+        expect(moved, `seed ${seed}: without the counterweight it moved ${moved} m`).to.be.greaterThan(0.05);
+        const all = ref.blocks.map((b) => ({ x: b.x - s.edgeX, length: b.length, level: b.level }));
+        const held = await settleMotionAt(all);
+        expect(held, `seed ${seed}: with the counterweight it moved ${held} m`).to.be.lessThan(0.002);
+      }
+    });
+
+    it('at L7 blocks land side by side: a block lowered beside the bottom one rests on the table, and one over a gap past the edge rests on nothing', async () => {
+      const instance = family.generate(100, 'L7');
+      const s = instance.scene;
+      const env = await TaskEnv.create(family as TaskFamily, instance);
+      try {
+        const [a, b, c] = s.blocks;
+        expect(env.execute({ tool: 'place', args: { block: a.color, x_m: s.edgeX - a.length / 2 - 0.01 } }).status).to.equal('ok');
+        const beside = s.edgeX - a.length - 0.02 - b.length / 2;
+        expect(env.execute({ tool: 'place', args: { block: b.color, x_m: beside } }).status).to.equal('ok');
+        expect(env.world.getPose(blockBody(b.color)).p[1]).to.be.closeTo(BLOCK_HEIGHT / 2, 0.001);
+        const off = env.execute({ tool: 'place', args: { block: c.color, x_m: s.edgeX + c.length / 2 + 0.01 } });
+        expect(off.message).to.equal(`'${blockBody(c.color)}' would rest on nothing there; the placement was undone.`);
+        expect(env.execute({ tool: 'remove', args: {} }).status).to.equal('ok');
+        expect(env.world.getPose(blockBody(b.color)).p[0]).to.be.closeTo(supplyPose(s, 1).p[0], 0.002);
+      } finally {
+        env.free();
+      }
+    });
+  });
+
   describe('generator', () => {
     it('at every tier the marker needs the tier\'s number of blocks, the reference column reaches it, and the budget is two over', () => {
       for (const tier of TIER_LIST) {
@@ -268,7 +345,9 @@ describe('B4 overhang stack', function () {
           const s = family.generate(seed, tier).scene;
           expect(s.blocks).to.have.length(TIERS[tier].supply);
           expect(ruleReach(s, s.needed - 1)).to.be.lessThan(s.markerX);
-          expect(columnReach(referenceColumn(s).blocks)).to.be.greaterThan(s.markerX);
+          expect(columnReach(referenceOf(s, tier).blocks)).to.be.greaterThan(s.markerX);
+          // At L7 no column of the supply, of any height, reaches the marker even at the rule's margin.
+          if (tier === 'L7') expect(anyColumnReach(s)).to.be.lessThan(s.markerX - 0.004);
           expect(actionBudget(tier)).to.equal(s.needed + 2);
         }
       }
