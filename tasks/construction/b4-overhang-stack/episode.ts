@@ -7,9 +7,10 @@
 import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { reachPastMarkerEnv } from '../../kits/loose-blocks/stack-tools.ts';
-import { RULE_MARGIN, type B4Scene } from './scene.ts';
+import { RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
 
 /** Builds the B4 world for `instance` and returns its tools and tests. */
 export function build(instance: Instance<B4Scene>, world: World): FamilyEnv {
-  return reachPastMarkerEnv(world, instance.scene, RULE_MARGIN);
+  // The counterweighted tier lowers blocks onto whatever is under them (side by side allowed); the others build one column.
+  return reachPastMarkerEnv(world, instance.scene, RULE_MARGIN, TIERS[instance.tier].counterweight);
 }

@@ -11,16 +11,19 @@ import { roundTo } from '../../../core/determinism.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
-import { farthestOfSupply, placeToolSpec, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../kits/loose-blocks/stack-tools.ts';
+import { farthestOfSupply, placeToolSpec, REMOVE_LAST_TOOL_SPEC, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../kits/loose-blocks/stack-tools.ts';
 import { namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { actionBudget, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
+import { referenceArrangement } from './solver.ts';
 
 /** Turns an episode may take. */
 const TURNS = 30;
 
-/** B4's goal, in the rules between the kit's sentences on the marker and on the ruler. */
+/** B4's goal at the column tiers, in the rules between the kit's sentences on the marker and on the ruler. */
 const GOAL = 'Goal: stack blocks in one column on the table at its edge so that the far (right) end of a block reaches past the red post, as seen from above, and the stack stands. The episode ends as soon as it does.';
+/** B4's goal at the counterweighted tier. */
+const GOAL_ANY = 'Goal: build with blocks on the table at its edge — one on another, or side by side on one level — so that the far (right) end of a block reaches past the red post, as seen from above, and the blocks stand. The episode ends as soon as they do.';
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<B4Scene> {
@@ -28,7 +31,8 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const rng = redrawRng('B4', tier, seed, attempt);
   const long = rng.range(t.length[0], t.length[1]);
   const lengths: number[] = [];
-  if (!t.mixed) for (let i = 0; i < t.supply; i++) lengths.push(long);
+  if (t.counterweight) lengths.push(long, long * rng.range(0.9, 1), long * rng.range(0.45, 0.65));
+  else if (!t.mixed) for (let i = 0; i < t.supply; i++) lengths.push(long);
   else {
     lengths.push(long, long * rng.range(0.9, 1));
     lengths.push(long * rng.range(0.55, 0.75), long * rng.range(0.55, 0.75));
@@ -40,16 +44,16 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const blocks = namedSupply(order.map((i) => lengths[i]));
   const edgeX = roundTo(rng.range(0.27, 0.42), 4);
   const partial: B4Scene = { edgeX, markerX: 0, blocks, needed: t.needed };
-  const best = farthestOfSupply(partial, t.needed, REFERENCE_MARGIN);
-  const overhang = best ? best.reach - edgeX : 0;
+  const best = t.counterweight ? tryReach(() => referenceArrangement(partial).reach) : farthestOfSupply(partial, t.needed, REFERENCE_MARGIN)?.reach;
+  const overhang = best !== undefined ? best - edgeX : 0;
   const markerX = roundTo(edgeX + overhang * rng.range(t.reachFraction[0], t.reachFraction[1]), 4);
   const scene: B4Scene = { ...partial, markerX };
   const actions = actionBudget(tier);
   const turn = t.turnedView ? rng.pick([-1, 1]) * Math.round(rng.range(t.turnedView[0], t.turnedView[1])) : 0;
   return makeInstance<B4Scene>(family, tier, seed, {
     title: 'Overhang stack',
-    rules: tableEdgeRules(scene, { goal: GOAL, margin: RULE_MARGIN, actions }),
-    tools: [placeToolSpec(scene), REMOVE_TOOL_SPEC],
+    rules: tableEdgeRules(scene, { goal: t.counterweight ? GOAL_ANY : GOAL, margin: RULE_MARGIN, actions, sideBySide: t.counterweight }),
+    tools: [placeToolSpec(scene, t.counterweight), t.counterweight ? REMOVE_LAST_TOOL_SPEC : REMOVE_TOOL_SPEC],
     budgets: { turns: TURNS, actionsPerTurn: 5, actions },
     camera: tableEdgeCamera(scene, turn),
     rulers: tableEdgeRulers(scene),
@@ -57,8 +61,21 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     dynamic: false,
     scoring: 'graded',
     scene,
-    reveal: { plan: `Stack ${t.needed} blocks as a harmonic column: from the top down, each block's load sits just inside the far end of the block below, and the whole column's centre of mass just inside the table edge.` },
+    reveal: {
+      plan: t.counterweight
+        ? 'No column of these blocks reaches the post. Lay one long block on the table reaching past the edge, the short block on its back end as a counterweight, then the other long block on its far end reaching farther: the counterweight holds the bottom block down while the top one hangs out.'
+        : `Stack ${t.needed} blocks as a harmonic column: from the top down, each block's load sits just inside the far end of the block below, and the whole column's centre of mass just inside the table edge.`,
+    },
   });
+}
+
+/** The value of `f`, or undefined when it throws (no arrangement stands: the filters redraw). */
+function tryReach(f: () => number): number | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The instance of (seed, tier): drawn until every shortcut filter passes. */

@@ -23,6 +23,8 @@ export interface B4Scene extends TableEdgeScene {
 export const RULE_MARGIN = 0.005;
 /** The margin the reference keeps, m (more than the rule's, as a careful builder would). */
 export const REFERENCE_MARGIN = 0.006;
+/** The gap the reference keeps between blocks side by side on one level, m (lowered beside a block, a block must not graze it). */
+export const REFERENCE_GAP = 0.005;
 
 /** What each tier draws. */
 export interface TierSettings {
@@ -32,9 +34,15 @@ export interface TierSettings {
   needed: number;
   /** Range of the long blocks' length, m. */
   length: [number, number];
-  /** Mixed lengths: two long, two middling and two short (else all alike). */
+  /** Mixed lengths: two long, two middling and two short (else all alike, or as `counterweight` says). */
   mixed: boolean;
-  /** The marker's distance past the edge, as a fraction of the reference column's overhang. */
+  /**
+   * The counterweighted tier: two long blocks and one short (45–65 % of the long); the marker
+   * lies past every column of the supply and only a block-on-two arrangement (one long block on
+   * the table, the other on its far end, the short one on its back end) reaches it.
+   */
+  counterweight: boolean;
+  /** The marker's distance past the edge, as a fraction of the reference's overhang. */
   reachFraction: [number, number];
   /** The first view's turn away from straight in front, degrees (0: none). */
   turnedView: [number, number] | null;
@@ -42,10 +50,10 @@ export interface TierSettings {
 
 /** Tier settings (see the family's descriptor for the words). */
 export const TIERS: Record<Tier, TierSettings> = {
-  L1: { supply: 3, needed: 3, length: [0.14, 0.22], mixed: false, reachFraction: [0.9, 0.97], turnedView: null },
-  L3: { supply: 4, needed: 4, length: [0.18, 0.24], mixed: false, reachFraction: [0.94, 0.985], turnedView: null },
-  L5: { supply: 6, needed: 4, length: [0.17, 0.23], mixed: true, reachFraction: [0.94, 0.985], turnedView: null },
-  L7: { supply: 6, needed: 4, length: [0.17, 0.23], mixed: true, reachFraction: [0.94, 0.985], turnedView: [35, 60] },
+  L1: { supply: 3, needed: 3, length: [0.14, 0.22], mixed: false, counterweight: false, reachFraction: [0.9, 0.97], turnedView: null },
+  L3: { supply: 4, needed: 4, length: [0.18, 0.24], mixed: false, counterweight: false, reachFraction: [0.94, 0.985], turnedView: null },
+  L5: { supply: 6, needed: 4, length: [0.17, 0.23], mixed: true, counterweight: false, reachFraction: [0.94, 0.985], turnedView: null },
+  L7: { supply: 3, needed: 3, length: [0.17, 0.23], mixed: false, counterweight: true, reachFraction: [0.93, 0.985], turnedView: [35, 60] },
 };
 
 /** The action budget: the reference's placements plus two (refused placements count). */
