@@ -19,11 +19,12 @@
  * instances where every near miss (a column one piece lower, moved one stud, or left out)
  * fails (`filters.ts`).
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import { actionBudget, type B6Scene } from './scene.ts';
+import { actionBudget, B6_LEVERS, type B6Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What B6 is: id, version, category, title, summary and tiers. */
@@ -45,7 +46,8 @@ export const B6_DESCRIPTOR: FamilyDescriptor = {
 /** B6 oblique shadow: build so that the shadow fills the outline. */
 export const b6ObliqueShadow: TaskFamily<B6Scene> = {
   ...B6_DESCRIPTOR,
-  generate: (seed, tier) => generate(B6_DESCRIPTOR, seed, tier),
+  levers: leverInfo(B6_LEVERS),
+  generate: (seed, tier, lever) => generate(B6_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -18,6 +18,7 @@ import type { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { mm, studPlaceTool, studRemoveTool } from '../../kits/bricks/stud-site.ts';
 import { brickType, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
@@ -46,7 +47,9 @@ import {
   SITE_MARGIN,
   SITE_MARGIN_BACK,
   SNAP_TOLERANCE,
+  B6_LEVERS,
   TIER_SETTINGS,
+  type TierSettings,
   TURNS,
   YAW_TOLERANCE_DEG,
   type B6Scene,
@@ -91,9 +94,10 @@ function cameraOf(s: B6Scene): Instance['camera'] {
   };
 }
 
-function instanceOf(family: FamilyDescriptor, s: B6Scene, seed: number, tier: Tier): Instance<B6Scene> {
+function instanceOf(family: FamilyDescriptor, s: B6Scene, seed: number, tier: Tier, lever?: string): Instance<B6Scene> {
   const actions = actionBudget(s.target.length);
   return makeInstance<B6Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Oblique shadow',
     rules: rulesText(s, actions),
     tools: [studPlaceTool(s.supply.map((x) => x.type), s.mat, SNAP_TOLERANCE, YAW_TOLERANCE_DEG), studRemoveTool('on top of it'), COMMIT_TOOL],
@@ -138,8 +142,7 @@ function columnBoardArea(plate: number, yawDeg: number, shadow: [number, number]
 const MAX_DRAWS = 1000;
 
 /** Draws a scene (before the filters). */
-export function drawScene(tier: Tier, rng: Rng): B6Scene {
-  const cfg = TIER_SETTINGS[tier];
+export function drawScene(tier: Tier, rng: Rng, cfg: TierSettings = TIER_SETTINGS[tier]): B6Scene {
   const plate = cfg.plate;
   const k = rng.range(cfg.slope[0], cfg.slope[1]);
   const phi = (rng.range(-cfg.spreadDeg, cfg.spreadDeg) * Math.PI) / 180;
@@ -209,6 +212,8 @@ export function drawScene(tier: Tier, rng: Rng): B6Scene {
 }
 
 /** The instance of (seed, tier): scenes drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B6Scene> {
-  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B6', tier, seed, attempt)), seed, tier), SHORTCUT_FILTERS, { maxAttempts: MAX_DRAWS });
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B6Scene> {
+  const cfg = tierSettings('B6', TIER_SETTINGS, tier, lever, B6_LEVERS);
+  // A lever study draws from its tier's (L5's) stream.
+  return generateFiltered((attempt) => instanceOf(family, drawScene(tier, redrawRng('B6', tier, seed, attempt), cfg), seed, tier, lever), SHORTCUT_FILTERS, { maxAttempts: MAX_DRAWS });
 }

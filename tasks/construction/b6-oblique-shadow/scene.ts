@@ -19,6 +19,7 @@
 import { roundTo } from '../../../core/determinism.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import type { KeyLight } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { brickType, BRICK_PLATES, heightOf, PITCH, PLATE, type SupplyItem } from '../../kits/bricks/catalog.ts';
 import { footprint, landParts, type Placement, type PlannedPart } from '../../kits/bricks/plan.ts';
@@ -90,6 +91,15 @@ export const TIER_SETTINGS: Record<Tier, TierSettings> = {
   L3: { plate: 8, columns: [2, 2], height: [2, 5], plates: false, slope: [0.85, 1.2], spreadDeg: 25, threshold: 0.88, decoys: 2, rotated: false, minColumnArea: 0.0002 },
   L5: { plate: 8, columns: [3, 3], height: [3, 6], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: false, minColumnArea: 0.00025 },
   L7: { plate: 8, columns: [3, 3], height: [3, 6], plates: false, slope: [1.0, 1.5], spreadDeg: 25, threshold: 0.9, decoys: 2, rotated: true, minColumnArea: 0.00025 },
+};
+
+/**
+ * The levers B6 supports as single-factor studies over L5 (`B6-L5+rot-s100`; tasks/levers.ts).
+ * `+rot` is its L7's lever; the turn is drawn where L7 draws it (so L7's instances keep their
+ * meaning), so a study is a world of L5's stream with the baseplate turned.
+ */
+export const B6_LEVERS: LeverTable<TierSettings> = {
+  '+rot': { description: 'L5 with the baseplate turned on the mat by 15–35° either way: the stud grid is not parallel to the mat, the board or the light.', apply: (s) => ({ ...s, rotated: true }) },
 };
 
 /** Parameters a B6 world is built from (plain JSON). */
