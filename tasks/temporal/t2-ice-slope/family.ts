@@ -14,11 +14,12 @@
  * ruler after a probe, and scaling the speed by the square root of the distances; at L7 noticing
  * that the ice slows the puck differently past some point.
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { T2Scene } from './scene.ts';
+import { T2_LEVERS, type T2Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What T2 is: id, version, category, title, summary and tiers. */
@@ -40,7 +41,8 @@ export const T2_DESCRIPTOR: FamilyDescriptor = {
 /** T2 ice slope: the registration object, assembled from the role files. */
 export const t2IceSlope: TaskFamily<T2Scene> = {
   ...T2_DESCRIPTOR,
-  generate: (seed, tier) => generate(T2_DESCRIPTOR, seed, tier),
+  levers: leverInfo(T2_LEVERS),
+  generate: (seed, tier, lever) => generate(T2_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

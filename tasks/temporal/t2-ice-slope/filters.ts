@@ -4,10 +4,11 @@
  * the bumper, and — at L7 — where the patch matters: the speed a probe on the first stretch of
  * ice alone would suggest misses the band.
  */
+import { instanceSettings } from '../../levers.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { InstanceFilter } from '../../types.ts';
-import { analyticStop, BUMPER_THICKNESS, deceleration, PUCK_RADIUS, TIERS, WAIT_RANGE, zoneCentre, type T2Scene } from './scene.ts';
+import { analyticStop, BUMPER_THICKNESS, deceleration, PUCK_RADIUS, TIERS, T2_LEVERS, WAIT_RANGE, zoneCentre, type T2Scene } from './scene.ts';
 import { analyticSpeedFor } from './solver.ts';
 
 /** Least deceleration on any stretch, m/s²: the puck must slow visibly and stop for good. */
@@ -55,7 +56,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<T2Scene>[] = [
     name: 'patch-matters',
     check(instance) {
       const s = instance.scene;
-      if (!TIERS[instance.tier].patch || !s.patch) return null;
+      if (!instanceSettings(instance, TIERS, T2_LEVERS).patch || !s.patch) return null;
       // The speed the first stretch alone suggests (a probe that stops before the patch).
       const naive = Math.sqrt(2 * deceleration(s, s.friction) * zoneCentre(s));
       const lands = analyticStop(s, naive);

@@ -8,11 +8,12 @@ import { roundTo } from '../../../core/determinism.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { floorY } from './episode.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { ACTION_BUDGET, BUMPER_HEIGHT, BUMPER_THICKNESS, ICE_BACK, ICE_HALF_WIDTH, PUCK_RADIUS, SPEED_RANGE, STRIP_Z, surfacePoint, TIERS, WAIT_RANGE, type T2Scene } from './scene.ts';
+import { ACTION_BUDGET, BUMPER_HEIGHT, BUMPER_THICKNESS, ICE_BACK, ICE_HALF_WIDTH, PUCK_RADIUS, SPEED_RANGE, STRIP_Z, surfacePoint, TIERS, T2_LEVERS, WAIT_RANGE, type T2Scene } from './scene.ts';
 
 /** Room under the ruler strip's front edge for its labels, m. */
 const LABEL_ROOM = 0.035;
@@ -44,8 +45,8 @@ function rulesText(tier: Tier): string {
 }
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<T2Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<T2Scene> {
+  const t = tierSettings('T2', TIERS, tier, lever, T2_LEVERS);
   const rng = redrawRng('T2', tier, seed, attempt);
   const tiltDeg = t.tilt[1] > 0 ? roundTo((rng.next() < 0.5 ? -1 : 1) * rng.range(t.tilt[0], t.tilt[1]), 3) : 0;
   const friction = roundTo(rng.range(t.friction[0], t.friction[1]), 4);
@@ -74,6 +75,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   corners.push([surfacePoint(scene, 0)[0], surfacePoint(scene, 0, 2 * PUCK_RADIUS)[1], 0]);
   const view = fitTrackCamera(corners);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Ice slope',
     rules: rulesText(tier),
     tools: TOOLS,
@@ -89,6 +91,6 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
 }
 
 /** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<T2Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T2Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

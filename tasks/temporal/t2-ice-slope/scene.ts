@@ -8,6 +8,7 @@
  * (positive: the ice runs downhill in the launch direction).
  */
 import type { Vec3 } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** A stretch of the ice with a different slipperiness, from `from` (slope coordinate) to the end. */
@@ -76,6 +77,14 @@ export const TIERS: Record<Tier, TierSettings> = {
   L3: { tilt: [1.5, 3.5], friction: [0.03, 0.25], distance: [0.5, 1.7], zoneWidth: 0.05, patch: null },
   L5: { tilt: [1.5, 3.5], friction: [0.03, 0.25], distance: [0.9, 1.8], zoneWidth: 0.05, patch: null },
   L7: { tilt: [1.5, 3.5], friction: [0.03, 0.25], distance: [0.9, 1.8], zoneWidth: 0.05, patch: { from: [0.3, 0.6], factor: [[0.55, 0.7], [1.5, 1.9]] } },
+};
+
+/**
+ * The levers T2 supports as single-factor studies over L5 (`T2-L5+change-s100`; tasks/levers.ts).
+ * `+change` is its L7's undisclosed change; the patch is drawn after L5's values, so a study is the seed's L5 sheet with a stretch of other ice where the filters allow it.
+ */
+export const T2_LEVERS: LeverTable<TierSettings> = {
+  '+change': { description: 'L5 with a stretch of ice part of the way to the band with less or more friction than the rest, drawn the same (undisclosed); a probe on the first stretch misjudges the rest.', apply: (s) => ({ ...s, patch: TIERS.L7.patch }) },
 };
 
 /** The action budget: two launches and their waits, and one more wait (every launch and wait counts). */

@@ -15,11 +15,12 @@
  * the strobe frames (the large-amplitude period, not 2π√(L/g)), the fall time from the gap, and
  * timing the release to about ±10 ms.
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { T3Scene } from './scene.ts';
+import { T3_LEVERS, type T3Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What T3 is: id, version, category, title, summary and tiers. */
@@ -41,7 +42,8 @@ export const T3_DESCRIPTOR: FamilyDescriptor = {
 /** T3 pendulum strike: the registration object, assembled from the role files. */
 export const t3PendulumStrike: TaskFamily<T3Scene> = {
   ...T3_DESCRIPTOR,
-  generate: (seed, tier) => generate(T3_DESCRIPTOR, seed, tier),
+  levers: leverInfo(T3_LEVERS),
+  generate: (seed, tier, lever) => generate(T3_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -6,10 +6,11 @@
  * misses the window. The family's own sightless strategy is the best fixed release time fitted
  * on 400 other instances of the tier.
  */
+import { instanceSettings } from '../../levers.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { InstanceFilter, ToolCall } from '../../types.ts';
-import { analyticWindows, DT, exactPeriod, effectiveLength, fmt, LIGHT_ROD_DENSITY, period, TIERS, WAIT_RANGE, type StepWindow, type T3Scene } from './scene.ts';
+import { analyticWindows, DT, exactPeriod, effectiveLength, fmt, LIGHT_ROD_DENSITY, period, TIERS, T3_LEVERS, WAIT_RANGE, type StepWindow, type T3Scene } from './scene.ts';
 
 /** Span after the first picture over which the filters and the fixed-release fit look at windows, s. */
 const FILTER_SPAN_S = 3;
@@ -51,7 +52,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<T3Scene>[] = [
     name: 'heavy-rod-bites',
     check(i) {
       const s = i.scene;
-      if (TIERS[i.tier].rodDensity[0] === LIGHT_ROD_DENSITY) return null;
+      if (instanceSettings(i, TIERS, T3_LEVERS).rodDensity[0] === LIGHT_ROD_DENSITY) return null;
       // The period a light rod of the same look would give, against the real one, over half a period.
       const looks = exactPeriod(effectiveLength({ ...s, rodDensity: LIGHT_ROD_DENSITY }), s.amplitudeDeg);
       const shift = Math.abs(looks - period(s)) / 2;

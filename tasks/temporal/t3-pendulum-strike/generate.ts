@@ -9,11 +9,12 @@ import { roundTo } from '../../../core/determinism.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { beamTopY, drumLowestY, postFrontZ, postHalfWidth, postX, STRIP_BELOW, STRIP_FRONT_Z, STRIP_HEIGHT } from './episode.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { ACTION_BUDGET, heldBallCentre, pivotY, TIERS, WAIT_RANGE, type T3Scene } from './scene.ts';
+import { ACTION_BUDGET, heldBallCentre, pivotY, TIERS, T3_LEVERS, WAIT_RANGE, type T3Scene } from './scene.ts';
 
 /** The first camera's elevation, degrees: low, so heights read true against the post's ruler, high enough to see the strip's ruler. */
 const ELEVATION = 10;
@@ -47,8 +48,9 @@ const RULES = [
 ].join('\n');
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<T3Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<T3Scene> {
+  const t = tierSettings('T3', TIERS, tier, lever, T3_LEVERS);
+  // A lever study draws from its tier's (L5's) stream: the seed's L5 swing, with the lever on.
   const rng = redrawRng('T3', tier, seed, attempt);
   const length = roundTo(rng.range(t.length[0], t.length[1]), 4);
   const amplitudeDeg = roundTo(rng.range(t.amplitudeDeg[0], t.amplitudeDeg[1]), 3);
@@ -79,6 +81,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const view = fitTrackCamera(corners, { elevation: ELEVATION, width: FRAME_WIDTH, heights: FRAME_HEIGHTS });
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Pendulum strike',
     rules: RULES,
     tools: TOOLS,
@@ -96,6 +99,6 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
 }
 
 /** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<T3Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T3Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

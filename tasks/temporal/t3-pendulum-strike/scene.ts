@@ -9,6 +9,7 @@
  * plane.
  */
 import type { Vec3 } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { STROBE_FRAMES, STROBE_SPACING_S } from '../../../render/strobe.ts';
 
@@ -81,6 +82,15 @@ export const TIERS: Record<Tier, TierSettings> = {
   L3: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.0095, ballRadius: 0.007, dropShare: [0, 0], dropGap: [0.08, 0.18], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
   L5: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.0095, ballRadius: 0.007, dropShare: [0.1, 0.35], dropGap: [0.08, 0.18], rodDensity: [LIGHT_ROD_DENSITY, LIGHT_ROD_DENSITY] },
   L7: { length: [0.35, 0.6], amplitudeDeg: [40, 60], bobRadius: 0.0095, ballRadius: 0.007, dropShare: [0.1, 0.35], dropGap: [0.08, 0.18], rodDensity: [4000, 9000] },
+};
+
+/**
+ * The levers T3 supports as single-factor studies over L5 (`T3-L5+change-s100`; tasks/levers.ts).
+ * `+change` is its L7's: the rod's density is the draw's last value, so a study is the seed's L5
+ * swing with a heavy rod.
+ */
+export const T3_LEVERS: LeverTable<TierSettings> = {
+  '+change': { description: 'L5 with the rod heavier than it looks (density 4,000–9,000 kg/m³ instead of a light rod), undisclosed; the strobe frames show the shorter period.', apply: (s) => ({ ...s, rodDensity: TIERS.L7.rodDensity }) },
 };
 
 /** Height of the pivot above the floor, m. */

@@ -15,11 +15,12 @@
  * frames against the rulers, the drop from the table's ruler, and solving the drag-free flight
  * for where the ball crosses the catcher's rim.
  */
+import { leverInfo } from '../../levers.ts';
 import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { T4Scene } from './scene.ts';
+import { T4_LEVERS, type T4Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What T4 is: id, version, category, title, summary and tiers. */
@@ -41,7 +42,8 @@ export const T4_DESCRIPTOR: FamilyDescriptor = {
 /** T4 catcher: the registration object, assembled from the role files. */
 export const t4Catcher: TaskFamily<T4Scene> = {
   ...T4_DESCRIPTOR,
-  generate: (seed, tier) => generate(T4_DESCRIPTOR, seed, tier),
+  levers: leverInfo(T4_LEVERS),
+  generate: (seed, tier, lever) => generate(T4_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

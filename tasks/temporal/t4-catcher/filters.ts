@@ -4,11 +4,12 @@
  * it, and — at L7 — where the misaimed launcher matters: reading the angle off the drawn barrel
  * misses the catcher. See README.md for the shortcuts considered.
  */
+import { instanceSettings } from '../../levers.ts';
 import { priorFittedStrategy } from '../../kits/sightless-prior.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { InstanceFilter } from '../../types.ts';
 import { analyticCatch } from './episode.ts';
-import { analyticLanding, apexHeight, CATCHER_HALF_OUTER, descentDeg, flightTime, rimHeight, PLACE_RANGE, TIERS, WAIT_RANGE, type T4Scene } from './scene.ts';
+import { analyticLanding, apexHeight, CATCHER_HALF_OUTER, descentDeg, flightTime, rimHeight, PLACE_RANGE, TIERS, T4_LEVERS, WAIT_RANGE, type T4Scene } from './scene.ts';
 
 /** Shortest flight, s: a frame 0.25 s after a firing catches the ball in the air. */
 const MIN_FLIGHT_S = 0.27;
@@ -52,7 +53,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<T4Scene>[] = [
     name: 'misaim-bites',
     check(i) {
       const s = i.scene;
-      if (!TIERS[i.tier].misaim) return null;
+      if (!instanceSettings(i, TIERS, T4_LEVERS).misaim) return null;
       const truth = analyticLanding(s);
       // Read along the drawn barrel with the true speed, or with the true horizontal speed.
       const bySpeed = analyticLanding(s, s.speed, s.barrelDeg);

@@ -9,11 +9,12 @@ import { roundTo } from '../../../core/determinism.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { framePoints, HEIGHT_STRIP_X } from './episode.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { ACTION_BUDGET, apexHeight, PLACE_RANGE, SHELF_END, STOP_THICKNESS, STRIP_Z, TABLE_HALF_DEPTH, TIERS, WAIT_RANGE, speedForLanding, type T4Scene } from './scene.ts';
+import { ACTION_BUDGET, apexHeight, PLACE_RANGE, SHELF_END, STOP_THICKNESS, STRIP_Z, TABLE_HALF_DEPTH, TIERS, T4_LEVERS, WAIT_RANGE, speedForLanding, type T4Scene } from './scene.ts';
 
 /** Camera elevation of the first view, degrees: low, so that heights read nearly at full size. */
 const ELEVATION_DEG = 16;
@@ -55,8 +56,8 @@ function rulesText(tier: Tier): string {
 }
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<T4Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<T4Scene> {
+  const t = tierSettings('T4', TIERS, tier, lever, T4_LEVERS);
   const rng = redrawRng('T4', tier, seed, attempt);
   const tableHeight = roundTo(rng.range(t.table[0], t.table[1]), 4);
   const shelfHeight = roundTo(t.shelf[1] > t.shelf[0] ? rng.range(t.shelf[0], t.shelf[1]) : t.shelf[0], 4);
@@ -73,6 +74,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const view = fitTrackCamera(framePoints(scene, apexHeight(scene)), { elevation: ELEVATION_DEG });
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Catcher',
     rules: rulesText(tier),
     tools: TOOLS,
@@ -90,6 +92,6 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
 }
 
 /** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<T4Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T4Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -5,6 +5,7 @@
  * World frame: x along the throw (0 at the table's edge), y up (0 at the floor), z toward the
  * first camera. The flight lies in the plane z = 0.
  */
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** Parameters a T4 world is built from (plain JSON). */
@@ -78,6 +79,14 @@ export const TIERS: Record<Tier, TierSettings> = {
   L3: { table: [0.3, 0.48], shelf: [0.03, 0.03], angle: [12, 40], landing: [0.3, 1.4], misaim: null },
   L5: { table: [0.36, 0.52], shelf: [0.1, 0.26], angle: [12, 40], landing: [0.3, 1.4], misaim: null },
   L7: { table: [0.36, 0.52], shelf: [0.1, 0.26], angle: [15, 35], landing: [0.3, 1.4], misaim: [7, 12] },
+};
+
+/**
+ * The levers T4 supports as single-factor studies over L5 (`T4-L5+change-s100`; tasks/levers.ts).
+ * `+change` is its L7's undisclosed change; a study is drawn from L5's stream with L7's barrel range and misaim.
+ */
+export const T4_LEVERS: LeverTable<TierSettings> = {
+  '+change': { description: 'L5 with the barrel drawn at 15–35° and the ball leaving 7–12° above or below it (undisclosed); the angle read off the barrel misses the catcher.', apply: (s) => ({ ...s, angle: TIERS.L7.angle, misaim: TIERS.L7.misaim }) },
 };
 
 /**
