@@ -10,7 +10,7 @@
  *
  * Why the ruler's label points: the renderer calls a label occluded when both its foot (the
  * tick on the ruler) and its anchor (just beyond the band, where the plate hangs) are behind a
- * body (render/page/rulers.ts), so keeping both in sight keeps every label shown.
+ * body (render/page/rulers.ts), so keeping either in sight keeps the label shown (a group).
  */
 import { cameraFrame, DEFAULT_FOV } from '../../render/camera-frame.ts';
 import type { CameraSpec } from '../../render/camera-spec.ts';
@@ -32,6 +32,11 @@ export interface SightPoint {
   what: string;
   /** Boxes (indexes into the occluder list) that are the point's own body and never hide it. */
   own?: number[];
+  /**
+   * Points of one group stand for one thing that shows while any of them is seen (a ruler
+   * label: its foot or its anchor); without a group a point stands alone.
+   */
+  group?: string;
 }
 
 /** Band width and label gap of a drawn ruler, in units of its major step (render/page/rulers.ts BAND and margin). */
@@ -52,8 +57,9 @@ export function rulerLabelPoints(rulers: readonly RulerSpec[], only?: readonly n
     for (const t of rulerTicks(length, minor, major)) {
       if (t.label === undefined) continue;
       const at = (s: number, u: number): Vec3 => [0, 1, 2].map((k) => spec.from[k] + dir[k] * s + tick[k] * u) as Vec3;
-      out.push({ point: at(t.at, 0), what: `ruler ${r} label ${t.label} (foot)` });
-      out.push({ point: at(t.at, (RULER_BAND + RULER_MARGIN) * major), what: `ruler ${r} label ${t.label} (anchor)` });
+      const group = `ruler ${r} label ${t.label}`;
+      out.push({ point: at(t.at, 0), what: `${group} (foot)`, group });
+      out.push({ point: at(t.at, (RULER_BAND + RULER_MARGIN) * major), what: `${group} (anchor)`, group });
     }
   });
   return out;
@@ -116,16 +122,30 @@ export function screenPoint(camera: CameraSpec, point: Vec3): [number, number] |
  * keeps plates between about 2.4 % and 3.4 %: render/page/rulers.ts `placeLabel`).
  */
 const LABEL_SCREEN_HEIGHT = 0.034;
+/** Smallest on-screen height of a ruler label, as a share of the picture's height. */
+const LABEL_SCREEN_MIN_HEIGHT = 0.024;
+/** A label plate's height in the world, in units of its ruler's major step (render/page/rulers.ts LABEL_HEIGHT). */
+const LABEL_WORLD_HEIGHT = 0.2;
+
+/** A ruler label's plate as estimated on screen: centre (picture heights from the middle, y up), width and height. */
+export interface LabelPlate {
+  centre: [number, number];
+  w: number;
+  h: number;
+  what: string;
+  ruler: number;
+  /** The label's place along its ruler (0 for its first). */
+  k: number;
+}
 
 /**
- * The pairs of ruler labels that would overlap on screen (so the renderer thins a ruler's labels
- * — a short ruler then shows one label, which reads no scale — or drops one ruler's label for
- * another's): one entry per crowded pair. Each plate is estimated at its largest on-screen height,
- * its width from its text, set beside its anchor on the side its ruler's ticks point to.
+ * Where the rulers' label plates fall on screen, each at its largest height (`size` 'largest', the
+ * safe side for overlaps) or as drawn ('as-drawn'), each width from its text, set beside its
+ * anchor on the side its ruler's ticks point to (as render/page/rulers.ts `placeLabel` sets them).
  */
-export function crowdedRulers(camera: CameraSpec, rulers: readonly RulerSpec[], only?: readonly number[]): SightPoint[] {
-  const plates: { centre: [number, number]; w: number; what: string; ruler: number; k: number }[] = [];
-  const h = LABEL_SCREEN_HEIGHT;
+export function labelPlates(camera: CameraSpec, rulers: readonly RulerSpec[], only?: readonly number[], size: 'largest' | 'as-drawn' = 'largest'): LabelPlate[] {
+  const plates: LabelPlate[] = [];
+  const tanHalf = Math.tan((((camera.fov ?? DEFAULT_FOV) * Math.PI) / 180) / 2);
   rulers.forEach((spec, r) => {
     if (only && !only.includes(r)) return;
     const major = spec.major ?? 0.1;
@@ -140,32 +160,64 @@ export function crowdedRulers(camera: CameraSpec, rulers: readonly RulerSpec[], 
       if (!a || !b) continue;
       const n = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
       const [tx, ty] = [(b[0] - a[0]) / n, (b[1] - a[1]) / n];
+      // As drawn: the plate's world height (a fifth of the major step) at the anchor's depth,
+      // kept between the renderer's smallest and largest on-screen heights.
+      const f = cameraFrame(camera);
+      const depth = -[0, 1, 2].reduce((n, j) => n + (anchor[j] - f.position[j]) * f.back[j], 0);
+      const h = size === 'largest' ? LABEL_SCREEN_HEIGHT : Math.min(LABEL_SCREEN_HEIGHT, Math.max(LABEL_SCREEN_MIN_HEIGHT, (LABEL_WORLD_HEIGHT * major) / (2 * tanHalf * depth)));
       const w = h * (0.4 * t.label.length + 0.7);
       const reach = Math.abs(tx) * (w / 2) + Math.abs(ty) * (h / 2);
-      plates.push({ centre: [a[0] + tx * reach, a[1] + ty * reach], w, what: `ruler ${r} label ${t.label}`, ruler: r, k: k++ });
+      plates.push({ centre: [a[0] + tx * reach, a[1] + ty * reach], w, h, what: `ruler ${r} label ${t.label}`, ruler: r, k: k++ });
     }
   });
+  return plates;
+}
+
+/**
+ * The pairs of ruler labels that would overlap on screen (so the renderer thins a ruler's labels
+ * — a short ruler then shows one label, which reads no scale — or drops one ruler's label for
+ * another's): one entry per crowded pair.
+ */
+export function crowdedRulers(camera: CameraSpec, rulers: readonly RulerSpec[], only?: readonly number[]): SightPoint[] {
+  const plates = labelPlates(camera, rulers, only);
   const out: SightPoint[] = [];
   for (let i = 0; i < plates.length; i++) {
     for (let j = i + 1; j < plates.length; j++) {
       const [p, q] = [plates[i], plates[j]];
       // Labels of one ruler two or more steps apart keep apart if their neighbours do.
       if (p.ruler === q.ruler && Math.abs(p.k - q.k) > 1) continue;
-      const apart = Math.abs(p.centre[0] - q.centre[0]) >= (p.w + q.w) / 2 + 0.005 || Math.abs(p.centre[1] - q.centre[1]) >= h + 0.005;
+      const apart = Math.abs(p.centre[0] - q.centre[0]) >= (p.w + q.w) / 2 + 0.005 || Math.abs(p.centre[1] - q.centre[1]) >= p.h + 0.005;
       if (!apart) out.push({ point: [0, 0, 0], what: `${p.what} and ${q.what} overlap on screen` });
     }
   }
   return out;
 }
 
-/** The points a camera fails to show: outside the picture, or behind one of the boxes. */
+/**
+ * The points that fall under a ruler label's plate on screen (labels draw over everything, so an
+ * arrowhead there is covered), with `pad` (picture heights) around each plate.
+ */
+export function pointsUnderLabels(camera: CameraSpec, rulers: readonly RulerSpec[], points: readonly SightPoint[], pad = 0.01): SightPoint[] {
+  const plates = labelPlates(camera, rulers);
+  return points.filter((p) => {
+    const at = screenPoint(camera, p.point);
+    return at !== null && plates.some((l) => Math.abs(at[0] - l.centre[0]) < l.w / 2 + pad && Math.abs(at[1] - l.centre[1]) < l.h / 2 + pad);
+  });
+}
+
+/**
+ * The points a camera fails to show: outside the picture, or behind one of the boxes; a grouped
+ * point counts only when no point of its group is seen.
+ */
 export function unseenPoints(camera: CameraSpec, points: readonly SightPoint[], boxes: readonly SightBox[], aspect = 1): SightPoint[] {
   const eye = cameraFrame(camera).position;
-  return points.filter((p) => {
+  const unseen = points.filter((p) => {
     if (!inPicture(camera, p.point, aspect)) return true;
     // Stop just short of the point, so a point on a box's face is not hidden by that box.
     return boxes.some((b, i) => !(p.own ?? []).includes(i) && entersBox(eye, p.point, b) < 0.999);
   });
+  const seenGroups = new Set(points.filter((p) => p.group !== undefined && !unseen.includes(p)).map((p) => p.group));
+  return unseen.filter((p) => p.group === undefined || !seenGroups.has(p.group));
 }
 
 /**
@@ -237,4 +289,56 @@ export function shortArrows(camera: CameraSpec, origin: Vec3, frame: Quat, lengt
     const long = o && e ? Math.hypot(e[0] - o[0], e[1] - o[1]) : 0;
     return long >= minShare ? [] : [{ point: end, what: `+${a} arrow looks too short` }];
   });
+}
+
+/**
+ * The area a box covers on screen, in square picture heights (multiply by the picture's height
+ * squared for pixels): the convex hull of its eight corners' projections. What other bodies
+ * hide is not subtracted.
+ */
+export function boxScreenArea(camera: CameraSpec, box: SightBox): number {
+  const pts: [number, number][] = [];
+  for (let k = 0; k < 8; k++) {
+    const l: Vec3 = [0, 1, 2].map((j) => (k & (1 << j) ? 1 : -1) * box.half[j]) as Vec3;
+    const w = box.q ? qrotate(box.q, l) : l;
+    const at = screenPoint(camera, [box.center[0] + w[0], box.center[1] + w[1], box.center[2] + w[2]]);
+    if (!at) return 0;
+    pts.push(at);
+  }
+  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: [number, number], a: [number, number], b: [number, number]): number => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list: [number, number][]): [number, number][] => {
+    const h: [number, number][] = [];
+    for (const p of list) {
+      while (h.length >= 2 && cross(h[h.length - 2], h[h.length - 1], p) <= 0) h.pop();
+      h.push(p);
+    }
+    h.pop();
+    return h;
+  };
+  const hull = [...half(pts), ...half([...pts].reverse())];
+  let area = 0;
+  for (let i = 0; i < hull.length; i++) {
+    const [a, b] = [hull[i], hull[(i + 1) % hull.length]];
+    area += a[0] * b[1] - b[0] * a[1];
+  }
+  return Math.abs(area) / 2;
+}
+
+/**
+ * The rulers that would show fewer than two labels: the renderer widens a crowded ruler's label
+ * step until its shown labels keep apart, so a ruler reads while its first and last plates keep
+ * apart on screen (estimated by {@link labelPlates}); one entry per such ruler.
+ */
+export function unreadableRulers(camera: CameraSpec, rulers: readonly RulerSpec[], only?: readonly number[]): SightPoint[] {
+  const plates = labelPlates(camera, rulers, only, 'as-drawn');
+  const out: SightPoint[] = [];
+  rulers.forEach((_, r) => {
+    if (only && !only.includes(r)) return;
+    const mine = plates.filter((p) => p.ruler === r);
+    const [p, q] = [mine[0], mine[mine.length - 1]];
+    const apart = mine.length >= 2 && (Math.abs(p.centre[0] - q.centre[0]) >= (p.w + q.w) / 2 + 0.005 || Math.abs(p.centre[1] - q.centre[1]) >= p.h + 0.005);
+    if (!apart) out.push({ point: [0, 0, 0], what: `ruler ${r} would show fewer than two labels` });
+  });
+  return out;
 }
