@@ -20,7 +20,7 @@ import { SHORTCUT_FILTERS } from './filters.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { qrotate } from '../../../sim/math.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
-import { crowdedRulers, firstClearCamera, frameArrowPoints, orbitCandidates, rulerLabelPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import { boxScreenArea, crowdedRulers, firstClearCamera, frameArrowPoints, unseenPoints, orbitCandidates, rulerLabelPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { cellCentres } from '../m1-chiral-peg/polyomino.ts';
 import { fitQuat, partRadius, slotRadius } from './geometry.ts';
 import { ARROW_SPOTS, BARS, CELL, CHIRAL_TETROMINOES, M3_LEVERS, TIERS, WALL_GAP, WALL_THICKNESS, WORKSPACE, type M3Scene, type M3Slot, type M3Wall, type M3TierSettings } from './scene.ts';
@@ -174,6 +174,17 @@ export function firstCamera(scene: M3Scene, base: CameraSpec, rulers: RulerSpec[
     { point: [WORKSPACE.max[0] - 0.01, 0.001, lastZ - 0.02], what: 'goal zone near right corner', own: partAndWalls },
     { point: [WORKSPACE.min[0] + 0.01, 0.001, WORKSPACE.min[2] + 0.01], what: 'goal zone far left corner', own: partAndWalls },
   ];
+  // The goal zone shows mostly past the walls' right end: its area on screen, times the share of
+  // a 6 × 6 lattice on it that no wall or part hides, must come to the view rule's 1500 pixels
+  // and a margin (issue 32: from some nearby views it showed 1173 to 1416).
+  const zoneDepth = lastZ - 0.001 - WORKSPACE.min[2];
+  const zone: SightBox = { center: [0, 0.0008, lastZ - zoneDepth / 2], half: [(WORKSPACE.max[0] - WORKSPACE.min[0]) / 2, 0.0008, zoneDepth / 2] };
+  const lattice: SightPoint[] = [];
+  for (let i = 0; i < 6; i++) for (let k = 0; k < 6; k++) lattice.push({ point: [zone.center[0] + zone.half[0] * ((2 * i + 1) / 6 - 1), 0.0017, zone.center[2] + zone.half[2] * ((2 * k + 1) / 6 - 1)], what: 'goal zone' });
+  const smallGoal = (camera: CameraSpec): SightPoint[] => {
+    const seen = lattice.length - unseenPoints(camera, lattice, [...boxes, ...walls]).length;
+    return boxScreenArea(camera, zone) * 768 * 768 * (seen / lattice.length) >= 1800 ? [] : [{ point: zone.center, what: 'goal zone too small' }];
+  };
   const fixed: SightPoint[] = [
     ...goal,
     ...rulerLabelPoints(rulers).map((p) => ({ ...p, own: wallIndexes })),
@@ -187,7 +198,7 @@ export function firstCamera(scene: M3Scene, base: CameraSpec, rulers: RulerSpec[
   let best: { camera: CameraSpec; arrowsAt: Vec3; unseen: SightPoint[] } | undefined;
   for (const arrowsAt of spots) {
     const points = [...fixed, ...frameArrowPoints(arrowsAt, frame, 0.06).map((p) => ({ ...p, own: wallIndexes }))];
-    const found = firstClearCamera(candidates, points, [...boxes, ...walls], 1, (camera) => crowdedRulers(camera, rulers));
+    const found = firstClearCamera(candidates, points, [...boxes, ...walls], 1, (camera) => [...crowdedRulers(camera, rulers), ...smallGoal(camera)]);
     if (found.unseen.length === 0) return { ...found, arrowsAt };
     if (!best || found.unseen.length < best.unseen.length) best = { ...found, arrowsAt };
   }
