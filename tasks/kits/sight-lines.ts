@@ -14,7 +14,7 @@
  */
 import { cameraFrame, DEFAULT_FOV } from '../../render/camera-frame.ts';
 import type { CameraSpec } from '../../render/camera-spec.ts';
-import { rulerAxes, rulerTicks } from '../../render/page/ruler-marks.ts';
+import { rulerAxes, rulerTicks } from '../../render/ruler-geometry.ts';
 import { qconj, qrotate } from '../../sim/math.ts';
 import type { Quat, RulerSpec, Vec3 } from '../../sim/types.ts';
 
