@@ -16,7 +16,7 @@ import { reference } from './solver.ts';
 /** What A4 is: id, version, category, title, summary and tiers. */
 export const A4_DESCRIPTOR: FamilyDescriptor = {
   id: 'A4',
-  version: 1,
+  version: 2,
   category: 'A',
   title: 'Burr',
   summary:

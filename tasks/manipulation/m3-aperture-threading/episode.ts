@@ -11,7 +11,7 @@ import { heldPartHandlers } from '../../kits/held-part/tools.ts';
 import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { finishZ, matches, partRadius, partShapes, routePoses, wallGeometry, WALL_TURN } from './geometry.ts';
-import { ARROWS_AT, WORKSPACE, type M3Scene } from './scene.ts';
+import { WORKSPACE, type M3Scene } from './scene.ts';
 import { m3Tools } from './tools.ts';
 
 const COLORS = { wall: '#cfc6b4', part: '#e39b2d', zone: '#2ecc71' };
@@ -47,7 +47,7 @@ export function build(instance: Instance<M3Scene>, world: World): FamilyEnv {
     opacity: 0.5,
   });
   const frame = yawQuat(s.frameYawDeg);
-  for (const b of frameArrowBodies('frame', ARROWS_AT, frame, 0.06)) world.addBody(b);
+  for (const b of frameArrowBodies('frame', s.arrowsAt, frame, 0.06)) world.addBody(b);
   world.addBody({ name: 'part', kind: 'kinematic', pose: { p: [...s.start.p], q: [...s.start.q] }, shapes: partShapes(s), material: steel, color: COLORS.part });
 
   const tools = m3Tools(frame);

@@ -57,6 +57,8 @@ export interface M3Scene {
   goal: Pose;
   /** Turn of the working frame about +y, degrees (0 unless the `+rot` lever is on). */
   frameYawDeg: number;
+  /** Where the working frame's arrows stand (their origin, world metres): one of {@link ARROW_SPOTS}. */
+  arrowsAt: [number, number, number];
 }
 
 /** What each tier draws. */
@@ -116,3 +118,11 @@ export const BARS: Readonly<Record<string, readonly Cell2[]>> = {
  * wall (`wallFrameArrowsAt`, M5's) is outside M3's closer first camera.
  */
 export const ARROWS_AT: [number, number, number] = [WORKSPACE.min[0] + 0.12, 0.003, WALL_THICKNESS / 2 + 0.15];
+
+/**
+ * The spots the frame arrows may take, in order of preference: {@link ARROWS_AT} first, then the
+ * same distance in front of the wall further right. A part started right over a spot hides the
+ * +y head from every nearby first camera (issue 32), so the first camera search
+ * (`firstCamera` in generate.ts) moves the arrows to the next spot.
+ */
+export const ARROW_SPOTS: [number, number, number][] = [ARROWS_AT, [0.02, 0.003, ARROWS_AT[2]], [0.1, 0.003, ARROWS_AT[2]]];

@@ -14,7 +14,7 @@ import { M4_LEVERS } from './scene.ts';
 /** What M4 is: id, version, category, title, summary and tiers. */
 export const M4_DESCRIPTOR: FamilyDescriptor = {
   id: 'M4',
-  version: 3,
+  version: 4,
   category: 'M',
   title: 'Helical wire',
   summary:

@@ -6,8 +6,10 @@
  */
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
-import { yawQuat } from '../../../sim/math.ts';
-import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
+import { qaxisAngle, yawQuat } from '../../../sim/math.ts';
+import type { Quat, RulerSpec, Vec3 } from '../../../sim/types.ts';
+import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { firstClearCamera, frameArrowPoints, orbitCandidates, rulerLabelPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
 import { makeInstance } from '../../instance.ts';
@@ -16,7 +18,7 @@ import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { drawScene } from './draw.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene, type M4TierSettings, M4_LEVERS } from './scene.ts';
+import { ARROWS_AT, BASE_HALF, RING_HALF, RING_PIECES, TIERS, WIRE_RADIUS, WIRE_STEP, type M4Scene, type M4TierSettings, M4_LEVERS } from './scene.ts';
 import { m4Tools } from './tools.ts';
 
 function rulesText(s: M4Scene, t: M4TierSettings): string {
@@ -33,6 +35,31 @@ function rulesText(s: M4Scene, t: M4TierSettings): string {
     'Every motion is swept along its whole path. If the ring would touch the wire or the base, leave the wire other than at its free end, or leave the workspace, the motion is stopped and rolled back and the rest of that turn is not run.',
     `Budget: ${t.actions} actions in all (every translate, rotate or move counts, refused and rolled-back ones included; looking around with the camera does not); the episode ends when they are spent.`,
   ].join('\n');
+}
+
+/**
+ * The first camera: from the front, 25° right and 24° above, or the nearest of a few orbits of it
+ * from which, by sight lines past the wire (a box round each straight stretch), every ruler label
+ * keeps its foot or anchor in sight and the frame arrows stand in the picture, clear of the wire
+ * (issue 32: a helix passing before the upright ruler hid its "20 cm" on two seeds in twenty).
+ * The rules' "in the first view +x points to the right and +z toward you" holds for each.
+ */
+function firstCamera(scene: M4Scene, base: CameraSpec, rulers: RulerSpec[], frame: Quat): CameraSpec {
+  const pts = scene.wire.points;
+  const boxes: SightBox[] = [];
+  for (let k = 0; k + 1 < pts.length; k++) {
+    const [a, b] = [pts[k], pts[k + 1]];
+    const d: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    const len = Math.hypot(d[0], d[1], d[2]);
+    if (len < 1e-9) continue;
+    // Turn +x onto the stretch's direction.
+    const axis: Vec3 = [0, -d[2], d[1]];
+    const n = Math.hypot(axis[0], axis[1], axis[2]);
+    const q: Quat = n < 1e-9 ? (d[0] > 0 ? [0, 0, 0, 1] : [0, 0, 1, 0]) : qaxisAngle([axis[0] / n, axis[1] / n, axis[2] / n], Math.acos(Math.max(-1, Math.min(1, d[0] / len))));
+    boxes.push({ center: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2], half: [len / 2 + WIRE_RADIUS, WIRE_RADIUS, WIRE_RADIUS], q });
+  }
+  const points: SightPoint[] = [...rulerLabelPoints(rulers), ...frameArrowPoints(ARROWS_AT, frame, 0.05)];
+  return firstClearCamera(orbitCandidates(base, [8, -8, 16, -16], [8, -8, 16]), points, boxes).camera;
 }
 
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<M4Scene> {
@@ -58,7 +85,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
     rules: rulesText(scene, t),
     tools: heldPartToolSpecs(m4Tools(frame)),
     camera: {
-      initial: { azimuth: 25, elevation: 24, distance: roundTo(radius / Math.sin((20 * Math.PI) / 180), 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] },
+      initial: firstCamera(scene, { azimuth: 25, elevation: 24, distance: roundTo(radius / Math.sin((20 * Math.PI) / 180), 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] }, rulers, frame),
       elevationRange: [-10, 90],
     },
     rulers,

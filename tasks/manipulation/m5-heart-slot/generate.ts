@@ -4,6 +4,7 @@
  * front of it (face-on, turned, or in any orientation by tier) and the goal beyond it. Every
  * random choice comes from `redrawRng`; a draw that fails a filter is drawn again.
  */
+import { pointsUnderLabels, type SightPoint } from '../../kits/sight-lines.ts';
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
 import { qaxisAngle, qmul, qnormalize, qrotate, vdot } from '../../../sim/math.ts';
@@ -147,7 +148,9 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
  * the first camera (the view rule asks to read each arrow), but not straight at it (its +z arrow
  * would then be seen end-on). Every instance with the block's own axes drawn (L7, and a lever
  * study that adds `+tool`) is drawn until it holds; before M5 version 3 L7 kept any start, and
- * its block's red and green arrows lay on a face turned away (issue 32).
+ * its block's red and green arrows lay on a face turned away (issue 32). Since version 4 no
+ * ruler label's plate may lie over one of their heads on screen either (issue 32: a "10 cm"
+ * plate covered the +x head on one seed in twenty).
  */
 const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
   name: 'tool-arrows-face-camera',
@@ -160,7 +163,19 @@ const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
     const face = qrotate(inst.scene.start.q, [0, 0, 1]);
     const facing = vdot(face, toCamera);
     if (facing < 0.4) return "the block's front face, where its axes are drawn, is turned away from the first camera";
-    return facing <= 0.9 ? null : "the block's front face, where its axes are drawn, faces the first camera square on (its +z arrow is seen end-on)";
+    if (facing > 0.9) return "the block's front face, where its axes are drawn, faces the first camera square on (its +z arrow is seen end-on)";
+    // Nor may a ruler's label plate lie over one of their heads (labels draw over everything).
+    const s = inst.scene;
+    const heads: SightPoint[] = (['x', 'y', 'z'] as const).flatMap((a) => {
+      const axis: [number, number, number] = a === 'x' ? [1, 0, 0] : a === 'y' ? [0, 1, 0] : [0, 0, 1];
+      return [1, 1.2].map((k) => {
+        const local: [number, number, number] = [axis[0] * 0.035 * k, axis[1] * 0.035 * k, s.part.thickness / 2 + 0.002 + axis[2] * 0.035 * k];
+        const w = qrotate(s.start.q, local);
+        return { point: [s.start.p[0] + w[0], s.start.p[1] + w[1], s.start.p[2] + w[2]] as [number, number, number], what: `+${a} head of the block's axes` };
+      });
+    });
+    const covered = pointsUnderLabels(inst.camera.initial, inst.rulers ?? [], heads);
+    return covered.length ? `a ruler's label lies over the ${covered[0].what}` : null;
   },
 };
 

@@ -14,7 +14,7 @@ import { reference } from './solver.ts';
 /** What V4 is: id, version, category, title, summary and tiers. */
 export const V4_DESCRIPTOR: FamilyDescriptor = {
   id: 'V4',
-  version: 2,
+  version: 3,
   category: 'V',
   title: 'Ruler reading',
   summary:

@@ -12,11 +12,12 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { framePoints as frameOn } from '../../kits/part-sight/table-scene.ts';
 import { makeInstance } from '../../instance.ts';
 import { Rng } from '../../../core/rng.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { allowedSizes, COLORS, FRAME_BAR, RANGES, SCREEN_THICKNESS, TIERS, type MeasureKind, type V4Box, type V4Scene } from './scene.ts';
 import { endHidden, faceId, RulerSight, rulerFrame, rulerPartlyHidden } from './sight.ts';
 import { readingView } from './solver.ts';
+import { boxScreenArea, rulerLabelPoints, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 
 const r9 = round9;
 const v9 = (v: readonly number[]): Vec3 => v.map(r9) as Vec3;
@@ -351,6 +352,8 @@ export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt
       if (!endHidden(sight, cam, trial.ends[e])) continue;
       // Below `+rot` the board also hides part of the ruler beside the span.
       if (!t.turned && !rulerPartlyHidden(sight, cam, trial.span)) continue;
+      // And hides nothing else the first view must show: no ruler label, no other box (issue 32).
+      if (!screenHidesOnlyTheEnd(trial, rulers, cam)) continue;
       base.boxes = trial.boxes;
       base.hiddenEnd = e;
       camera = cam;
@@ -373,6 +376,58 @@ export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt
   return instance;
 }
 
+/** Pixels a box must cover in the first view by the sight-line estimate: the view rule's 1500 and a margin. */
+const BOX_MIN_PIXELS = 1800;
+
+/** Share of a box's sample points (each part's centre and its corners drawn 20 % in) the screen may hide. */
+const BOX_HIDDEN_AT_MOST = 0.3;
+
+/**
+ * Whether the screen leaves in sight of the first camera everything the view rule asks for but
+ * the hidden end: every ruler label (its foot or its anchor, as the renderer decides) and most
+ * of every other box (a decoy half behind the screen showed a third of its minimum; issue 32).
+ * By sight lines past every box (tasks/kits/sight-lines.ts): where another box, not the screen,
+ * hides a label or a decoy, no screen passes and the layout is drawn again.
+ */
+function screenHidesOnlyTheEnd(s: V4Scene, rulers: readonly RulerSpec[], camera: CameraSpec): boolean {
+  // Every box may hide: the screen, and the other boxes standing before a label or a decoy.
+  const solids: SightBox[] = [];
+  const partsOf = new Map<string, number[]>();
+  for (const b of s.boxes) {
+    partsOf.set(b.name, b.parts.map((_, i) => solids.length + i));
+    for (const part of b.parts) solids.push({ center: add(b.pose.p, qrotate(b.pose.q, part.p)), half: part.half, q: b.pose.q });
+  }
+  if (unseenPoints(camera, rulerLabelPoints(rulers), solids).length > 0) return false;
+  const hiddenBox = s.hiddenEnd >= 0 ? s.ends[s.hiddenEnd][0]?.split('/')[0] : undefined;
+  for (const b of s.boxes) {
+    if (b.role === 'screen' || (b.role === 'end' && b.name === hiddenBox)) continue;
+    // A frame's far post may hide with the end it marks: its parts are judged together.
+    const own = partsOf.get(b.name) ?? [];
+    const points: SightPoint[] = b.parts.flatMap((part) => {
+      const local: Vec3[] = [part.p];
+      for (let k = 0; k < 8; k++) local.push([0, 1, 2].map((j) => part.p[j] + (k & (1 << j) ? 0.8 : -0.8) * part.half[j]) as Vec3);
+      return local.map((l) => ({ point: add(b.pose.p, qrotate(b.pose.q, l)), what: b.name, own }));
+    });
+    const unseen = unseenPoints(camera, points, solids).length;
+    if (unseen > BOX_HIDDEN_AT_MOST * points.length) return false;
+    // And big enough: the view rule wants 1500 pixels of every box at 768 × 768 (episode.ts);
+    // a small decoy at the back of a wide table showed 1028.
+    const area = b.parts.reduce((n, part) => n + boxScreenArea(camera, { center: add(b.pose.p, qrotate(b.pose.q, part.p)), half: part.half, q: b.pose.q }), 0);
+    if (area * 768 * 768 * (1 - unseen / points.length) < BOX_MIN_PIXELS) return false;
+  }
+  return true;
+}
+
+/**
+ * At every tier, the first view shows every ruler label and most of every box but the end a
+ * screen hides (`screenHidesOnlyTheEnd`): a layout whose end block stood before a ruler's "0"
+ * is drawn again (issue 32).
+ */
+const FIRST_VIEW_CLEAR: InstanceFilter<V4Scene> = {
+  name: 'first-view-clear',
+  check: (inst) => (screenHidesOnlyTheEnd(inst.scene, inst.rulers ?? [], inst.camera.initial) ? null : 'the first view hides a ruler label or most of a box it must show'),
+};
+
 /** The table slab under everything, with a margin. */
 function tableUnder(boxes: readonly V4Box[], rulers: readonly RulerSpec[]): V4Scene['table'] {
   const pts = framePoints(boxes, rulers);
@@ -388,7 +443,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const key = `${tier}/${seed}`;
   let hit = cache.get(key);
   if (!hit) {
-    hit = generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS, { maxAttempts: 400 });
+    hit = generateFiltered((attempt) => draw(family, seed, tier, attempt), [...SHORTCUT_FILTERS, FIRST_VIEW_CLEAR], { maxAttempts: 400 });
     hit.reveal.plan = planText(hit);
     cache.set(key, hit);
   }

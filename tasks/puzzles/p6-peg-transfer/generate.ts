@@ -8,7 +8,9 @@
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { actionBudget, boardPoint, PEG_NAMES, pegLetter, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import type { CameraSpec } from '../../../render/camera-spec.ts';
+import { firstClearCamera, orbitCandidates, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import { actionBudget, boardPoint, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -57,6 +59,42 @@ function planText(s: P6Scene): string {
   return `The goal is peg ${L(s.target)} (the middle peg is ${L(1)}). A shortest plan (${moves.length} moves): ${moves.map((m) => `${L(m.from)}→${L(m.to)}`).join(', ')}.`;
 }
 
+/**
+ * The first camera: from the front, 22° above, or — for a board turned near 90°, whose pegs
+ * line up along the line of sight — the lowest of a few steeper views from which no peg's
+ * disks and no other peg hide a peg's upper part, a disk's near rim or a letter stand (issue 32:
+ * at 22° the front stack hid the pegs and small disks behind it). The azimuth stays 0, so the
+ * board's turn on screen is the drawn one.
+ */
+function firstCamera(s: P6Scene): CameraSpec {
+  const base: CameraSpec = { azimuth: 0, elevation: 22, distance: 0.62, target: [0, 0.045, 0] };
+  const stacks: number[][] = [[], [], []];
+  for (let i = s.start.length - 1; i >= 0; i--) stacks[s.start[i]].push(i);
+  const boxes: SightBox[] = [];
+  const ownOf: number[][] = [[], [], []];
+  const points: SightPoint[] = [];
+  stacks.forEach((disks, peg) => {
+    const [x, z] = pegXZ(s, peg);
+    ownOf[peg].push(boxes.length);
+    boxes.push({ center: [x, PEG_HEIGHT / 2, z], half: [PEG_RADIUS, PEG_HEIGHT / 2, PEG_RADIUS] });
+    if (disks.length) {
+      // A disk is a cylinder: the box between its inscribed and circumscribed squares.
+      const r = 0.85 * diskRadius(disks[0]);
+      const h = disks.length * DISK_THICKNESS;
+      ownOf[peg].push(boxes.length);
+      boxes.push({ center: [x, h / 2, z], half: [r, h / 2, r] });
+    }
+  });
+  stacks.forEach((disks, peg) => {
+    const [x, z] = pegXZ(s, peg);
+    const own = ownOf[peg];
+    for (const y of [PEG_HEIGHT, 0.8 * PEG_HEIGHT]) points.push({ point: [x, y, z + PEG_RADIUS], what: `peg ${peg} at ${y}`, own });
+    disks.forEach((d, level) => points.push({ point: [x, (level + 1) * DISK_THICKNESS, z + 0.6 * diskRadius(d)], what: `disk ${d}`, own }));
+  });
+  for (const plate of letterPlates(s)) points.push({ point: [plate.at[0], GROUND_Y + 0.02, plate.at[1]], what: `stand ${plate.letter}` });
+  return firstClearCamera(orbitCandidates(base, [], [8, 16, 24]), points, boxes).camera;
+}
+
 /** The instance of (seed, tier). */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P6Scene> {
   const rng = Rng.forInstance('P6', tier, seed);
@@ -78,18 +116,20 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const letters = T.shuffledLetters ? rng.shuffle(PEG_NAMES.slice()) : PEG_NAMES.slice();
   const scene: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg, letters };
   const budget = actionBudget(moves);
-  // The ruler runs along the back edge of the board, ticks pointing away from the first view,
-  // so the letter stands in front never cover its labels.
-  const [rx0, rz0] = boardPoint(yawDeg, -0.18, -0.065);
-  const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065);
-  const [tx, tz] = boardPoint(yawDeg, 0, -1);
+  // The ruler runs along the board's long edge away from the first view (its back, or its front
+  // once the board is turned past 90°: `facingSide`), ticks pointing away from the first view,
+  // so the letter stands on the near side never cover its labels.
+  const side = facingSide(yawDeg);
+  const [rx0, rz0] = boardPoint(yawDeg, -0.18, -0.065 * side);
+  const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065 * side);
+  const [tx, tz] = boardPoint(yawDeg, 0, -side);
   return makeInstance(family, tier, seed, {
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
     rules: rulesText(scene, budget, T.shuffledLetters),
     tools: [moveTool(T.adjacentOnly)],
     budgets: { turns: 100, actionsPerTurn: 5, actions: budget },
     camera: {
-      initial: { azimuth: 0, elevation: 22, distance: 0.62, target: [0, 0.045, 0] },
+      initial: firstCamera(scene),
       elevationRange: [0, 90],
     },
     rulers: [{ from: [rx0, 0.0005, rz0], to: [rx1, 0.0005, rz1], tickDir: [tx, 0, tz] }],

@@ -116,7 +116,20 @@ export const GROUND_Y = -0.02;
 /** How far in front of the pegs (across the board) the letter stands are, m: past the board's front edge. */
 export const LETTER_ACROSS = 0.11;
 
-/** The letter stands: one per peg, in front of the board on the table, facing the first camera. */
+/**
+ * Which of the board's long sides faces the first camera (which looks from +z): 1 for its front
+ * (the side at +across), −1 for its back, once the board is turned more than 90° (L7's `+rot`).
+ */
+export function facingSide(yawDeg: number): 1 | -1 {
+  return Math.cos((yawDeg * Math.PI) / 180) >= -1e-9 ? 1 : -1;
+}
+
+/**
+ * The letter stands: one per peg, on the table beside the board's long side that faces the
+ * first camera, each facing it. Before version 4 they stood by the board's front whichever way
+ * it was turned, so a board turned more than 90° put them behind the pegs and disks (issue 32).
+ */
 export function letterPlates(s: Pick<P6Scene, 'yawDeg' | 'letters'>): LetterPlate[] {
-  return s.letters.map((letter, peg) => ({ letter, at: boardPoint(s.yawDeg, pegX(peg), LETTER_ACROSS), yawDeg: 0, base: GROUND_Y }));
+  const side = facingSide(s.yawDeg);
+  return s.letters.map((letter, peg) => ({ letter, at: boardPoint(s.yawDeg, pegX(peg), side * LETTER_ACROSS), yawDeg: 0, base: GROUND_Y }));
 }
