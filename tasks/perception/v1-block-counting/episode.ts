@@ -63,11 +63,15 @@ export function build(instance: Instance<V1Scene>, world: World): FamilyEnv {
       // other one there, and whatever of the far one shows must still be legible.
       const rulerCount = ctx.scene().rulers?.length ?? 0;
       const rulers = Array.from({ length: rulerCount }, (_, i) => i).filter((i) => !(s.walls.length && i === 0));
+      // The L7 wall hides the pile's lower layers from this side by design (its tier text says
+      // so), so what must show of the pile there is its upper part: about half the L5 figure
+      // (a low pile behind the wall shows 15,800–16,000 pixels of clear upper blocks).
+      const pileMinPixels = s.walls.length ? 12000 : 20000;
       return [
         {
           bodies: [
             { name: 'table', minPixels: 15000 },
-            { name: 'pile', group: s.blocks.map((b) => b.name), minPixels: 20000 },
+            { name: 'pile', group: s.blocks.map((b) => b.name), minPixels: pileMinPixels },
             ...s.walls.map((w) => ({ name: w.name, minPixels: 10000 })),
           ],
           rulers,

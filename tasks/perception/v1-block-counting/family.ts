@@ -14,7 +14,7 @@ import { reference } from './solver.ts';
 /** What V1 is: id, version, category, title, summary and tiers. */
 export const V1_DESCRIPTOR: FamilyDescriptor = {
   id: 'V1',
-  version: 2,
+  version: 3,
   category: 'V',
   title: 'Block counting',
   summary:

@@ -9,6 +9,7 @@ import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
+import { labelPlates } from '../../kits/sight-lines.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS, unclearBlock } from './filters.ts';
 import { CUBE, drawPile, PITCH, pileHeight, type PileBlock } from './pile.ts';
@@ -167,12 +168,8 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: Pi
   // Walls (L7) are framed too, so the first view shows what hides the pile.
   const frameMargin = settings.walls ? WALL_GAP : 0;
   const radius = Math.hypot(halfX + frameMargin, halfZ + frameMargin, height / 2);
-  const camera: CameraSpec = {
-    azimuth,
-    elevation,
-    distance: roundTo((radius / Math.sin((20 * Math.PI) / 180)) * 1.3, 2),
-    target: [0, roundTo(height * TARGET_HEIGHT, 3), 0],
-  };
+  const baseDistance = (radius / Math.sin((20 * Math.PI) / 180)) * 1.3;
+  const cameraAt = (distance: number): CameraSpec => ({ azimuth, elevation, distance: roundTo(distance, 2), target: [0, roundTo(height * TARGET_HEIGHT, 3), 0] });
   const [near, second] = sidesFacing(azimuth);
   const walls: WallBox[] = [];
   if (settings.walls) {
@@ -225,6 +222,11 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: Pi
     half: [0, 1, 2].map((k) => round9((hi[k] - lo[k]) / 2)) as Vec3,
     pose: { p: [0, 1, 2].map((k) => round9((hi[k] + lo[k]) / 2)) as Vec3, q: [0, 0, 0, 1] as [number, number, number, number] },
   };
+  // The rulers' labels hang past the pile, so a camera that frames the pile can cut a long
+  // ruler's far label (V1-L3-s14's "20 cm" at the picture's left edge): step back until every
+  // label's plate lies inside the picture (only such seeds' cameras move; version 3).
+  let camera = cameraAt(baseDistance);
+  for (let step = 1; step <= LABEL_FRAMING_STEPS && !labelsInPicture(camera, rulers); step++) camera = cameraAt(baseDistance * (1 + LABEL_FRAMING_STEP * step));
   const cubeCount = blocks.filter((b) => b.kind === 'cube').length;
   const scene: V1Scene = { blocks, walls, table, cubeCount, firstViewCount: 0, decoys: plan.decoys[1] > 0 };
   const parts = {
@@ -243,6 +245,19 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: Pi
   // visiblySeen stops sampling a block as soon as it is sure: the count isVisible would give.
   if (countFirstView) scene.firstViewCount = blocks.filter((b) => b.kind === 'cube' && visiblySeen(instance, camera, b.name)).length;
   return instance;
+}
+
+/** How far a camera steps back per try, as a share of its distance, to bring every ruler label into the picture. */
+const LABEL_FRAMING_STEP = 0.04;
+/** Tries before keeping the last camera (the view rule then names the cut label). */
+const LABEL_FRAMING_STEPS = 10;
+/** Share of the picture's height kept clear at each edge around a label's plate. */
+const LABEL_FRAME_MARGIN = 0.01;
+
+/** Whether every ruler label's plate (at its largest size) falls inside a square picture. */
+function labelsInPicture(camera: CameraSpec, rulers: readonly RulerSpec[]): boolean {
+  const edge = 0.5 - LABEL_FRAME_MARGIN;
+  return labelPlates(camera, rulers).every((p) => Math.abs(p.centre[0]) + p.w / 2 <= edge && Math.abs(p.centre[1]) + p.h / 2 <= edge);
 }
 
 const cache = new Map<string, Instance<V1Scene>>();
