@@ -12,7 +12,7 @@ import { sameSeedL7Study } from '../../levers.ts';
 import { makeInstance } from '../../instance.ts';
 import { TRAY_MARGIN, WALL_THICKNESS } from '../../kits/grid-tray.ts';
 import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../../types.ts';
-import { CELL, vehicleCells, type P2Scene, type P2Vehicle } from './scene.ts';
+import { CELL, tallShadow, vehicleCells, type P2Scene, type P2Vehicle } from './scene.ts';
 import { solveTraffic, trafficProblem } from './solver.ts';
 
 /** Vehicles, distance band and levers of each tier. */
@@ -155,13 +155,18 @@ function addDecoys(rng: Rng, scene: P2Scene, count: number, length: number): P2S
 /**
  * The vehicle that, built tall, hides the most cells of other vehicles from the first view
  * (which looks from the south): the other vehicles' cells in the two rows just north of it, in
- * its columns. Ties go to the earlier letter.
+ * its columns. Ties go to the earlier letter. A vehicle whose shadow would cover the exit gate
+ * (it stands in the east column, the exit row in its shadow: P2-L7-s5) is never built tall: the
+ * exit is what the rules point to, and the lever promises to hide vehicles only (version 4).
  */
 export function tallestHider(scene: P2Scene): string {
   const cells = vehicleCells;
-  let best = scene.vehicles[1].id;
+  const exitRow = scene.vehicles[0].row;
+  let best: string | undefined;
   let bestScore = -1;
   for (const v of scene.vehicles.slice(1)) {
+    const shadow = tallShadow(v);
+    if (shadow.cols.has(scene.size - 1) && exitRow >= shadow.from && exitRow <= shadow.to) continue;
     const mine = cells(v);
     const north = Math.min(...mine.map((c) => c[1]));
     const cols = new Set(mine.map((c) => c[0]));
@@ -175,7 +180,8 @@ export function tallestHider(scene: P2Scene): string {
       bestScore = score;
     }
   }
-  return best;
+  // The fallback keeps the function total should every vehicle shadow the exit.
+  return best ?? scene.vehicles[1].id;
 }
 
 function driveTool(scene: P2Scene): ToolSpec {

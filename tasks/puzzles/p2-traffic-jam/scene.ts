@@ -46,15 +46,28 @@ export function vehicleCells(v: P2Vehicle): Array<[number, number]> {
 }
 
 /**
- * The vehicles the tall one hides on purpose from the first view (which looks from the south;
- * the same shadow `tallestHider` scores): every vehicle with a cell in the two rows just north
- * of the tall one, in its columns. Empty when no vehicle is tall.
+ * Rows north of the tall vehicle that its shadow from the first view reaches: at the L7
+ * camera's 42° a roof 8.5 cm above a car's roof hides about two cells behind it, and the
+ * perspective of the far rows lengthens that into the third (P2-L7-s16: a roof letter three
+ * rows north lay mostly behind the tall vehicle).
+ */
+export const TALL_SHADOW_ROWS = 3;
+
+/** The rows and columns the tall vehicle `v` shadows from the first view: rows `[from, to]` (north is row 0) in `cols`. */
+export function tallShadow(v: P2Vehicle): { cols: Set<number>; from: number; to: number } {
+  const mine = vehicleCells(v);
+  const north = Math.min(...mine.map((c) => c[1]));
+  return { cols: new Set(mine.map((c) => c[0])), from: north - TALL_SHADOW_ROWS, to: north - 1 };
+}
+
+/**
+ * The vehicles the tall one hides on purpose from the first view (which looks from the south):
+ * every vehicle with a cell in its shadow (`tallShadow`), hidden wholly or in part. Empty when
+ * no vehicle is tall.
  */
 export function hiddenBehindTall(scene: P2Scene): string[] {
   const tall = scene.vehicles.find((v) => v.id === scene.tall);
   if (!tall) return [];
-  const mine = vehicleCells(tall);
-  const north = Math.min(...mine.map((c) => c[1]));
-  const cols = new Set(mine.map((c) => c[0]));
-  return scene.vehicles.filter((o) => o !== tall && vehicleCells(o).some(([c, r]) => cols.has(c) && r < north && r >= north - 2)).map((o) => o.id);
+  const { cols, from, to } = tallShadow(tall);
+  return scene.vehicles.filter((o) => o !== tall && vehicleCells(o).some(([c, r]) => cols.has(c) && r >= from && r <= to)).map((o) => o.id);
 }
