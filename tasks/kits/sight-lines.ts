@@ -194,6 +194,25 @@ export function crowdedRulers(camera: CameraSpec, rulers: readonly RulerSpec[], 
 }
 
 /**
+ * The pairs of labels of two different rulers that would overlap on screen: the renderer drops
+ * the later ruler's label (`overlap`), which can leave a short ruler one label, and no scale.
+ * Labels of one ruler are left to {@link unreadableRulers} (the renderer thins those).
+ */
+export function rulersOverlapping(camera: CameraSpec, rulers: readonly RulerSpec[], only?: readonly number[]): SightPoint[] {
+  const plates = labelPlates(camera, rulers, only);
+  const out: SightPoint[] = [];
+  for (let i = 0; i < plates.length; i++) {
+    for (let j = i + 1; j < plates.length; j++) {
+      const [p, q] = [plates[i], plates[j]];
+      if (p.ruler === q.ruler) continue;
+      const apart = Math.abs(p.centre[0] - q.centre[0]) >= (p.w + q.w) / 2 + 0.005 || Math.abs(p.centre[1] - q.centre[1]) >= (p.h + q.h) / 2 + 0.005;
+      if (!apart) out.push({ point: [0, 0, 0], what: `${p.what} and ${q.what} overlap on screen` });
+    }
+  }
+  return out;
+}
+
+/**
  * The points that fall under a ruler label's plate on screen (labels draw over everything, so an
  * arrowhead there is covered), with `pad` (picture heights) around each plate.
  */
@@ -330,15 +349,76 @@ export function boxScreenArea(camera: CameraSpec, box: SightBox): number {
  * step until its shown labels keep apart, so a ruler reads while its first and last plates keep
  * apart on screen (estimated by {@link labelPlates}); one entry per such ruler.
  */
-export function unreadableRulers(camera: CameraSpec, rulers: readonly RulerSpec[], only?: readonly number[]): SightPoint[] {
+export function unreadableRulers(
+  camera: CameraSpec,
+  rulers: readonly RulerSpec[],
+  only?: readonly number[],
+  /** Gap the estimate keeps between the two plates, in picture heights (a family whose short ruler sat within the estimate's error passes more). */
+  gap = 0.005,
+): SightPoint[] {
   const plates = labelPlates(camera, rulers, only, 'as-drawn');
   const out: SightPoint[] = [];
   rulers.forEach((_, r) => {
     if (only && !only.includes(r)) return;
     const mine = plates.filter((p) => p.ruler === r);
     const [p, q] = [mine[0], mine[mine.length - 1]];
-    const apart = mine.length >= 2 && (Math.abs(p.centre[0] - q.centre[0]) >= (p.w + q.w) / 2 + 0.005 || Math.abs(p.centre[1] - q.centre[1]) >= p.h + 0.005);
+    const apart = mine.length >= 2 && (Math.abs(p.centre[0] - q.centre[0]) >= (p.w + q.w) / 2 + gap || Math.abs(p.centre[1] - q.centre[1]) >= p.h + gap);
     if (!apart) out.push({ point: [0, 0, 0], what: `ruler ${r} would show fewer than two labels` });
   });
   return out;
+}
+
+/** A cylinder (a rod, a peg) for {@link cylinderSeenPixels}: centre, unit axis, length and radius. */
+export interface SightCylinder {
+  center: Vec3;
+  /** Unit vector along the cylinder. */
+  axis: Vec3;
+  length: number;
+  radius: number;
+}
+
+/** Places along a cylinder, as shares of its length from the centre, where its silhouette is sampled. */
+const CYLINDER_ALONG = [-0.45, -0.3, -0.15, 0, 0.15, 0.3, 0.45];
+/** Places across a cylinder's silhouette, as shares of its half width (evenly spaced on screen). */
+const CYLINDER_ACROSS = [-0.85, -0.5, -0.15, 0.15, 0.5, 0.85];
+
+/**
+ * About how many pixels of a cylinder a picture `pictureHeight` pixels high shows past the
+ * `boxes` (walls): its silhouette's length times its width on screen, times the share of a
+ * lattice on its camera-facing side, spaced evenly across the silhouette, that no box hides.
+ * Sampling across the silhouette matters: a rod lying behind a low wall shows only its upper
+ * strip, which a lattice along its top line alone takes for the whole rod (M2-L5-s18: 378
+ * pixels drawn where a box-and-top-line estimate said over 1,000).
+ */
+export function cylinderSeenPixels(camera: CameraSpec, cylinder: SightCylinder, boxes: readonly SightBox[], pictureHeight = 768): number {
+  const { center, axis, length, radius } = cylinder;
+  const eye = cameraFrame(camera).position;
+  const toEye: Vec3 = [eye[0] - center[0], eye[1] - center[1], eye[2] - center[2]];
+  const along = toEye[0] * axis[0] + toEye[1] * axis[1] + toEye[2] * axis[2];
+  const n: Vec3 = [toEye[0] - along * axis[0], toEye[1] - along * axis[1], toEye[2] - along * axis[2]];
+  const nLen = Math.hypot(n[0], n[1], n[2]);
+  // Seen end-on, a cylinder shows only its end disc: call that nothing, as the view rule would
+  // call so small a part too small.
+  if (nLen < 1e-9) return 0;
+  const nHat: Vec3 = [n[0] / nLen, n[1] / nLen, n[2] / nLen];
+  const side: Vec3 = [axis[1] * nHat[2] - axis[2] * nHat[1], axis[2] * nHat[0] - axis[0] * nHat[2], axis[0] * nHat[1] - axis[1] * nHat[0]];
+  const lattice: SightPoint[] = [];
+  for (const k of CYLINDER_ALONG) {
+    for (const s of CYLINDER_ACROSS) {
+      const c = Math.sqrt(1 - s * s);
+      lattice.push({
+        point: [0, 1, 2].map((j) => center[j] + axis[j] * k * length + radius * (c * nHat[j] + s * side[j])) as Vec3,
+        what: 'cylinder',
+      });
+    }
+  }
+  const seen = lattice.length - unseenPoints(camera, lattice, boxes).length;
+  const a = screenPoint(camera, [0, 1, 2].map((j) => center[j] - axis[j] * (length / 2)) as Vec3);
+  const b = screenPoint(camera, [0, 1, 2].map((j) => center[j] + axis[j] * (length / 2)) as Vec3);
+  const w0 = screenPoint(camera, [0, 1, 2].map((j) => center[j] - side[j] * radius) as Vec3);
+  const w1 = screenPoint(camera, [0, 1, 2].map((j) => center[j] + side[j] * radius) as Vec3);
+  if (!a || !b || !w0 || !w1) return 0;
+  const lengthPx = Math.hypot(b[0] - a[0], b[1] - a[1]) * pictureHeight;
+  const widthPx = Math.hypot(w1[0] - w0[0], w1[1] - w0[1]) * pictureHeight;
+  return lengthPx * widthPx * (seen / lattice.length);
 }

@@ -11,6 +11,10 @@
  * - `segments-long`: every stretch after the first is longer than the rod plus the corridor's
  *   width, so each bend is passed on its own (the critical length is exact).
  *
+ * - `first-view-clear`: the first camera shows the rod at the view rule's size, its upper side,
+ *   the frame arrows and two labels of each ruler (sight lines, `view.ts`): not a shortcut, a
+ *   picture no candidate camera could frame.
+ *
  * Sightless strategies: the held-part kit's memorised plan, straight line and blind probing.
  */
 import { HELD_PART_SIGHTLESS } from '../../kits/held-part/sightless.ts';
@@ -22,6 +26,7 @@ import { callsBetween } from '../../../solvers/se3-planner/motion.ts';
 import { lineSearch, nextProbeCalls, stopProbing } from '../../kits/held-part/prober.ts';
 import { alongQuat, goalPoses, inFreeSpace } from './corridor.ts';
 import { M2_TOOLS } from './tools.ts';
+import { firstCamera } from './view.ts';
 import { bendCriticals, segmentDirection, segmentSection, type M2Scene } from './scene.ts';
 
 /** Shortcut filters: each names a way an instance could be trivial or loose; failing draws are re-drawn. */
@@ -60,6 +65,17 @@ export const SHORTCUT_FILTERS: InstanceFilter<M2Scene>[] = [
         if (len < s.rod.length + s.corridor.width) return `stretch ${i + 1} is ${len.toFixed(3)} m, shorter than the rod plus the width`;
       }
       return null;
+    },
+  },
+  {
+    // Not a shortcut but a picture the generator cannot frame: a long two-bend corridor framed
+    // whole can leave the rod too small from every candidate camera (M2-L5-s4: 343 pixels), or
+    // a ruler with one label. Such draws are re-drawn (version 5).
+    name: 'first-view-clear',
+    check(instance) {
+      const camera = instance.camera.initial;
+      const unseen = firstCamera(instance.scene, camera, instance.rulers ?? [], undefined, [camera]).unseen;
+      return unseen.length ? `no candidate first camera shows everything: ${unseen.slice(0, 3).map((p) => p.what).join('; ')}` : null;
     },
   },
 ];

@@ -15,7 +15,8 @@ import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { alongQuat, exitPlane, FIRST_AZIMUTH, frameArrowPoint, freeBoxes, shellBoxes } from './corridor.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { qrotate } from '../../../sim/math.ts';
-import { boxScreenArea, firstClearCamera, frameArrowPoints, orbitCandidates, rulerLabelPoints, shortArrows, unreadableRulers, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import { rulerLabelPoints } from '../../kits/sight-lines.ts';
+import { firstCamera } from './view.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { actionBudget, bendCriticals, flatCritical, segmentDirection, START_GAP, TIERS, WALL, type M2Scene } from './scene.ts';
 import { M2_TOOLS } from './tools.ts';
@@ -119,43 +120,6 @@ function framed(shell: { min: Vec3; max: Vec3 }[], rulers: RulerSpec[]): (azimut
   const points: Vec3[] = shell.flatMap((b) => Array.from({ length: 8 }, (_, k) => [k & 1 ? b.max[0] : b.min[0], k & 2 ? b.max[1] : b.min[1], k & 4 ? b.max[2] : b.min[2]] as Vec3));
   points.push(...rulerLabelPoints(rulers).map((p) => p.point));
   return (azimuth, elevation) => framePoints(points, azimuth, elevation, 0.86);
-}
-
-/**
- * The first camera: from 58° above at the fixed azimuth, or the nearest of a few other views
- * (steeper, or turned a little) from which the corridor's walls hide no stretch of the rod,
- * the frame arrows stand in the picture clear of the walls and long enough on screen, and each
- * ruler's neighbouring labels stay apart (issue 32: from 58° a wall hid the whole rod on some
- * seeds, and the short ruler across the closed end showed one label). By sight lines
- * (`tasks/kits/sight-lines.ts`).
- */
-export function firstCamera(scene: M2Scene, base: CameraSpec, rulers: RulerSpec[], frame?: (azimuth: number, elevation: number) => CameraSpec, orbits?: CameraSpec[]): { camera: CameraSpec; unseen: SightPoint[] } {
-  const boxes: SightBox[] = shellBoxes(scene.corridor).walls.map((b) => ({ center: [0, 1, 2].map((j) => (b.min[j] + b.max[j]) / 2) as Vec3, half: [0, 1, 2].map((j) => (b.max[j] - b.min[j]) / 2) as Vec3 }));
-  const axis = qrotate(scene.start.q, [1, 0, 0]);
-  // The rod's upper side along its length, where a camera above sees it.
-  const points: SightPoint[] = [-0.45, -0.2, 0, 0.2, 0.45].map((k) => ({
-    point: [0, 1, 2].map((j) => scene.start.p[j] + axis[j] * k * scene.rod.axisLength + (j === 1 ? 0.9 * scene.rod.radius : 0)) as Vec3,
-    what: `rod at ${k}`,
-  }));
-  // And enough of it: the rod's box on screen, times the share of a lattice over its upper half
-  // (along it, and across it on both flanks) the walls leave in sight, must come to the view
-  // rule's 800 pixels and a margin (a thin rod far off, half behind the near wall, showed 450).
-  const across = qrotate(scene.start.q, [0, 0, 1]);
-  const lattice: SightPoint[] = [];
-  for (const k of [-0.45, -0.2, 0, 0.2, 0.45]) {
-    for (const [side, up] of [[0, 0.95], [0.7, 0.6], [-0.7, 0.6]]) {
-      lattice.push({ point: [0, 1, 2].map((j) => scene.start.p[j] + axis[j] * k * scene.rod.axisLength + across[j] * side * scene.rod.radius + (j === 1 ? up * scene.rod.radius : 0)) as Vec3, what: 'rod' });
-    }
-  }
-  const rodBox: SightBox = { center: scene.start.p, half: [scene.rod.length / 2, scene.rod.radius, scene.rod.radius], q: scene.start.q };
-  const thinRod = (camera: CameraSpec): SightPoint[] => {
-    const seen = lattice.length - unseenPoints(camera, lattice, boxes).length;
-    return boxScreenArea(camera, rodBox) * 768 * 768 * (seen / lattice.length) >= 1000 ? [] : [{ point: scene.start.p, what: 'rod too small on screen' }];
-  };
-  const arrows = frameArrowPoint(scene.corridor);
-  points.push(...frameArrowPoints(arrows, [0, 0, 0, 1], 0.1));
-  const candidates = orbits ?? orbitCandidates(base, [10, -10], [8, 16], [-10, 80]).map((c) => (frame ? frame(c.azimuth, c.elevation) : c));
-  return firstClearCamera(candidates, points, boxes, 1, (camera) => [...unreadableRulers(camera, rulers), ...shortArrows(camera, arrows, [0, 0, 0, 1], 0.1, 0.02), ...thinRod(camera)]);
 }
 
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M2Scene> {
