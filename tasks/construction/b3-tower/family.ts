@@ -34,7 +34,7 @@ import { reference } from './solver.ts';
 /** What B3 is: id, version, category, title, summary and tiers. */
 export const B3_DESCRIPTOR: FamilyDescriptor = {
   id: 'B3',
-  version: 1,
+  version: 2,
   category: 'B',
   title: 'Tower',
   summary:

@@ -17,6 +17,7 @@ import type { Rng } from '../../../core/rng.ts';
 import { BRICK_DEFAULTS } from '../../../sim/bricks.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
+import { rulersOverlapping } from '../../kits/sight-lines.ts';
 import { makeInstance } from '../../instance.ts';
 import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
@@ -80,9 +81,15 @@ function rulersOf(s: B3Scene): RulerSpec[] {
   const top = postRulerLength(s.targetHeight);
   const [px, pz] = s.post;
   const z = roundTo(pz + 0.003, 6);
-  // Ticks and labels point away from the site, so a tower (or the L7 screen) never covers them.
+  // Ticks and labels point away from the site, so a tower (or the L7 screen) never covers them;
+  // unless there, seen from the first camera, they would lie over the mat's side ruler's labels
+  // and give way to them (version 2: B3-L1-s4 showed the post's ruler with two of five labels).
+  const mat = matRulers(s.mat).slice(1);
+  const post = (side: number): RulerSpec => ({ from: [px, base, z], to: [px, roundTo(base + top, 6), z], tickDir: [side, 0, 0], minor: 0.005, major: 0.02, color: '#222222' });
   const away = px >= s.siteX ? 1 : -1;
-  return [...matRulers(s.mat).slice(1), { from: [px, base, z], to: [px, roundTo(base + top, 6), z], tickDir: [away, 0, 0], minor: 0.005, major: 0.02, color: '#222222' }];
+  const camera = cameraOf(s).initial;
+  const clash = (side: number): boolean => rulersOverlapping(camera, [...mat, post(side)]).length > 0;
+  return [...mat, post(clash(away) && !clash(-away) ? -away : away)];
 }
 
 /** The first view: the whole mat from the front, looking down at 32° (L1's larger mat: farther back and at 38°, so the origin target stays large enough). */
