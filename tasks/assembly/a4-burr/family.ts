@@ -16,7 +16,7 @@ import { reference } from './solver.ts';
 /** What A4 is: id, version, category, title, summary and tiers. */
 export const A4_DESCRIPTOR: FamilyDescriptor = {
   id: 'A4',
-  version: 2,
+  version: 3,
   category: 'A',
   title: 'Burr',
   summary:

@@ -15,7 +15,7 @@ import { redrawRng } from '../../../solvers/redraw.ts';
 import type { Cell } from '../../../solvers/polycube.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import { rulerLabelPoints, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { cellKey } from '../../kits/polycube-pieces/cells.ts';
@@ -220,7 +220,46 @@ export function drawOnce(rng: Rng, spec: TierSpec, tier: Tier): { scene: A4Scene
   const scene: A4Scene = { sticks, level: dis.level, screen };
   if (!replayClear(cells, starts, dis, scene, screen ? boxCells(screen) : new Set())) return 'a slide meets a parked stick or leaves the work area';
   if (assemblySlides(scene, dis).some((m) => m.steps > MAX_SLIDE)) return 'a slide longer than a call allows';
+  const unseen = firstViewUnseen(scene, tier);
+  if (unseen) return unseen;
   return { scene, disassembly: dis };
+}
+
+/**
+ * What the first view would not show of a drawn scene, by sight lines past every stick's cubes
+ * and the screen, or null: a stick other than the one the screen hides mostly behind others
+ * (A4-L3-s0's red stick showed 557 pixels of the view rule's 1000), or a ruler label with both
+ * its tick and its plate behind a parked stick (A4-L5-s11's "30 cm" and "45 cm" lay under two
+ * sticks parked on the left ruler). Version 3: such draws are re-drawn.
+ */
+function firstViewUnseen(scene: A4Scene, tier: Tier): string | null {
+  const camera = initialCamera(tier);
+  const boxes: SightBox[] = [];
+  const owners: number[][] = [];
+  for (const t of scene.sticks) {
+    const mine: number[] = [];
+    for (const c of at(t.cells, t.start)) {
+      mine.push(boxes.length);
+      boxes.push({ center: cellCentre(c), half: [CELL / 2, CELL / 2, CELL / 2] });
+    }
+    owners.push(mine);
+  }
+  if (scene.screen) {
+    const sc = scene.screen;
+    boxes.push({ center: [0, 1, 2].map((a) => (sc.min[a] + sc.max[a]) / 2) as Vec3, half: [0, 1, 2].map((a) => (sc.max[a] - sc.min[a]) / 2) as Vec3 });
+  }
+  for (let q = 0; q < scene.sticks.length; q++) {
+    const t = scene.sticks[q];
+    if (t.hidden) continue;
+    const points: SightPoint[] = at(t.cells, t.start).flatMap((c) => {
+      const m = cellCentre(c);
+      const corners: Vec3[] = Array.from({ length: 8 }, (_, k) => [0, 1, 2].map((a) => m[a] + (k & (1 << a) ? 0.4 : -0.4) * CELL) as Vec3);
+      return [m, ...corners].map((point) => ({ point, what: t.name, own: owners[q] }));
+    });
+    if (unseenPoints(camera, points, boxes).length > OTHER_HIDDEN_AT_MOST * points.length) return `the ${t.name} stick is mostly hidden from the first view`;
+  }
+  const labels = unseenPoints(camera, rulerLabelPoints(rulers(tier)), boxes);
+  return labels.length ? `${labels[0].group ?? labels[0].what} is hidden from the first view` : null;
 }
 
 /** Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that meets the tier. */
