@@ -294,6 +294,25 @@ export function frameArrowPoints(origin: Vec3, frame: Quat, length: number): Sig
 }
 
 /**
+ * A working frame's three axis arrows as boxes that hide what lies behind them (held-part
+ * markers.ts `arrowShapes`: a shaft 8 % of `length` thick, a head 20 % wide reaching to 1.27 ×
+ * `length`), each the box around shaft and head: for checking what the arrows cover, such as
+ * a ruler label's tick.
+ */
+export function frameArrowBoxes(origin: Vec3, frame: Quat, length: number): SightBox[] {
+  const reach = length * 1.27;
+  const thick = length * 0.1;
+  return ([0, 1, 2] as const).map((k) => {
+    const local: Vec3 = [0, 0, 0];
+    local[k] = reach / 2;
+    const along = qrotate(frame, local);
+    const half: Vec3 = [thick, thick, thick];
+    half[k] = reach / 2;
+    return { center: [origin[0] + along[0], origin[1] + along[1], origin[2] + along[2]], half, q: frame };
+  });
+}
+
+/**
  * The axis arrows of a working frame whose shaft looks too short on screen (seen along its
  * length from a steep camera): shorter than `minShare` of the picture's height from the origin
  * to the head's base. The view rule wants 12 pixels of 768 (`MIN_ARROW_SHAFT_PX`); the default

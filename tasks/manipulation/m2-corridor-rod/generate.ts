@@ -14,7 +14,6 @@ import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { alongQuat, exitPlane, FIRST_AZIMUTH, frameArrowPoint, freeBoxes, shellBoxes } from './corridor.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { qrotate } from '../../../sim/math.ts';
 import { rulerLabelPoints } from '../../kits/sight-lines.ts';
 import { firstCamera } from './view.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';

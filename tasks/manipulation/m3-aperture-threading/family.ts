@@ -14,7 +14,7 @@ import { M3_LEVERS } from './scene.ts';
 /** What M3 is: id, version, category, title, summary and tiers. */
 export const M3_DESCRIPTOR: FamilyDescriptor = {
   id: 'M3',
-  version: 4,
+  version: 5,
   category: 'M',
   title: 'Aperture threading',
   summary:
