@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { CameraSpec } from '../render/camera-spec.ts';
 import type { RulerSpec } from '../sim/types.ts';
-import { boxScreenArea, crowdedRulers, firstClearCamera, inPicture, orbitCandidates, rulerLabelPoints, shortArrows, unreadableRulers, unseenPoints, type SightBox, type SightPoint } from '../tasks/kits/sight-lines.ts';
+import { boxScreenArea, crowdedRulers, cylinderSeenPixels, firstClearCamera, frameArrowBoxes, inPicture, rulersOverlapping, orbitCandidates, rulerLabelPoints, shortArrows, unreadableRulers, unseenPoints, type SightBox, type SightPoint } from '../tasks/kits/sight-lines.ts';
 
 /** From +z, level, 1 m off the origin. */
 const FRONT: CameraSpec = { azimuth: 0, elevation: 0, distance: 1, target: [0, 0, 0] };
@@ -72,5 +72,45 @@ describe('sight-lines kit', () => {
     expect(near).to.be.closeTo((0.1 / (2 * 0.95 * Math.tan((20 * Math.PI) / 180))) ** 2, 0.002);
     expect(boxScreenArea({ ...FRONT, distance: 2 }, cube)).to.be.lessThan(near / 3);
     expect(shortArrows(FRONT, [0, 0, 0], [0, 0, 0, 1], 0.1).map((p) => p.what)).to.deep.equal(['+z arrow looks too short']);
+  });
+
+  it('a rod shows length times width on screen, less what a low wall in front hides; seen end-on, nothing', () => {
+    // A 30 cm rod 2 cm thick along x, 1 m in front of the camera: 0.3 × 0.02 m at 1 m in a 40° view.
+    const rod = { center: [0, 0, 0] as [number, number, number], axis: [1, 0, 0] as [number, number, number], length: 0.3, radius: 0.01 };
+    const perMetre = 768 / (2 * Math.tan((20 * Math.PI) / 180));
+    const whole = cylinderSeenPixels(FRONT, rod, []);
+    expect(whole).to.be.closeTo(0.3 * 0.02 * perMetre * perMetre, 0.05 * whole);
+    // A wall in front covering the rod's lower half leaves about half of it.
+    const wall: SightBox = { center: [0, -0.01, 0.3], half: [0.3, 0.01, 0.005] };
+    const lower = cylinderSeenPixels(FRONT, rod, [wall]);
+    expect(lower).to.be.within(0.3 * whole, 0.7 * whole);
+    // A wall covering it all leaves nothing; the rod seen along its axis shows no length.
+    expect(cylinderSeenPixels(FRONT, rod, [{ ...wall, half: [0.3, 0.05, 0.005], center: [0, 0, 0.3] }])).to.equal(0);
+    expect(cylinderSeenPixels(FRONT, { ...rod, axis: [0, 0, 1] }, [])).to.equal(0);
+  });
+
+  it('labels of two rulers overlapping on screen are found; labels of one ruler are not (the renderer thins those)', () => {
+    const a: RulerSpec = { from: [-0.2, 0, 0], to: [0.2, 0, 0], tickDir: [0, -1, 0], minor: 0.01, major: 0.1 };
+    const twin: RulerSpec = { ...a, from: [-0.2, 0.004, 0], to: [0.2, 0.004, 0] };
+    const far: RulerSpec = { ...a, from: [-0.2, 0.25, 0], to: [0.2, 0.25, 0] };
+    expect(rulersOverlapping(FRONT, [a, far])).to.have.length(0);
+    expect(rulersOverlapping(FRONT, [a, twin]).length).to.be.greaterThan(0);
+    expect(rulersOverlapping(FRONT, [a])).to.have.length(0);
+    // unreadableRulers asks for more room between a ruler's end plates when told to.
+    const short: RulerSpec = { from: [-0.05, 0, 0], to: [0.05, 0, 0], tickDir: [0, -1, 0], minor: 0.005, major: 0.05 };
+    const at = (distance: number): CameraSpec => ({ ...FRONT, distance });
+    const readsAt = (gap: number): number => [0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6].filter((d) => unreadableRulers(at(d), [short], undefined, gap).length === 0).length;
+    expect(readsAt(0.05)).to.be.lessThan(readsAt(0.005));
+  });
+
+  it("a frame's arrows hide what lies behind them, each along its own axis", () => {
+    const boxes = frameArrowBoxes([0, 0, 0], [0, 0, 0, 1], 0.1);
+    expect(boxes).to.have.length(3);
+    // Behind the +x arrow's middle (seen from +z) a point is hidden; beside it, not.
+    expect(unseenPoints(FRONT, [{ point: [0.06, 0, -0.2], what: 'behind +x' }], boxes)).to.have.length(1);
+    expect(unseenPoints(FRONT, [{ point: [-0.06, -0.06, -0.2], what: 'beside' }], boxes)).to.have.length(0);
+    // Turned a quarter about z, the +x arrow points up: the point behind its old middle is clear.
+    const q = Math.SQRT1_2;
+    expect(unseenPoints(FRONT, [{ point: [0.06, -0.03, -0.2], what: 'behind old +x' }], frameArrowBoxes([0, 0, 0], [0, 0, q, q], 0.1))).to.have.length(0);
   });
 });
