@@ -71,7 +71,9 @@ const KIND_TITLES: Record<Violation['kind'], string> = {
 export function rollbackHighlight(v: Violation, scene?: SceneDescription): Highlight {
   const drawn = (n: string): boolean => !scene || scene.bodies.some((b) => b.name === n && b.visible !== false);
   const h: Highlight = { bodies: v.bodies.slice(0, 1).filter(drawn) };
-  const others = v.bodies.slice(1).filter(drawn);
+  // A body that is also the target is drawn amber, not cyan (P6: the smaller disk a disk may not
+  // rest on is both), so the caption must not promise a cyan tint nothing shows.
+  const others = v.bodies.slice(1).filter((n) => drawn(n) && n !== v.target?.body);
   if (others.length) h.others = others;
   if (v.point) h.point = v.point;
   const target = { ...(v.target?.body !== undefined && drawn(v.target.body) ? { body: v.target.body } : {}), ...(v.target?.point ? { point: v.target.point } : {}) };

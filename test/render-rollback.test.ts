@@ -82,6 +82,11 @@ describe('rollback images that explain (headless Chromium)', function () {
     const partly = rollbackCaption(v, undefined, { moved: () => false, tinted: (n) => n === 'peg-C' });
     expect(partly).to.match(/Left: the moment of the violation; amber tint: the target; tinted outlines show through what hides them\./);
     expect(partly).to.not.match(/magenta:|cyan/);
+    // A body that is also the target is tinted amber only, and the legend promises no cyan.
+    const onto: Violation = { ...v, target: { body: 'small' } };
+    expect(rollbackHighlight(onto)).to.deep.equal({ bodies: ['large'], target: { body: 'small' } });
+    expect(rollbackCaption(onto)).to.match(/magenta: the part concerned; amber tint: the target/);
+    expect(rollbackCaption(onto)).to.not.match(/cyan/);
   });
 
   it('marks the moving disk magenta and the other tinted (so the two sizes can still be told), the target amber, and writes the caption under the picture', async () => {
