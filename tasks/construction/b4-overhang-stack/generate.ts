@@ -1,5 +1,5 @@
 /**
- * B4 generator: a pure function of (family, tier, seed). It draws the table's edge, the supply's
+ * B4 generator: a pure function of (family, tier, lever, seed). It draws the table's edge, the supply's
  * lengths (continuous, so no grid of possible worlds exists to enumerate) and the marker's
  * distance past the edge as a fraction of what the reference column reaches; a draw that fails
  * a shortcut filter (`filters.ts`) is drawn again with the next attempt's stream.
@@ -14,7 +14,8 @@ import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { farthestOfSupply, placeToolSpec, REMOVE_LAST_TOOL_SPEC, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../kits/loose-blocks/stack-tools.ts';
 import { namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { actionBudget, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { actionBudget, B4_LEVERS, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
 import { referenceArrangement } from './solver.ts';
 
 /** Turns an episode may take. */
@@ -26,8 +27,8 @@ const GOAL = 'Goal: stack blocks in one column on the table at its edge so that 
 const GOAL_ANY = 'Goal: build with blocks on the table at its edge — one on another, or side by side on one level — so that the far (right) end of a block reaches past the red post, as seen from above, and the blocks stand. The episode ends as soon as they do.';
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<B4Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<B4Scene> {
+  const t = tierSettings('B4', TIERS, tier, lever, B4_LEVERS);
   const rng = redrawRng('B4', tier, seed, attempt);
   const long = rng.range(t.length[0], t.length[1]);
   const lengths: number[] = [];
@@ -51,6 +52,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const actions = actionBudget(tier);
   const turn = t.turnedView ? rng.pick([-1, 1]) * Math.round(rng.range(t.turnedView[0], t.turnedView[1])) : 0;
   return makeInstance<B4Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Overhang stack',
     rules: tableEdgeRules(scene, { goal: t.counterweight ? GOAL_ANY : GOAL, margin: RULE_MARGIN, actions, sideBySide: t.counterweight }),
     tools: [placeToolSpec(scene, t.counterweight), t.counterweight ? REMOVE_LAST_TOOL_SPEC : REMOVE_TOOL_SPEC],
@@ -78,7 +80,10 @@ function tryReach(f: () => number): number | undefined {
   }
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B4Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/**
+ * The instance of (seed, tier, lever): drawn until every shortcut filter passes. A lever study
+ * (`B4-L5+rot-s100`) draws from the L5 stream with the lever on.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B4Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -7,10 +7,11 @@
  */
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { firstClearCamera, orbitCandidates, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
-import { actionBudget, boardPoint, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import { actionBudget, boardPoint, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -95,10 +96,10 @@ function firstCamera(s: P6Scene): CameraSpec {
   return firstClearCamera(orbitCandidates(base, [], [8, 16, 24]), points, boxes).camera;
 }
 
-/** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P6Scene> {
+/** The instance of (seed, tier, lever). A lever study (`P6-L5+rot-s100`) draws from L5's stream with the lever on. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P6Scene> {
   const rng = Rng.forInstance('P6', tier, seed);
-  const T = TIER_TABLE[tier];
+  const T = tierSettings('P6', TIER_TABLE, tier, lever, P6_LEVERS);
   const rules: PegRules = { pegs: 3, adjacentOnly: T.adjacentOnly };
   const target = rng.int(0, 2);
   const dist = distancesToGoal(T.disks, target, rules);
@@ -124,6 +125,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065 * side);
   const [tx, tz] = boardPoint(yawDeg, 0, -side);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
     rules: rulesText(scene, budget, T.shuffledLetters),
     tools: [moveTool(T.adjacentOnly)],
