@@ -9,7 +9,8 @@ import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
+import { rulerLabelPoints, unseenPoints } from '../../kits/sight-lines.ts';
 import { SHORTCUT_FILTERS, unclearBlock } from './filters.ts';
 import { CUBE, drawPile, PITCH, pileHeight, type PileBlock } from './pile.ts';
 import { tierSettings } from '../../levers.ts';
@@ -247,6 +248,23 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, lever: str
   return instance;
 }
 
+/**
+ * Lever studies only (`V1-L5+occ-s100`): with the wall on, every label of the ruler the first
+ * view must show (the second: the first lies behind the pile, episode.ts) stays in sight past
+ * the wall and the blocks (sight lines, tasks/kits/sight-lines.ts). One study seed in twenty put
+ * the "0" of that ruler behind the pile. L7 keeps its own filters and its instances.
+ */
+const STUDY_LABELS_IN_SIGHT: InstanceFilter<V1Scene> = {
+  name: 'study-ruler-labels-in-sight',
+  check(instance) {
+    const s = instance.scene;
+    if (!s.walls.length) return null;
+    const boxes = [...s.blocks, ...s.walls].map((b) => ({ center: b.pose.p, half: b.half, q: b.pose.q }));
+    const unseen = unseenPoints(instance.camera.initial, rulerLabelPoints(instance.rulers, [1]), boxes);
+    return unseen.length ? `${unseen[0].what} is hidden from the first view` : null;
+  },
+};
+
 const cache = new Map<string, Instance<V1Scene>>();
 /** Layout re-draws per drawn number of hidden cubes. */
 const HIDDEN_SPAN = 120;
@@ -279,7 +297,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
         pruned = d.pruned;
         return d.instance;
       },
-      [searched, asDrawn, ...SHORTCUT_FILTERS],
+      [searched, asDrawn, ...SHORTCUT_FILTERS, ...(lever ? [STUDY_LABELS_IN_SIGHT] : [])],
       { maxAttempts: MAX_DRAWS },
     );
     // The plan names the views of the reference, which exist only once the filters passed.

@@ -35,8 +35,10 @@ export const TIERS: Record<Tier, OddOneOutPlan> = {
 
 /**
  * The levers V2 supports as single-factor studies over L5 (`V2-L5+occ-s100`, tasks/levers.ts):
- * `+occ` is its L7's hiding walls and lower first view over the L5 table.
+ * `+occ` is its L7's hiding walls over the L5 table, seen from L5's first-view elevation (L7 also
+ * lowers the first view, 16–24° against 22–30°, a second change; under the walls at the lower
+ * view the study of seed 100 showed a part 225 pixels of the view rule's 250).
  */
 export const V2_LEVERS: LeverTable<OddOneOutPlan> = {
-  '+occ': { description: 'L5 with a taller wall before every part and a lower first view, each wall searched so the first view cannot tell that part from its mirror image (every part still shows 15 % or more of itself).', apply: (s) => ({ ...s, walls: TIERS.L7.walls, elevation: TIERS.L7.elevation }) },
+  '+occ': { description: 'L5 with a taller wall before every part, each searched so the first view cannot tell that part from its mirror image (every part still shows 15 % or more of itself).', apply: (s) => ({ ...s, walls: TIERS.L7.walls }) },
 };

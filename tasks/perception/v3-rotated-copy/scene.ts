@@ -32,8 +32,9 @@ export const TIERS: Record<Tier, RotatedCopyPlan> = {
 
 /**
  * The levers V3 supports as single-factor studies over L5 (`V3-L5+occ-s100`, tasks/levers.ts):
- * `+occ` is its L7's hiding walls and lower first view over the L5 table.
+ * `+occ` is its L7's hiding walls over the L5 table, seen from L5's first-view elevation (L7 also
+ * lowers the first view, 16–24° against 24–32°, a second change).
  */
 export const V3_LEVERS: LeverTable<RotatedCopyPlan> = {
-  '+occ': { description: 'L5 with a wall before every candidate and a lower first view, each wall searched so the first view cannot tell that candidate from its mirror image (every candidate still shows 15 % or more of itself).', apply: (s) => ({ ...s, hideEvery: TIERS.L7.hideEvery, elevation: TIERS.L7.elevation }) },
+  '+occ': { description: 'L5 with a wall before every candidate, each searched so the first view cannot tell that candidate from its mirror image (every candidate still shows 15 % or more of itself).', apply: (s) => ({ ...s, hideEvery: TIERS.L7.hideEvery }) },
 };

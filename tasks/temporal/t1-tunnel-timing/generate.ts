@@ -7,7 +7,7 @@ import { roundTo } from '../../../core/determinism.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
 import { tierSettings } from '../../levers.ts';
@@ -119,11 +119,29 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
 }
 
 /**
+ * Lever studies only (`T1-L5+change-s100`): no ball rolls at a speed that reads like one of the
+ * gate's fixed timings the episode reports (fully open from +0.10 s, closing from +0.45 s,
+ * closed at +0.55 s), which the text-leak check would take for the speed said back. With the
+ * hidden slope's slower start a slow decoy can roll at 0.100 m/s (study seed 100 did); L5's
+ * balls never do. L7 keeps its own filters and its instances.
+ */
+const STUDY_SPEEDS_UNLIKE_GATE_TIMES: InstanceFilter<T1Scene> = {
+  name: 'study-speeds-unlike-gate-times',
+  check(instance) {
+    const s = instance.scene;
+    const times = [GATE_MOVE_S, GATE_MOVE_S + s.openS, 2 * GATE_MOVE_S + s.openS].map((t) => Number(fmt(t)));
+    const speeds = [s.speed, ...(s.decoy ? [s.decoy.speed] : [])];
+    const alike = speeds.find((v) => times.some((t) => Math.abs(v - t) <= 0.005 * t + 1e-9));
+    return alike === undefined ? null : `a ball rolls at ${alike} m/s, alike a gate time the episode reports`;
+  },
+};
+
+/**
  * The instance of (seed, tier, lever): drawn until every shortcut filter passes. A lever study
  * (`T1-L5+change-s100`) draws from the L5 stream with the lever's settings.
  */
 export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T1Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), lever ? [...SHORTCUT_FILTERS, STUDY_SPEEDS_UNLIKE_GATE_TIMES] : SHORTCUT_FILTERS);
 }
 
 // ------------------------------------------------------------------ text
