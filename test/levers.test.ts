@@ -34,6 +34,9 @@ function refusal(f: () => unknown): SpaceActError {
   throw new Error('expected a refusal');
 }
 
+/** The seed the every-family study test generates (the released seed). */
+const SEED = 100;
+
 describe('single-factor lever studies (L5 plus one lever)', function () {
   this.timeout(600000);
 
@@ -83,6 +86,34 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
     expect(family.generate(3, 'L5')).to.deep.equal(getFamily('M6').generate(3, 'L5', '+tool'));
     // The L7 tier, which uses the same flag, keeps its own stream and meaning.
     expect(familyAndInstanceFromId('M6-L7-s100').instance.id).to.equal('M6-L7-s100');
+  });
+
+  it('every lever study of every family generates, is pure, and differs from the seed\'s L5 instance only where a lever acts', () => {
+    // Where a lever may act: the world (scene, light), how it is shown (camera, rulers), what is
+    // said of it (title, rules, tool text, the plan) and, for a world drawn again, the action
+    // budget. Never what the instance is (family, version, tier, seed), how it is scored, or
+    // which tools it has. Generation only (no rendering), at one seed.
+    const mayDiffer = new Set(['.id', '.levers', '.title', '.rules', '.tools', '.camera', '.rulers', '.light', '.scene', '.reveal', '.budgets']);
+    const withLevers = families().filter((f) => leversOf(f).length > 0);
+    expect(withLevers.length).to.be.at.least(30);
+    for (const f of withLevers) {
+      for (const lever of leversOf(f)) {
+        const what = `${f.id} ${lever}`;
+        const study = f.generate(SEED, 'L5', lever);
+        assertInstance(study);
+        expect(f.generate(SEED, 'L5', lever), `${what} is pure`).to.deep.equal(study);
+        expect(study, what).to.include({ id: instanceId(f.id, 'L5', SEED, lever), tier: 'L5', seed: SEED, family: f.id });
+        expect(study.levers, what).to.deep.equal([lever]);
+        const plain = f.generate(SEED, 'L5');
+        const paths = differences(plain, study);
+        const top = [...new Set(paths.map((p) => `.${p.split('.')[1]}`))];
+        expect(top.filter((k) => !mayDiffer.has(k)), `${what} differs from L5 in ${top.join(' ')}`).to.deep.equal([]);
+        // The lever acts: the world, its view or its text differ, not only the id.
+        expect(top.filter((k) => k !== '.id' && k !== '.levers'), `${what} is the L5 instance under another id`).to.not.be.empty;
+        expect(study.tools.map((t) => [t.name, t.kind]), `${what} tools`).to.deep.equal(plain.tools.map((t) => [t.name, t.kind]));
+        expect([study.budgets.turns, study.budgets.actionsPerTurn], `${what} turns`).to.deep.equal([plain.budgets.turns, plain.budgets.actionsPerTurn]);
+      }
+    }
   });
 
   it("a puzzle family's study is its L7 world of the same seed under the study's id (P3 +occ), and its filters judge it as L7's", () => {

@@ -7,7 +7,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { A2Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { A2_LEVERS, type A2Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What A2 is: id, version, category, title, summary and tiers. */
@@ -32,7 +33,8 @@ export const A2_DESCRIPTOR: FamilyDescriptor = {
 /** A2 cube assembly: the registration object, assembled from the role files. */
 export const a2CubeAssembly: TaskFamily<A2Scene> = {
   ...A2_DESCRIPTOR,
-  generate: (seed, tier) => generate(A2_DESCRIPTOR, seed, tier),
+  levers: leverInfo(A2_LEVERS),
+  generate: (seed, tier, lever) => generate(A2_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

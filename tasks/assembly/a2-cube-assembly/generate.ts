@@ -18,7 +18,8 @@ import { ENTRY_SIDES } from '../../kits/polycube-pieces/entry.ts';
 import { CELL, restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
-import { boxCells, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, SLOTS, INITIAL_CAMERA, TIERS, type A2Piece, type A2Scene, type TierSettings } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { A2_LEVERS, boxCells, PLATE, PLATE_CENTRE, PLATE_GRID, PLATE_MARGIN, SLOTS, INITIAL_CAMERA, TIERS, type A2Piece, type A2Scene, type TierSettings } from './scene.ts';
 import { certify, findOrder, findPlan, PLAN_PACKINGS, type Certificate, type Plan, type PlanStep } from './solver.ts';
 import { turnsOnto } from '../../kits/polycube-pieces/rotations.ts';
 
@@ -167,8 +168,7 @@ export interface Draw {
  * gravity allows (`findOrder`). The filter re-checks both from the scene alone, with the full
  * certificate.
  */
-function drawOnce(rng: Rng, tier: Tier): Draw | string {
-  const t = TIERS[tier];
+function drawOnce(rng: Rng, t: TierSettings): Draw | string {
   const box = rng.pick(t.boxes);
   const target = boxCells(box);
   const needed = partition(rng, target, t.sizes[target.length], t);
@@ -218,12 +218,15 @@ export function sceneProblem(scene: A2Scene): string | { certificate: Certificat
 /** Packings the filter collects to find a buildable one (the reference counts them all and collects as many). */
 const GENERATOR_PACKINGS = PLAN_PACKINGS;
 
-/** Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that meets the tier. */
-export function drawScene(seed: number, tier: Tier): Draw {
+/**
+ * Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that
+ * meets the tier; `t`, the tier's settings, or L5's with a lever on (a study draws from L5's stream).
+ */
+export function drawScene(seed: number, tier: Tier, t: TierSettings = TIERS[tier]): Draw {
   const reasons: string[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const rng = redrawRng('A2', tier, seed, attempt);
-    const draw = drawOnce(rng, tier);
+    const draw = drawOnce(rng, t);
     if (typeof draw === 'string') {
       reasons.push(draw);
       continue;
@@ -321,12 +324,14 @@ function rulers(): RulerSpec[] {
   ];
 }
 
-/** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A2Scene> {
-  const { scene, plan } = drawScene(seed, tier);
+/** The instance of (seed, tier, lever): a lever study (`A2-L5+blueprint-s100`) is the seed's L5 draw with the lever on. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<A2Scene> {
+  const t = tierSettings('A2', TIERS, tier, lever, A2_LEVERS);
+  const { scene, plan } = drawScene(seed, tier, t);
   // The same at every seed of a tier (a 2 × 3 × 4 box at L7 needs one piece fewer than the cube).
-  const budget = TIERS[tier].maxNeeded * BUDGET_FACTOR;
+  const budget = t.maxNeeded * BUDGET_FACTOR;
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     // The same for every seed of a tier: no box size, no number of pieces.
     title: 'Cube assembly',
     rules: rulesText(scene, budget),

@@ -16,6 +16,7 @@ import type { GridDims } from '../../kits/polycube-pieces/cells.ts';
 import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import type { TablePiece } from '../../kits/polycube-pieces/placement.ts';
 import { round9 } from '../../../core/determinism.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** One piece as an instance stores it. */
@@ -70,6 +71,19 @@ export const TIERS: Record<Tier, TierSettings> = {
   L5: { maxNeeded: 7, boxes: [CUBE3], sizes: { 27: [3, 4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: false },
   L7: { maxNeeded: 7, boxes: [CUBE3, ...BOXES_234], sizes: { 27: [3, 4, 4, 4, 4, 4, 4], 24: [4, 4, 4, 4, 4, 4] }, decoys: 2, somaLike: true, blueprint: true },
 } as Record<Tier, TierSettings>;
+
+/**
+ * The levers A2 supports as single-factor studies over L5 (`A2-L5+blueprint-s100`,
+ * tasks/levers.ts): `+blueprint` is its L7's drawing of the box in place of the block on the
+ * plate, and nothing else — the box stays L5's 3×3×3 cube (L7 also draws 2×3×4 boxes, a second
+ * change), so a study is the seed's L5 world exactly, its goal shown only as a drawing.
+ */
+export const A2_LEVERS: LeverTable<TierSettings> = {
+  '+blueprint': {
+    description: 'L5 with the box shown only as a line drawing with dimension lines (front, top, right side), not on the plate; the box stays the L5 3×3×3 cube.',
+    apply: (s) => ({ ...s, blueprint: true }),
+  },
+};
 
 /** The build plate's grid, the same at every tier (its size says nothing about the box). */
 export const PLATE_GRID: GridDims = { cols: 4, rows: 4, layers: 4 };

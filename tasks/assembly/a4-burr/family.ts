@@ -10,7 +10,8 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { budgetFor, generate, toolNames } from './generate.ts';
 import { assemblySlides } from './plan.ts';
-import type { A4Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { A4_LEVERS, type A4Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What A4 is: id, version, category, title, summary and tiers. */
@@ -32,7 +33,8 @@ export const A4_DESCRIPTOR: FamilyDescriptor = {
 /** A4 burr: the registration object, assembled from the role files. */
 export const a4Burr: TaskFamily<A4Scene> = {
   ...A4_DESCRIPTOR,
-  generate: (seed, tier) => generate(A4_DESCRIPTOR, seed, tier),
+  levers: leverInfo(A4_LEVERS),
+  generate: (seed, tier, lever) => generate(A4_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   candidates: (view, tier) => candidates(A4_DESCRIPTOR, view, tier),

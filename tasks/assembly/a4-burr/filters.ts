@@ -10,7 +10,8 @@ import type { InstanceFilter } from '../../types.ts';
 import { hiddenBehindWall } from '../../kits/polycube-pieces/sight.ts';
 import { burrDisassembly, directlyRemovable } from './burr.ts';
 import { PRIOR_SLIDES } from './prior.ts';
-import { initialCamera, stickOrigin, TIER_SPECS, type A4Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { A4_LEVERS, initialCamera, stickOrigin, TIER_SPECS, type A4Scene } from './scene.ts';
 
 /** Cheap static checks every instance must pass (the generator draws until they hold; verify reports them). */
 export const SHORTCUT_FILTERS: InstanceFilter<A4Scene>[] = [
@@ -21,7 +22,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<A4Scene>[] = [
       const key = s.sticks.findIndex((t) => t.key);
       const dis = burrDisassembly(s.sticks.map((t) => t.cells), key);
       if (!dis) return 'the burr cannot be taken apart';
-      const spec = TIER_SPECS[inst.tier];
+      const spec = instanceSettings(inst, TIER_SPECS, A4_LEVERS);
       if (dis.level !== s.level) return `the scene says level ${s.level}, the search finds ${dis.level}`;
       if (dis.level < spec.level[0] || dis.level > spec.level[1]) return `level ${dis.level} outside the tier's ${spec.level.join('–')}`;
       const direct = directlyRemovable(s.sticks.map((t) => t.cells), key).length;

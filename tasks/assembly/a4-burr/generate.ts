@@ -17,6 +17,7 @@ import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { rulerLabelPoints, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { DEFAULT_BUDGETS, makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { cellKey } from '../../kits/polycube-pieces/cells.ts';
 import { SLIDE_DIRECTIONS, type Disassembly } from '../../kits/polycube-pieces/disassembly.ts';
@@ -25,7 +26,7 @@ import { hiddenBehindWall } from '../../kits/polycube-pieces/sight.ts';
 import { burrDisassembly, directlyRemovable, HALF_LENGTH, mirrorX, notchSticks } from './burr.ts';
 import { assemblySlides, DIRECTION_NAMES, disassemblySlides, referenceCalls } from './plan.ts';
 import {
-  cellCentre, initialCamera, MAX_SLIDE, PARK_EXTRA, PARK_GAP, stickOrigin, TIER_SPECS, WORK_HALF, WORK_TOP,
+  A4_LEVERS, cellCentre, initialCamera, MAX_SLIDE, PARK_EXTRA, PARK_GAP, stickOrigin, TIER_SPECS, WORK_HALF, WORK_TOP,
   type A4Scene, type A4Screen, type A4Stick, type TierSpec,
 } from './scene.ts';
 
@@ -258,13 +259,15 @@ function firstViewUnseen(scene: A4Scene, tier: Tier): string | null {
     });
     if (unseenPoints(camera, points, boxes).length > OTHER_HIDDEN_AT_MOST * points.length) return `the ${t.name} stick is mostly hidden from the first view`;
   }
-  const labels = unseenPoints(camera, rulerLabelPoints(rulers(tier)), boxes);
+  const labels = unseenPoints(camera, rulerLabelPoints(rulers(tier, scene.screen !== null)), boxes);
   return labels.length ? `${labels[0].group ?? labels[0].what} is hidden from the first view` : null;
 }
 
-/** Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that meets the tier. */
-export function drawScene(seed: number, tier: Tier): Draw {
-  const spec = TIER_SPECS[tier];
+/**
+ * Draws the scene of (seed, tier): attempt 0, 1, … from `redrawRng`, keeping the first that
+ * meets the tier; `spec`, the tier's settings, or L5's with a lever on (a study draws from L5's stream).
+ */
+export function drawScene(seed: number, tier: Tier, spec: TierSpec = TIER_SPECS[tier]): Draw {
   const reasons: string[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const got = drawOnce(redrawRng('A4', tier, seed, attempt), spec, tier);
@@ -321,7 +324,7 @@ function planText(s: A4Scene, dis: Disassembly): string {
   return [`Assemble the burr in this order (the reverse of its disassembly; level ${s.level}):`, ...steps].join('\n');
 }
 
-function rulers(tier: Tier): RulerSpec[] {
+function rulers(tier: Tier, screened: boolean): RulerSpec[] {
   // Along the front and the left of the work area, a tick per cube, labelled every 15 cm (the
   // three-stick tier's shorter, as its sticks stay near the burr).
   const half = (tier === 'L1' ? 6 : 9) * CELL;
@@ -329,26 +332,27 @@ function rulers(tier: Tier): RulerSpec[] {
   const edge = round9(reach + 0.02);
   const front: RulerSpec = { from: [-half, 0.0005, edge], to: [half, 0.0005, edge], tickDir: [0, 0, 1], minor: CELL, major: 0.15 };
   // The left one would run behind the `+occ` screen, which stands on the left: that tier has the front one only.
-  if (TIER_SPECS[tier].hidden > 0) return [front];
+  if (screened) return [front];
   return [front, { from: [-edge, 0.0005, half], to: [-edge, 0.0005, -half], tickDir: [-1, 0, 0], minor: CELL, major: 0.15 }];
 }
 
-/** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A4Scene> {
-  const { scene, disassembly } = drawScene(seed, tier);
-  return instanceOf(family, tier, seed, scene, disassembly);
+/** The instance of (seed, tier, lever): a lever study (`A4-L5+occ-s100`) is the seed's L5 draw with the lever on. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<A4Scene> {
+  const { scene, disassembly } = drawScene(seed, tier, tierSettings('A4', TIER_SPECS, tier, lever, A4_LEVERS));
+  return instanceOf(family, tier, seed, scene, disassembly, lever);
 }
 
 /** The instance carrying a drawn scene (the generator's, or a candidate's with its sticks renamed). */
-export function instanceOf(family: FamilyDescriptor, tier: Tier, seed: number, scene: A4Scene, dis: Disassembly): Instance<A4Scene> {
+export function instanceOf(family: FamilyDescriptor, tier: Tier, seed: number, scene: A4Scene, dis: Disassembly, lever?: string): Instance<A4Scene> {
   const budget = budgetFor(assemblySlides(scene, dis).length);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Burr',
     rules: rulesText(scene, budget),
     budgets: { ...DEFAULT_BUDGETS, actions: budget },
     tools: tools(scene),
     camera: { initial: initialCamera(tier), elevationRange: [0, 90] },
-    rulers: rulers(tier),
+    rulers: rulers(tier, scene.screen !== null),
     ground: { y: -0.02 },
     dynamic: false,
     scoring: 'graded',

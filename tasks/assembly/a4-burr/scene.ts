@@ -7,6 +7,7 @@
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import type { Vec3 } from '../../../sim/types.ts';
 import type { Cell } from '../../../solvers/polycube.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { round9 } from '../../../core/determinism.ts';
 import { CELL, pieceMid } from '../../kits/polycube-pieces/pieces.ts';
@@ -66,6 +67,16 @@ export const TIER_SPECS: Record<Tier, TierSpec> = {
   L3: { slots: SIX_SLOTS, keySlots: [2, 3], level: [1, 1], maxDirect: 1, holeChance: 0.7, hidden: 0 },
   L5: { slots: SIX_SLOTS, keySlots: [2, 3], level: [2, 6], maxDirect: 0, holeChance: 0.6, hidden: 0 },
   L7: { slots: SIX_SLOTS, keySlots: [2, 3], level: [2, 6], maxDirect: 0, holeChance: 0.6, hidden: 1 },
+};
+
+/**
+ * The levers A4 supports as single-factor studies over L5 (`A4-L5+occ-s100`, tasks/levers.ts):
+ * `+occ` is its L7's screen over the L5 burr. The screen is placed last in a draw, so a study is
+ * the seed's L5 burr (in its mirror image where only that leaves a stick to hide on the left),
+ * drawn again only where no stick can be hidden.
+ */
+export const A4_LEVERS: LeverTable<TierSpec> = {
+  '+occ': { description: 'L5 with one stick parked behind a screen, out of sight from the first view.', apply: (s) => ({ ...s, hidden: 1 }) },
 };
 
 /** Largest slide a call may ask for, in cubes (the same at every tier; odd, so it never reads like a budget, which is even). */

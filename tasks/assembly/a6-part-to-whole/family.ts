@@ -13,6 +13,8 @@ import { build } from './episode.ts';
 import { answerPlace, batterySeeds, randomSuccessBound, SHORTCUT_FILTERS, SIGHTLESS, TELLS } from './filters.ts';
 import { generate } from './generate.ts';
 import { polycompInstances, SERIES_LENGTH } from './polycomp.ts';
+import { leverInfo } from '../../levers.ts';
+import { A6_LEVERS } from './physical.ts';
 import type { A6Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
@@ -43,7 +45,8 @@ export const A6_DESCRIPTOR: FamilyDescriptor = {
 /** A6 part-to-whole: find and place the two components that form a target polycube; also as the seed's four-option question. */
 export const a6PartToWhole: TaskFamily<A6Scene> = {
   ...A6_DESCRIPTOR,
-  generate: (seed, tier) => generate(A6_DESCRIPTOR, seed, tier),
+  levers: leverInfo(A6_LEVERS),
+  generate: (seed, tier, lever) => generate(A6_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   certify: { unique: true },

@@ -11,7 +11,8 @@ import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts'
 import { CELL } from '../../kits/polycube-pieces/pieces.ts';
 import { matApply } from '../../kits/polycube-pieces/rotations.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
-import { drawPhysical, planAssembly } from './physical.ts';
+import { tierSettings } from '../../levers.ts';
+import { A6_LEVERS, drawPhysical, planAssembly, TIER_SPECS, type PhysicalSpec } from './physical.ts';
 import { drawQuestion, isQuestionSeed } from './polycomp.ts';
 import { LETTERS } from './problem.ts';
 import { questionRules } from './question.ts';
@@ -94,9 +95,10 @@ function physicalPlan(s: PhysicalScene): string {
   return [`Tray ${s.trays[s.answer].letter} holds the pair that forms the target. Lower its pieces in this order:`, ...steps].join('\n');
 }
 
-function generatePhysical(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
-  const { scene } = drawPhysical(seed, tier);
+function generatePhysical(family: FamilyDescriptor, seed: number, tier: Tier, spec: PhysicalSpec, lever: string | undefined): Instance<A6Scene> {
+  const { scene } = drawPhysical(seed, tier, spec);
   return makeInstance<A6Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Part-to-whole assembly: four trays of two pieces',
     rules: physicalRules(scene),
     budgets: { turns: 100, actionsPerTurn: 5, actions: PHYSICAL_ACTION_BUDGET },
@@ -131,9 +133,10 @@ const PRESENTATION_TITLE = {
   descriptive: 'five images, descriptive labels',
 } as const;
 
-function generateQuestion(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
-  const { scene } = drawQuestion(seed, tier);
+function generateQuestion(family: FamilyDescriptor, seed: number, tier: Tier, spec: PhysicalSpec, lever: string | undefined): Instance<A6Scene> {
+  const { scene } = drawQuestion(seed, tier, spec);
   return makeInstance<A6Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: `Part-to-whole question (${PRESENTATION_TITLE[scene.presentation]})`,
     rules: questionRules(scene),
     tools: [ANSWER_TOOL],
@@ -148,7 +151,11 @@ function generateQuestion(family: FamilyDescriptor, seed: number, tier: Tier): I
   });
 }
 
-/** The instance of (seed, tier): the question form for seeds from 1000 on, else the assembly form. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<A6Scene> {
-  return isQuestionSeed(seed) ? generateQuestion(family, seed, tier) : generatePhysical(family, seed, tier);
+/**
+ * The instance of (seed, tier, lever): the question form for seeds from 1000 on, else the
+ * assembly form. A lever study (`A6-L5+rot-s100`) is the seed's L5 draw with the lever on.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<A6Scene> {
+  const spec = tierSettings('A6', TIER_SPECS, tier, lever, A6_LEVERS);
+  return isQuestionSeed(seed) ? generateQuestion(family, seed, tier, spec, lever) : generatePhysical(family, seed, tier, spec, lever);
 }

@@ -13,6 +13,7 @@ import { countPackings, normalize, rotate, shapeKey, type Cell } from '../../../
 import { redrawRng } from '../../../solvers/redraw.ts';
 import { balancedOption } from '../../../core/balance.ts';
 import { Rng } from '../../../core/rng.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { cellKey, referenceCube, toAgentCell } from '../../kits/polycube-pieces/cells.ts';
 import { restingOriginHeight } from '../../kits/polycube-pieces/pieces.ts';
@@ -39,6 +40,17 @@ export const TIER_SPECS: Record<Tier, PhysicalSpec> = {
   L3: { size: [8, 11], maxExtent: MAX_GRID, decoys: true, turned: false },
   L5: { size: [10, 14], maxExtent: MAX_GRID, decoys: true, turned: false },
   L7: { size: [10, 14], maxExtent: MAX_GRID, decoys: true, turned: true },
+};
+
+/**
+ * The levers A6 supports as single-factor studies over L5 (`A6-L5+rot-s100`, tasks/levers.ts):
+ * `+rot` is its L7's turned board (in the question form, cameras that may look from below).
+ */
+export const A6_LEVERS: LeverTable<PhysicalSpec> = {
+  '+rot': {
+    description: 'L5 with the board turned by 90°, 180° or 270° on the table: its columns and rows must be read from its marks (question form: cameras may look from below).',
+    apply: (s) => ({ ...s, turned: true }),
+  },
 };
 
 /** One step of the assembly: which piece, how it is turned from its tray orientation, where it goes. */
@@ -179,10 +191,10 @@ export function physicalAnswer(tier: Tier, seed: number): number {
 
 /**
  * Draws the physical scene of (seed, tier): attempt 0, 1, … from `redrawRng` until a problem
- * certifies and lays out on the table with an assembly the planner finds.
+ * certifies and lays out on the table with an assembly the planner finds. `spec`: the tier's
+ * settings, or L5's with a lever on (a study draws from L5's streams).
  */
-export function drawPhysical(seed: number, tier: Tier): { scene: PhysicalScene; plan: AssemblyPlan; attempt: number } {
-  const spec = TIER_SPECS[tier];
+export function drawPhysical(seed: number, tier: Tier, spec: PhysicalSpec = TIER_SPECS[tier]): { scene: PhysicalScene; plan: AssemblyPlan; attempt: number } {
   const kind = physicalKind(tier, seed);
   const answer = physicalAnswer(tier, seed);
   const reasons: string[] = [];

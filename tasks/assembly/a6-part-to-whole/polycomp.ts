@@ -15,7 +15,7 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { redrawRng } from '../../../solvers/redraw.ts';
 import { Rng } from '../../../core/rng.ts';
 import type { Tier } from '../../types.ts';
-import { TIER_SPECS } from './physical.ts';
+import { TIER_SPECS, type PhysicalSpec } from './physical.ts';
 import { drawProblem } from './problem.ts';
 import { questionScene } from './question.ts';
 import { PRESENTATIONS, type Presentation, type QuestionScene } from './scene.ts';
@@ -67,20 +67,23 @@ export function seriesAnswer(problem: number): number {
 /** Most draws tried before giving up (not reached for the seeds in use). */
 const MAX_ATTEMPTS = 300;
 
-/** Draws the question scene of (seed, tier); the three presentations of a problem share every draw. */
-export function drawQuestion(seed: number, tier: Tier): { scene: QuestionScene; attempt: number } {
+/**
+ * Draws the question scene of (seed, tier); the three presentations of a problem share every
+ * draw. `spec`: the tier's settings, or L5's with a lever on.
+ */
+export function drawQuestion(seed: number, tier: Tier, spec: PhysicalSpec = TIER_SPECS[tier]): { scene: QuestionScene; attempt: number } {
   const { problem: index, presentation, baseSeed } = questionSeedParts(seed);
   const kind = seriesKind(index);
   const answer = seriesAnswer(index);
   const reasons: string[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const rng = redrawRng('A6', tier, baseSeed, attempt);
-    const problem = drawProblem(rng, kind, TIER_SPECS[tier], answer);
+    const problem = drawProblem(rng, kind, spec, answer);
     if (typeof problem === 'string') {
       reasons.push(problem);
       continue;
     }
-    const scene = questionScene(rng, problem, index, presentation, TIER_SPECS[tier].turned);
+    const scene = questionScene(rng, problem, index, presentation, spec.turned);
     if (typeof scene === 'string') {
       reasons.push(scene);
       continue;

@@ -24,7 +24,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { B4Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { B4_LEVERS, type B4Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What B4 is: id, version, category, title, summary and tiers. */
@@ -46,7 +47,8 @@ export const B4_DESCRIPTOR: FamilyDescriptor = {
 /** B4 overhang stack: the registration object, assembled from the role files. */
 export const b4OverhangStack: TaskFamily<B4Scene> = {
   ...B4_DESCRIPTOR,
-  generate: (seed, tier) => generate(B4_DESCRIPTOR, seed, tier),
+  levers: leverInfo(B4_LEVERS),
+  generate: (seed, tier, lever) => generate(B4_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

@@ -15,7 +15,8 @@ import { RULER_END } from '../../kits/loose-blocks/table-edge.ts';
 import { columnReach, farthestColumn } from '../../kits/loose-blocks/column.ts';
 import { priorFittedColumn } from '../../kits/loose-blocks/prior-column.ts';
 import { arrange, placeCalls } from '../../kits/loose-blocks/stack-tools.ts';
-import { REFERENCE_GAP, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { B4_LEVERS, REFERENCE_GAP, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
 import { anyColumnReach, referenceColumn, referenceOf, ruleReach } from './solver.ts';
 
 /** Clearance between the marker and the farthest column (or tree) that must fall short of it, m. */
@@ -39,11 +40,11 @@ export const SHORTCUT_FILTERS: InstanceFilter<B4Scene>[] = [
       const calls = placeCalls(s, ref);
       const placed = calls.map((c) => ({ color: c.args.block as B4Scene['blocks'][number]['color'], x: c.args.x_m as number }));
       for (let k = 1; k <= placed.length; k++) {
-        const now = arrange(s, placed.slice(0, k), TIERS[instance.tier].counterweight);
+        const now = arrange(s, placed.slice(0, k), instanceSettings(instance, TIERS, B4_LEVERS).counterweight);
         if (now[k - 1].level !== (ref.blocks[k - 1] as { level?: number }).level && 'parent' in ref) return `the reference's block ${k} would land on another level`;
         if (arrangementFailure(now, s.edgeX, RULE_MARGIN)) return `the reference does not stand after its placement ${k}`;
       }
-      return arrangementReach(arrange(s, placed, TIERS[instance.tier].counterweight)) >= s.markerX + 0.002 ? null : 'the reference does not reach 2 mm past the marker';
+      return arrangementReach(arrange(s, placed, instanceSettings(instance, TIERS, B4_LEVERS).counterweight)) >= s.markerX + 0.002 ? null : 'the reference does not reach 2 mm past the marker';
     },
   },
   {
@@ -59,7 +60,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<B4Scene>[] = [
     name: 'no-column-reaches',
     check(instance) {
       const s = instance.scene;
-      if (!TIERS[instance.tier].counterweight) return null;
+      if (!instanceSettings(instance, TIERS, B4_LEVERS).counterweight) return null;
       return anyColumnReach(s) < s.markerX - SHORT_BY ? null : `a column of the supply reaches within ${SHORT_BY * 1000} mm of the marker`;
     },
   },
@@ -67,7 +68,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<B4Scene>[] = [
     name: 'order-matters',
     check(instance) {
       const s = instance.scene;
-      if (!TIERS[instance.tier].mixed) return null;
+      if (!instanceSettings(instance, TIERS, B4_LEVERS).mixed) return null;
       // The reference's blocks stacked longest first (the order a builder might reach for) fall short.
       const lengths = referenceColumn(s).order.map((i) => s.blocks[i].length).sort((a, b) => b - a);
       const naive = farthestColumn(lengths, s.edgeX, RULE_MARGIN);

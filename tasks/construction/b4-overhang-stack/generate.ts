@@ -1,5 +1,5 @@
 /**
- * B4 generator: a pure function of (family, tier, seed). It draws the table's edge, the supply's
+ * B4 generator: a pure function of (family, tier, lever, seed). It draws the table's edge, the supply's
  * lengths (continuous, so no grid of possible worlds exists to enumerate) and the marker's
  * distance past the edge as a fraction of what the reference column reaches; a draw that fails
  * a shortcut filter (`filters.ts`) is drawn again with the next attempt's stream.
@@ -10,11 +10,13 @@
 import { roundTo } from '../../../core/determinism.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier } from '../../types.ts';
+import { boxScreenArea, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { farthestOfSupply, placeToolSpec, REMOVE_LAST_TOOL_SPEC, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../kits/loose-blocks/stack-tools.ts';
-import { namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
+import { BLOCK_DEPTH, BLOCK_HEIGHT, namedSupply, supplyPose, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { actionBudget, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { actionBudget, B4_LEVERS, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
 import { referenceArrangement } from './solver.ts';
 
 /** Turns an episode may take. */
@@ -26,8 +28,8 @@ const GOAL = 'Goal: stack blocks in one column on the table at its edge so that 
 const GOAL_ANY = 'Goal: build with blocks on the table at its edge — one on another, or side by side on one level — so that the far (right) end of a block reaches past the red post, as seen from above, and the blocks stand. The episode ends as soon as they do.';
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<B4Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<B4Scene> {
+  const t = tierSettings('B4', TIERS, tier, lever, B4_LEVERS);
   const rng = redrawRng('B4', tier, seed, attempt);
   const long = rng.range(t.length[0], t.length[1]);
   const lengths: number[] = [];
@@ -51,6 +53,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   const actions = actionBudget(tier);
   const turn = t.turnedView ? rng.pick([-1, 1]) * Math.round(rng.range(t.turnedView[0], t.turnedView[1])) : 0;
   return makeInstance<B4Scene>(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Overhang stack',
     rules: tableEdgeRules(scene, { goal: t.counterweight ? GOAL_ANY : GOAL, margin: RULE_MARGIN, actions, sideBySide: t.counterweight }),
     tools: [placeToolSpec(scene, t.counterweight), t.counterweight ? REMOVE_LAST_TOOL_SPEC : REMOVE_TOOL_SPEC],
@@ -78,7 +81,45 @@ function tryReach(f: () => number): number | undefined {
   }
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<B4Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/**
+ * Sight-line pixels (at 768 × 768) a supply block must keep in the turned first view of a lever
+ * study: the view rule asks 800 of the render, and the estimate below (the box's screen area
+ * times the share of its top and front sample points no other block hides) strays either way
+ * (746 estimated showed over 800; 524 showed 611, 810 showed 789), hence the margin.
+ */
+const STUDY_BLOCK_MIN_PIXELS = 900;
+
+/**
+ * Lever studies only (`B4-L5+rot-s100`): the turned first view looks along the L5 supply's six
+ * rows, where a long block in front may hide most of a short one behind it (one study seed in
+ * twenty); such a draw is drawn again. L7's three blocks never line up so; it keeps its own
+ * filters and its instances.
+ */
+const STUDY_BLOCKS_IN_SIGHT: InstanceFilter<B4Scene> = {
+  name: 'study-blocks-in-sight',
+  check(instance) {
+    const s = instance.scene;
+    const camera = instance.camera.initial;
+    const boxes: SightBox[] = s.blocks.map((b, k) => ({ center: supplyPose(s, k).p, half: [b.length / 2, BLOCK_HEIGHT / 2, BLOCK_DEPTH / 2] }));
+    for (const [k, b] of boxes.entries()) {
+      const points: SightPoint[] = [];
+      for (const fx of [-0.8, -0.4, 0, 0.4, 0.8]) {
+        for (const [fy, fz] of [[1, -0.8], [1, 0], [1, 0.8], [0, 1], [0.8, 1], [-0.8, 1]]) {
+          points.push({ point: [b.center[0] + fx * b.half[0], b.center[1] + fy * b.half[1], b.center[2] + fz * b.half[2]], what: s.blocks[k].color, own: [k] });
+        }
+      }
+      const shown = 1 - unseenPoints(camera, points, boxes).length / points.length;
+      const pixels = boxScreenArea(camera, b) * 768 * 768 * shown;
+      if (pixels < STUDY_BLOCK_MIN_PIXELS) return `the ${s.blocks[k].color} block shows about ${Math.round(pixels)} pixels in the first view`;
+    }
+    return null;
+  },
+};
+
+/**
+ * The instance of (seed, tier, lever): drawn until every shortcut filter passes. A lever study
+ * (`B4-L5+rot-s100`) draws from the L5 stream with the lever on.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<B4Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), lever ? [...SHORTCUT_FILTERS, STUDY_BLOCKS_IN_SIGHT] : SHORTCUT_FILTERS);
 }

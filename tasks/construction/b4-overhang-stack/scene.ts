@@ -5,6 +5,7 @@
  * loose-block kit's (`tasks/kits/loose-blocks/table-edge.ts`).
  */
 import type { TableEdgeScene } from '../../kits/loose-blocks/table-edge.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /**
@@ -54,6 +55,17 @@ export const TIERS: Record<Tier, TierSettings> = {
   L3: { supply: 4, needed: 4, length: [0.18, 0.24], mixed: false, counterweight: false, reachFraction: [0.94, 0.985], turnedView: null },
   L5: { supply: 6, needed: 4, length: [0.17, 0.23], mixed: true, counterweight: false, reachFraction: [0.94, 0.985], turnedView: null },
   L7: { supply: 3, needed: 3, length: [0.17, 0.23], mixed: false, counterweight: true, reachFraction: [0.93, 0.985], turnedView: [35, 60] },
+};
+
+/**
+ * The levers B4 supports as single-factor studies over L5 (`B4-L5+rot-s100`, tasks/levers.ts):
+ * `+rot` is its L7's turned first view over the L5 column task. L7's other change,
+ * `+counterweight` (a supply no column can use to reach the marker), is B4's own task, not one
+ * of the paper's levers, so it has no study. The turn is drawn last: a study is the seed's L5
+ * table, supply and marker seen first from a turned view.
+ */
+export const B4_LEVERS: LeverTable<TierSettings> = {
+  '+rot': { description: 'L5 with the first view turned 35–60° to one side.', apply: (s) => ({ ...s, turnedView: TIERS.L7.turnedView }) },
 };
 
 /** The action budget: the reference's placements plus two (refused placements count). */

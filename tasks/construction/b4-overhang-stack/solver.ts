@@ -15,7 +15,8 @@ import { columnReach, type ChosenColumn } from '../../kits/loose-blocks/column.t
 import { farthestOfSupply, placeCalls } from '../../kits/loose-blocks/stack-tools.ts';
 import { RULER_END } from '../../kits/loose-blocks/table-edge.ts';
 import type { Instance, ReferenceSolution, Tier } from '../../types.ts';
-import { REFERENCE_GAP, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { B4_LEVERS, REFERENCE_GAP, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
 
 /** The farthest any column of `count` blocks reaches at the rule's margin (−∞ when none stands). */
 export function ruleReach(s: B4Scene, count: number): number {
@@ -56,7 +57,7 @@ export function referenceOf(s: B4Scene, tier: Tier): ChosenColumn | ChosenArrang
 /** The reference: place the reference's blocks in order (bottom up, left to right on a level), each centre at its x (0.1 mm). */
 export function reference(instance: Instance<B4Scene>): ReferenceSolution {
   const s = instance.scene;
-  const counterweight = TIERS[instance.tier].counterweight;
+  const counterweight = instanceSettings(instance, TIERS, B4_LEVERS).counterweight;
   const c = referenceOf(s, instance.tier);
   if (columnReach(c.blocks) < s.markerX) throw new SpaceActError('invalid-state', `${instance.id}: the reference does not reach the marker`, { instance: instance.id });
   return {

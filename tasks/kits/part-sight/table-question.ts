@@ -179,9 +179,13 @@ const lettered = new Map<string, Instance>();
 /**
  * Pure and memoised: draws (deterministically, re-drawing) until the drawer and every filter
  * accept, with the shared instance fields, and a plan naming the reference's camera moves.
+ * `lever` makes it a single-factor lever study (`V2-L5+occ-s100`, tasks/levers.ts): the id names
+ * the lever and `levers` lists only it. The spec, which reads its settings with `tierSettings`,
+ * supplies what the lever changes; its draws come from the L5 stream, so the study of a seed is
+ * that seed's L5 table re-drawn only where the lever's checks refuse a draw.
  */
-export function generateLettered<S extends TableScene & { answer: string }>(family: FamilyDescriptor, seed: number, tier: Tier, spec: () => LetteredSpec<S>): Instance<S> {
-  const key = `${family.id}/${tier}/${seed}`;
+export function generateLettered<S extends TableScene & { answer: string }>(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, spec: () => LetteredSpec<S>): Instance<S> {
+  const key = `${family.id}/${tier}${lever ?? ''}/${seed}`;
   let hit = lettered.get(key) as Instance<S> | undefined;
   if (!hit) {
     const sp = spec();
@@ -194,6 +198,7 @@ export function generateLettered<S extends TableScene & { answer: string }>(fami
         continue;
       }
       const instance = makeInstance(family, tier, seed, {
+        ...(lever ? { lever } : {}),
         title: sp.title,
         rules: sp.rules,
         tools: [sp.tool],
@@ -209,7 +214,7 @@ export function generateLettered<S extends TableScene & { answer: string }>(fami
       if (failed) rejections.push(`attempt ${attempt}: ${failed[0]}: ${failed[1]}`);
       else hit = instance;
     }
-    if (!hit) throw new SpaceActError('invalid-state', `${family.id} ${tier} seed ${seed}: no draw passed in ${max} attempts (last: ${rejections[rejections.length - 1]})`);
+    if (!hit) throw new SpaceActError('invalid-state', `${family.id} ${tier}${lever ?? ''} seed ${seed}: no draw passed in ${max} attempts (last: ${rejections[rejections.length - 1]})`);
     hit.reveal.plan = planText(hit, sp.advice);
     lettered.set(key, hit);
   }

@@ -8,7 +8,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS, TELLS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { V1Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { V1_LEVERS, type V1Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What V1 is: id, version, category, title, summary and tiers. */
@@ -30,7 +31,8 @@ export const V1_DESCRIPTOR: FamilyDescriptor = {
 /** V1 block counting: count the cubes of a pile that the first view shows only in part. */
 export const v1BlockCounting: TaskFamily<V1Scene> = {
   ...V1_DESCRIPTOR,
-  generate: (seed, tier) => generate(V1_DESCRIPTOR, seed, tier),
+  levers: leverInfo(V1_LEVERS),
+  generate: (seed, tier, lever) => generate(V1_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

@@ -3,7 +3,8 @@
  */
 import type { ShortcutTell, SightlessStrategy } from '../../sightless.ts';
 import type { Instance, InstanceFilter } from '../../types.ts';
-import { V1_TIERS, type V1Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { V1_LEVERS, V1_TIERS, type V1Scene } from './scene.ts';
 import { clearlySeen, glimpsed, sightOf, viewsOf, visiblySeen } from './sightings.ts';
 import { isVisible } from './visibility.ts';
 
@@ -29,7 +30,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<V1Scene>[] = [
     check(instance) {
       const cubes = cubesOf(instance);
       const shown = cubes.filter((n) => glimpsed(instance, instance.camera.initial, n)).length;
-      const need = V1_TIERS[instance.tier].minHidden;
+      const need = instanceSettings(instance, V1_TIERS, V1_LEVERS).minHidden;
       return cubes.length - shown >= need ? null : `only ${cubes.length - shown} of ${cubes.length} cubes are wholly hidden from the first view (need ${need})`;
     },
   },
@@ -46,7 +47,7 @@ export const SHORTCUT_FILTERS: InstanceFilter<V1Scene>[] = [
   {
     name: 'no-single-view',
     check(instance) {
-      if (!V1_TIERS[instance.tier].severalViews) return null;
+      if (!instanceSettings(instance, V1_TIERS, V1_LEVERS).severalViews) return null;
       const views = [instance.camera.initial, ...viewsOf(instance)];
       // Lowest cubes first: they are the ones a view misses, so each view is ruled out early.
       const cubes = instance.scene.blocks.filter((b) => b.kind === 'cube').sort((a, b) => a.base - b.base).map((b) => b.name);

@@ -9,11 +9,12 @@ import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import { labelPlates } from '../../kits/sight-lines.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
+import { labelPlates, rulerLabelPoints, unseenPoints } from '../../kits/sight-lines.ts';
 import { SHORTCUT_FILTERS, unclearBlock } from './filters.ts';
 import { CUBE, drawPile, PITCH, pileHeight, type PileBlock } from './pile.ts';
-import { ELEVATION_RANGE, RULER_EDGE, RULER_GAP, TABLE_MARGIN, TABLE_THICKNESS, TARGET_HEIGHT, V1_TIERS, WALL_GAP, WALL_HEIGHT, WALL_THICKNESS, type V1Scene, type WallBox } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { ELEVATION_RANGE, RULER_EDGE, RULER_GAP, TABLE_MARGIN, TABLE_THICKNESS, TARGET_HEIGHT, V1_LEVERS, V1_TIERS, WALL_GAP, WALL_HEIGHT, WALL_THICKNESS, type V1Scene, type WallBox } from './scene.ts';
 import { visiblySeen } from './sightings.ts';
 import { coverViews, orbitCall } from './solver.ts';
 
@@ -84,8 +85,8 @@ const LAYOUTS_PER_DRAW = 6;
  * right no more often than the hidden count's spread allows.
  * `generate` is the entry point; this is exported for tests and tuning.
  */
-export function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<V1Scene> {
-  return drawWithTarget(family, seed, tier, attempt).instance;
+export function drawInstance(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number, lever?: string): Instance<V1Scene> {
+  return drawWithTarget(family, seed, tier, lever, attempt).instance;
 }
 
 /**
@@ -101,11 +102,12 @@ export function balancedCount(tier: Tier, seed: number, range: [number, number])
 /**
  * {@link drawInstance}, with how far the first view's hidden count is from the drawn one. With
  * `prune`, a draw none of whose layouts can pass the `every-block-clear` filter comes back
- * `pruned` (an unsearched stand-in that the generator rejects) instead of searched.
+ * `pruned` (an unsearched stand-in that the generator rejects) instead of searched. A lever
+ * study draws from the L5 streams with the lever's settings.
  */
-function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number, prune = false): { instance: Instance<V1Scene>; off: number; pruned: boolean } {
+function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number, prune = false): { instance: Instance<V1Scene>; off: number; pruned: boolean } {
   const rng = redrawRng('V1', tier, seed, attempt);
-  const settings = V1_TIERS[tier];
+  const settings = tierSettings('V1', V1_TIERS, tier, lever, V1_LEVERS);
   const plan = settings.plan;
   // The number of hidden cubes is drawn first, from its own stream kept for HIDDEN_SPAN
   // re-draws, so it stays uniform over the tier's range whatever piles hide easily; the cube
@@ -143,13 +145,13 @@ function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, atte
     // the wall, which faces the same side for every candidate), not on the first camera. When
     // no layout passes, whichever layout the search picks fails the filter: skip the search
     // (counting what each candidate camera sees is most of a draw's cost).
-    const shell = (l: (typeof layouts)[number]): Instance<V1Scene> => assemble(family, seed, tier, l.blocks, l.candidates[0], elevation, false);
+    const shell = (l: (typeof layouts)[number]): Instance<V1Scene> => assemble(family, seed, tier, lever, l.blocks, l.candidates[0], elevation, false);
     if (!layouts.some((l) => unclearBlock(shell(l)) === null)) return { instance: shell(layouts[0]), off: Infinity, pruned: true };
   }
   let best: { instance: Instance<V1Scene>; off: number; pruned: false } | null = null;
   for (let layout = 0; layout < LAYOUTS_PER_DRAW && best?.off !== 0; layout++) {
     for (const azimuth of layouts[layout].candidates) {
-      const instance = assemble(family, seed, tier, layouts[layout].blocks, azimuth, elevation);
+      const instance = assemble(family, seed, tier, lever, layouts[layout].blocks, azimuth, elevation);
       const off = Math.abs(instance.scene.cubeCount - instance.scene.firstViewCount - hiddenTarget);
       if (!best || off < best.off) best = { instance, off, pruned: false };
       if (off === 0) break;
@@ -159,8 +161,8 @@ function drawWithTarget(family: FamilyDescriptor, seed: number, tier: Tier, atte
 }
 
 /** The instance of a drawn pile seen first from (azimuth, elevation): table, walls, rulers, the first-view count. */
-function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: PileBlock[], azimuth: number, elevation: number, countFirstView = true): Instance<V1Scene> {
-  const settings = V1_TIERS[tier];
+function assemble(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, blocks: PileBlock[], azimuth: number, elevation: number, countFirstView = true): Instance<V1Scene> {
+  const settings = tierSettings('V1', V1_TIERS, tier, lever, V1_LEVERS);
   const plan = settings.plan;
   const height = pileHeight(blocks);
   const halfX = ((plan.cols - 1) * PITCH) / 2 + CUBE / 2;
@@ -241,7 +243,7 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, blocks: Pi
     scene,
     reveal: { plan: '' },
   };
-  const instance = makeInstance(family, tier, seed, parts);
+  const instance = makeInstance(family, tier, seed, { ...(lever ? { lever } : {}), ...parts });
   // visiblySeen stops sampling a block as soon as it is sure: the count isVisible would give.
   if (countFirstView) scene.firstViewCount = blocks.filter((b) => b.kind === 'cube' && visiblySeen(instance, camera, b.name)).length;
   return instance;
@@ -260,6 +262,23 @@ function labelsInPicture(camera: CameraSpec, rulers: readonly RulerSpec[]): bool
   return labelPlates(camera, rulers).every((p) => Math.abs(p.centre[0]) + p.w / 2 <= edge && Math.abs(p.centre[1]) + p.h / 2 <= edge);
 }
 
+/**
+ * Lever studies only (`V1-L5+occ-s100`): with the wall on, every label of the ruler the first
+ * view must show (the second: the first lies behind the pile, episode.ts) stays in sight past
+ * the wall and the blocks (sight lines, tasks/kits/sight-lines.ts). One study seed in twenty put
+ * the "0" of that ruler behind the pile. L7 keeps its own filters and its instances.
+ */
+const STUDY_LABELS_IN_SIGHT: InstanceFilter<V1Scene> = {
+  name: 'study-ruler-labels-in-sight',
+  check(instance) {
+    const s = instance.scene;
+    if (!s.walls.length) return null;
+    const boxes = [...s.blocks, ...s.walls].map((b) => ({ center: b.pose.p, half: b.half, q: b.pose.q }));
+    const unseen = unseenPoints(instance.camera.initial, rulerLabelPoints(instance.rulers, [1]), boxes);
+    return unseen.length ? `${unseen[0].what} is hidden from the first view` : null;
+  },
+};
+
 const cache = new Map<string, Instance<V1Scene>>();
 /** Layout re-draws per drawn number of hidden cubes. */
 const HIDDEN_SPAN = 120;
@@ -268,9 +287,12 @@ const COUNT_SPAN = 6;
 /** Draws before the generator gives up (never reached on the seeds tested: see the test). */
 const MAX_DRAWS = 600;
 
-/** Pure: re-draws (deterministically) until every V1 shortcut filter passes; memoised. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V1Scene> {
-  const key = `${tier}/${seed}`;
+/**
+ * Pure: re-draws (deterministically) until every V1 shortcut filter passes; memoised. With a
+ * lever (`V1-L5+occ-s100`), the L5 tier's draws with the lever's settings.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<V1Scene> {
+  const key = `${tier}${lever ?? ''}/${seed}`;
   let hit = cache.get(key);
   if (!hit) {
     // The first filter holds each draw to its drawn hidden count, so the hidden count is spread
@@ -279,17 +301,17 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
     let pruned = false;
     // (Only where draws are cheap: a larger pile settles for the nearest candidate camera, whose
     // hidden counts already spread over the tier's wide range.)
-    const exact = V1_TIERS[tier].exactHidden;
+    const exact = tierSettings('V1', V1_TIERS, tier, lever, V1_LEVERS).exactHidden;
     const asDrawn = { name: 'hidden-count-as-drawn', check: () => (!exact || off === 0 ? null : `the first view hides ${off} cube(s) more or fewer than drawn`) };
     const searched = { name: 'some-layout-clear', check: () => (pruned ? 'no layout of the draw has every block clearly seen from some view' : null) };
     hit = generateFiltered(
       (attempt) => {
-        const d = drawWithTarget(family, seed, tier, attempt, true);
+        const d = drawWithTarget(family, seed, tier, lever, attempt, true);
         off = d.off;
         pruned = d.pruned;
         return d.instance;
       },
-      [searched, asDrawn, ...SHORTCUT_FILTERS],
+      [searched, asDrawn, ...SHORTCUT_FILTERS, ...(lever ? [STUDY_LABELS_IN_SIGHT] : [])],
       { maxAttempts: MAX_DRAWS },
     );
     // The plan names the views of the reference, which exist only once the filters passed.

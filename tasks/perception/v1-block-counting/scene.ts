@@ -3,6 +3,7 @@
  * of the table, walls and rulers.
  */
 import type { Pose, Vec3 } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import type { PileBlock, PilePlan } from './pile.ts';
 
@@ -66,6 +67,18 @@ export const V1_TIERS: Record<Tier, V1TierSettings> = {
   L3: { plan: { cols: 4, rows: 3, cubes: [12, 30], decoys: [2, 3], maxCubesHigh: 3 }, minHidden: 2, hidden: [3, 11], exactHidden: false, balancedCount: false, walls: false, severalViews: true },
   L5: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [5, 15], exactHidden: false, balancedCount: false, walls: false, severalViews: true },
   L7: { plan: { cols: 4, rows: 4, cubes: [18, 40], decoys: [4, 6], maxCubesHigh: 4 }, minHidden: 3, hidden: [7, 18], exactHidden: false, balancedCount: true, walls: true, severalViews: true },
+};
+
+/**
+ * The levers V1 supports as single-factor studies over L5 (`V1-L5+occ-s100`, tasks/levers.ts):
+ * `+occ` is its L7's wall over the L5 pile, with the L7 settings the wall needs (the first view
+ * hides 7–18 cubes; the cube count balanced per seed, since walled draws are re-drawn often).
+ */
+export const V1_LEVERS: LeverTable<V1TierSettings> = {
+  '+occ': {
+    description: 'L5 plus a wall 8 cm high along the side the first camera faces (within 25°), hiding the lower two layers from every view but steep ones from that side; 7–18 cubes hidden from the first view.',
+    apply: (s) => ({ ...s, walls: V1_TIERS.L7.walls, hidden: V1_TIERS.L7.hidden, balancedCount: V1_TIERS.L7.balancedCount }),
+  },
 };
 
 /** Elevation range the camera may orbit to: level with the pile up to straight down. */

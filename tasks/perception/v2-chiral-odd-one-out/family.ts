@@ -8,7 +8,8 @@ import type { FamilyDescriptor, Instance, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { answerPlace, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { V2Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { V2_LEVERS, type V2Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What V2 is: id, version, category, title, summary and tiers. */
@@ -30,7 +31,8 @@ export const V2_DESCRIPTOR: FamilyDescriptor = {
 /** V2 chiral odd-one-out: the registration object, assembled from the role files. */
 export const v2ChiralOddOneOut: TaskFamily<V2Scene> = {
   ...V2_DESCRIPTOR,
-  generate: (seed, tier) => generate(V2_DESCRIPTOR, seed, tier),
+  levers: leverInfo(V2_LEVERS),
+  generate: (seed, tier, lever) => generate(V2_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

@@ -9,7 +9,8 @@ import { tableFilters } from '../../kits/part-sight/table-question.ts';
 import { sceneSight } from '../../kits/part-sight/table-scene.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { AnswerPlace, Instance, TaskFamily } from '../../types.ts';
-import { TIERS, type V2Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { V2_LEVERS, TIERS, type V2Scene } from './scene.ts';
 import { rulesText } from './rules.ts';
 
 type Filter = NonNullable<TaskFamily<V2Scene>['shortcutFilters']>[number];
@@ -47,7 +48,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
   {
     name: 'first-view-open',
     check(instance: Instance<V2Scene>) {
-      if (TIERS[instance.tier].walls !== 'hiding') return null;
+      if (instanceSettings(instance, TIERS, V2_LEVERS).walls !== 'hiding') return null;
       const s = instance.scene;
       const odd = s.parts.findIndex((p) => p.letter === s.answer);
       const r = readOddOneOut(sceneSight(s), instance.camera.initial, s.shape, odd);
@@ -56,7 +57,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
   },
   {
     name: 'text-says-nothing',
-    check: (instance) => (instance.rules === rulesText(instance.tier) ? null : 'the rules text is not the tier’s fixed text'),
+    check: (instance) => (instance.rules === rulesText(instanceSettings(instance, TIERS, V2_LEVERS)) ? null : 'the rules text is not the tier’s fixed text'),
   },
 ];
 

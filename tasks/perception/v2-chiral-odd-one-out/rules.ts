@@ -2,12 +2,14 @@
  * V2 rules text, kept apart from the generator so the filters can check it without an
  * import cycle: it depends on the tier only, never on the answer.
  */
-import type { Tier } from '../../types.ts';
-import { LETTERS, TIERS } from './scene.ts';
+import { LETTERS } from './scene.ts';
+import type { OddOneOutPlan } from './table.ts';
 
-/** The rules text: the same for every instance of a tier (it never depends on the answer). */
-export function rulesText(tier: Tier): string {
-  const plan = TIERS[tier];
+/**
+ * The rules text: the same for every instance of a tier or lever study (it depends on the
+ * settings only, never on the answer).
+ */
+export function rulesText(plan: OddOneOutPlan): string {
   const letters = LETTERS.slice(0, plan.parts).split('');
   const lines = [
     `${plan.parts} parts stand on a table, each built from ${plan.cubes} equal cubes (3 cm) glued face to face. Each part has a letter on a small white stand in front of it: ${letters.join(', ')}${plan.parts > 4 ? ' (the back row, on a wooden step, left to right, then the front row)' : ', left to right'}, as seen from the first view.`,

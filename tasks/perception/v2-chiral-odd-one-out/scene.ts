@@ -5,6 +5,7 @@
 import type { Cell } from '../../../solvers/polycube.ts';
 import type { OddOneOutPlan } from './table.ts';
 import type { TableScene } from '../../kits/part-sight/table-scene.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** Parameters a V2 world is built from: the table scene, the copies' shape and the answer. */
@@ -30,4 +31,14 @@ export const TIERS: Record<Tier, OddOneOutPlan> = {
   L3: { parts: 6, cubes: 5, sameFace: false, elevation: [24, 32], walls: 'none', elevationRange: [0, 90] },
   L5: { parts: 6, cubes: 6, sameFace: false, elevation: [22, 30], walls: 'low', elevationRange: [0, 90] },
   L7: { parts: 6, cubes: 6, sameFace: false, elevation: [16, 24], walls: 'hiding', elevationRange: [0, 90] },
+};
+
+/**
+ * The levers V2 supports as single-factor studies over L5 (`V2-L5+occ-s100`, tasks/levers.ts):
+ * `+occ` is its L7's hiding walls over the L5 table, seen from L5's first-view elevation (L7 also
+ * lowers the first view, 16–24° against 22–30°, a second change; under the walls at the lower
+ * view the study of seed 100 showed a part 225 pixels of the view rule's 250).
+ */
+export const V2_LEVERS: LeverTable<OddOneOutPlan> = {
+  '+occ': { description: 'L5 with a taller wall before every part, each searched so the first view cannot tell that part from its mirror image (every part still shows 15 % or more of itself).', apply: (s) => ({ ...s, walls: TIERS.L7.walls }) },
 };

@@ -8,7 +8,8 @@ import type { FamilyDescriptor, Instance, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { answerPlace, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { V3Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { V3_LEVERS, type V3Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What V3 is: id, version, category, title, summary and tiers. */
@@ -30,7 +31,8 @@ export const V3_DESCRIPTOR: FamilyDescriptor = {
 /** V3 rotated copy: the registration object, assembled from the role files. */
 export const v3RotatedCopy: TaskFamily<V3Scene> = {
   ...V3_DESCRIPTOR,
-  generate: (seed, tier) => generate(V3_DESCRIPTOR, seed, tier),
+  levers: leverInfo(V3_LEVERS),
+  generate: (seed, tier, lever) => generate(V3_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

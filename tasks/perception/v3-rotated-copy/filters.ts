@@ -11,7 +11,8 @@ import { sceneSight } from '../../kits/part-sight/table-scene.ts';
 import { mirrorCells } from '../../../solvers/polycube-chirality.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { AnswerPlace, Instance, TaskFamily } from '../../types.ts';
-import { TIERS, type V3Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { V3_LEVERS, TIERS, type V3Scene } from './scene.ts';
 import { rulesText } from './rules.ts';
 
 type Filter = NonNullable<TaskFamily<V3Scene>['shortcutFilters']>[number];
@@ -49,7 +50,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
   {
     name: 'tier-turn',
     check(instance) {
-      const plan = TIERS[instance.tier];
+      const plan = instanceSettings(instance, TIERS, V3_LEVERS);
       const s = instance.scene;
       const [ref, ...candidates] = s.parts;
       const copy = candidates.find((c) => c.letter === s.answer)!;
@@ -65,7 +66,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
   {
     name: 'first-view-open',
     check(instance) {
-      if (!TIERS[instance.tier].hideEvery) return null;
+      if (!instanceSettings(instance, TIERS, V3_LEVERS).hideEvery) return null;
       const s = instance.scene;
       const sight = sceneSight(s);
       const cam = instance.camera.initial;
@@ -78,7 +79,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
   },
   {
     name: 'text-says-nothing',
-    check: (instance) => (instance.rules === rulesText(instance.tier) ? null : 'the rules text is not the tier’s fixed text'),
+    check: (instance) => (instance.rules === rulesText(instanceSettings(instance, TIERS, V3_LEVERS)) ? null : 'the rules text is not the tier’s fixed text'),
   },
 ];
 

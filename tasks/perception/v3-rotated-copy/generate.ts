@@ -1,5 +1,5 @@
 /**
- * V3 generator: a pure function of (family, tier, seed). The copy's place comes from its own
+ * V3 generator: a pure function of (family, tier, lever, seed). The copy's place comes from its own
  * stream (uniform over the candidates at every tier); the shape, the poses, the near misses, the
  * layout and the walls come from the draw's stream, re-drawn until the table drawer and every
  * shortcut filter (`filters.ts`) accept it.
@@ -9,13 +9,17 @@ import { answerPosition, generateLettered, letterAnswerTool } from '../../kits/p
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { rulesText } from './rules.ts';
-import { LETTERS, TIERS, type V3Scene } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { LETTERS, TIERS, V3_LEVERS, type V3Scene } from './scene.ts';
 import { drawRotatedCopy } from './table.ts';
 
-/** Pure and memoised: the instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V3Scene> {
-  return generateLettered<V3Scene>(family, seed, tier, () => {
-    const plan = TIERS[tier];
+/**
+ * Pure and memoised: the instance of (seed, tier, lever). A lever study (`V3-L5+occ-s100`) draws
+ * from the L5 streams (the answer's place and the table) with the lever's settings.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<V3Scene> {
+  return generateLettered<V3Scene>(family, seed, tier, lever, () => {
+    const plan = tierSettings('V3', TIERS, tier, lever, V3_LEVERS);
     const letters = LETTERS.slice(0, plan.candidates);
     const copy = answerPosition('V3', seed, tier, plan.candidates);
     return {
@@ -26,7 +30,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
         return { scene: { ...d.scene, answer: letters[d.copy], turn: d.turn, made: d.made, firstView }, camera: d.camera };
       },
       title: `Rotated copy: ${plan.candidates} candidates of ${plan.cubes} cubes${plan.hideEvery ? ', walled' : ''}`,
-      rules: rulesText(tier),
+      rules: rulesText(plan),
       tool: letterAnswerTool(letters.split(''), 'the candidate that is the turned copy of the reference'),
       elevationRange: plan.elevationRange,
       filters: SHORTCUT_FILTERS,

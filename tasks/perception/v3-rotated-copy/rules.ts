@@ -2,12 +2,14 @@
  * V3 rules text, kept apart from the generator so the filters can check it without an
  * import cycle: it depends on the tier only, never on the answer.
  */
-import type { Tier } from '../../types.ts';
-import { LETTERS, TIERS } from './scene.ts';
+import { LETTERS } from './scene.ts';
+import type { RotatedCopyPlan } from './table.ts';
 
-/** The rules text: the same for every instance of a tier (it never depends on the answer). */
-export function rulesText(tier: Tier): string {
-  const plan = TIERS[tier];
+/**
+ * The rules text: the same for every instance of a tier or lever study (it depends on the
+ * settings only, never on the answer).
+ */
+export function rulesText(plan: RotatedCopyPlan): string {
   const letters = LETTERS.slice(0, plan.candidates).split('');
   const lines = [
     `Parts built from ${plan.cubes} equal cubes (3 cm) glued face to face stand on a table. The reference part stands on a wooden plinth at the back, with the letter R in front of it; ${plan.candidates} candidate parts stand in a row before it, lettered ${letters.join(', ')} from left to right as seen from the first view.`,

@@ -8,7 +8,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { V4Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { V4_LEVERS, type V4Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What V4 is: id, version, category, title, summary and tiers. */
@@ -30,7 +31,8 @@ export const V4_DESCRIPTOR: FamilyDescriptor = {
 /** V4 ruler reading: the registration object, assembled from the role files. */
 export const v4RulerReading: TaskFamily<V4Scene> = {
   ...V4_DESCRIPTOR,
-  generate: (seed, tier) => generate(V4_DESCRIPTOR, seed, tier),
+  levers: leverInfo(V4_LEVERS),
+  generate: (seed, tier, lever) => generate(V4_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

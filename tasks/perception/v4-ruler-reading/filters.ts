@@ -4,7 +4,8 @@
 import { numberGuesses } from '../../kits/sightless-guesses.ts';
 import type { SightlessStrategy } from '../../sightless.ts';
 import type { Instance, TaskFamily } from '../../types.ts';
-import { allowedSizes, FRAME_BAR, RANGES, ROUND_STEP_CM, TIERS, type V4Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { allowedSizes, FRAME_BAR, RANGES, ROUND_STEP_CM, TIERS, V4_LEVERS, type V4Scene } from './scene.ts';
 import { endHidden, RulerSight, rulerPartlyHidden, spanLength } from './sight.ts';
 import { readingView } from './solver.ts';
 
@@ -33,7 +34,7 @@ export const SHORTCUT_FILTERS: Filter[] = [
     name: 'laid-out',
     check(instance) {
       const s = instance.scene;
-      const want = TIERS[instance.tier].decoys + (s.kind === 'gap' ? 2 : 1) + (s.hiddenEnd >= 0 ? 1 : 0);
+      const want = instanceSettings(instance, TIERS, V4_LEVERS).decoys + (s.kind === 'gap' ? 2 : 1) + (s.hiddenEnd >= 0 ? 1 : 0);
       return s.boxes.length === want ? null : `${s.boxes.length} boxes were placed, ${want} wanted`;
     },
   },
@@ -73,19 +74,19 @@ export const SHORTCUT_FILTERS: Filter[] = [
   {
     name: 'first-view-hides-an-end',
     check(instance) {
-      if (!TIERS[instance.tier].screen) return null;
+      if (!instanceSettings(instance, TIERS, V4_LEVERS).screen) return null;
       const s = instance.scene;
       if (s.hiddenEnd < 0) return 'no screen hides an end';
       const sight = new RulerSight(s, instance.rulers);
       if (!endHidden(sight, instance.camera.initial, s.ends[s.hiddenEnd])) return `end ${s.hiddenEnd + 1} shows in the first view`;
-      if (!TIERS[instance.tier].turned && !rulerPartlyHidden(sight, instance.camera.initial, s.span)) return 'the first view shows the whole ruler piece beside the span';
+      if (!instanceSettings(instance, TIERS, V4_LEVERS).turned && !rulerPartlyHidden(sight, instance.camera.initial, s.span)) return 'the first view shows the whole ruler piece beside the span';
       return null;
     },
   },
   {
     name: 'turned',
     check(instance: Instance<V4Scene>) {
-      if (!TIERS[instance.tier].turned) return instance.scene.spanTurnDeg === 0 ? null : 'the span is turned at a tier without +rot';
+      if (!instanceSettings(instance, TIERS, V4_LEVERS).turned) return instance.scene.spanTurnDeg === 0 ? null : 'the span is turned at a tier without +rot';
       const t = instance.scene.spanTurnDeg;
       return t >= 25 && t <= 65 ? null : `the span is turned ${t}° from the rulers, not 25°–65°`;
     },

@@ -1,5 +1,5 @@
 /**
- * V4 generator: a pure function of (family, tier, seed). The size comes from its own stream,
+ * V4 generator: a pure function of (family, tier, lever, seed). The size comes from its own stream,
  * uniform over the kind's range at millimetre steps, away from round numbers; the layout, the
  * rulers, the decoys and the screen come from the draw's stream, re-drawn (solvers/redraw.ts)
  * until every shortcut filter (`filters.ts`) passes.
@@ -14,7 +14,8 @@ import { makeInstance } from '../../instance.ts';
 import { Rng } from '../../../core/rng.ts';
 import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { allowedSizes, COLORS, FRAME_BAR, RANGES, SCREEN_THICKNESS, TIERS, type MeasureKind, type V4Box, type V4Scene } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { allowedSizes, COLORS, FRAME_BAR, RANGES, SCREEN_THICKNESS, TIERS, V4_LEVERS, type MeasureKind, type V4Box, type V4Scene, type V4Tier } from './scene.ts';
 import { endHidden, faceId, RulerSight, rulerFrame, rulerPartlyHidden } from './sight.ts';
 import { readingView } from './solver.ts';
 import { boxScreenArea, rulerLabelPoints, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
@@ -115,8 +116,7 @@ interface Layout {
  * The measured objects, the rulers and the decoys for a size of `sizeCm` centimetres, laid out
  * around the origin; null when the decoys do not fit.
  */
-function layoutFor(rng: Rng, tier: Tier, kind: MeasureKind, sizeCm: number): Layout | null {
-  const t = TIERS[tier];
+function layoutFor(rng: Rng, t: V4Tier, kind: MeasureKind, sizeCm: number): Layout | null {
   const size = sizeCm / 100;
   const azimuth = rng.int(-35, 35);
   // The span runs across the first view (left to right), give or take; at `+rot` the rulers do,
@@ -297,7 +297,7 @@ function drawScreen(rng: Rng, scene: Pick<V4Scene, 'boxes' | 'span'>, camera: Ca
   return box('screen', 'screen', { name: 'grey', css: COLORS.screen }, [rng.range(0.03, 0.055), h / 2, SCREEN_THICKNESS / 2], [c[0], h / 2, c[2]], camera.azimuth + 90 + rng.int(-15, 15));
 }
 
-function rulesText(s: V4Scene, tier: Tier): string {
+function rulesText(s: V4Scene, t: V4Tier): string {
   // No size range in the text: the range the generator draws from is its prior, not the task
   // (issue 36). The decoy and screen sentences are said at every seed so that the rules vary
   // only by the question.
@@ -308,22 +308,25 @@ function rulesText(s: V4Scene, tier: Tier): string {
   ];
   lines.push('Blocks in colours the question does not name are not part of it.');
   lines.push('A grey board standing on the table, where there is one, is not part of the question; it may hide things from some views.');
-  if (TIERS[tier].turned) lines.push('The measured size does not run along any ruler.');
+  if (t.turned) lines.push('The measured size does not run along any ruler.');
   lines.push(
     'The camera tools (orbit, zoom, pan, view) only move the camera; elevation goes from 0° (level with the table) to 90° (straight down). Nothing in the scene can be moved, so no action can cause a violation. The answer ends the episode.',
   );
   return lines.join('\n');
 }
 
-/** One draw of the generator; `attempt` picks a fresh seeded stream (see verify/redraw.ts). */
-export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<V4Scene> {
-  const t = TIERS[tier];
+/**
+ * One draw of the generator; `attempt` picks a fresh seeded stream (see verify/redraw.ts). A
+ * lever study draws from the L5 streams with the lever's settings.
+ */
+export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number, lever?: string): Instance<V4Scene> {
+  const t = tierSettings('V4', TIERS, tier, lever, V4_LEVERS);
   const rng = redrawRng('V4', tier, seed, attempt);
   const sizeRng = Rng.forInstance('V4', tier, seed, `size#${Math.floor(attempt / SIZE_SPAN)}`);
   const kind = sizeRng.pick(t.kinds);
   const sizeCm = sizeRng.pick(allowedSizes(kind, t.toleranceCm));
-  let layout = layoutFor(rng, tier, kind, sizeCm);
-  for (let i = 0; !layout && i < 5; i++) layout = layoutFor(rng, tier, kind, sizeCm);
+  let layout = layoutFor(rng, t, kind, sizeCm);
+  for (let i = 0; !layout && i < 5; i++) layout = layoutFor(rng, t, kind, sizeCm);
   const base: Omit<V4Scene, 'table'> = {
     kind,
     question: layout?.question ?? '',
@@ -362,8 +365,9 @@ export function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt
   }
   const scene: V4Scene = { ...base, table: tableUnder(base.boxes, rulers) };
   const instance = makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Ruler reading',
-    rules: rulesText(scene, tier),
+    rules: rulesText(scene, t),
     tools: [ANSWER_TOOL],
     camera: { initial: camera, elevationRange: [0, 90] },
     rulers,
@@ -438,12 +442,12 @@ function tableUnder(boxes: readonly V4Box[], rulers: readonly RulerSpec[]): V4Sc
 
 const cache = new Map<string, Instance<V4Scene>>();
 
-/** Pure: re-draws (deterministically) until every V4 shortcut filter passes; memoised. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V4Scene> {
-  const key = `${tier}/${seed}`;
+/** Pure: re-draws (deterministically) until every V4 shortcut filter passes; memoised. With a lever, the L5 draws with it on. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<V4Scene> {
+  const key = `${tier}${lever ?? ''}/${seed}`;
   let hit = cache.get(key);
   if (!hit) {
-    hit = generateFiltered((attempt) => draw(family, seed, tier, attempt), [...SHORTCUT_FILTERS, FIRST_VIEW_CLEAR], { maxAttempts: 400 });
+    hit = generateFiltered((attempt) => draw(family, seed, tier, attempt, lever), [...SHORTCUT_FILTERS, FIRST_VIEW_CLEAR], { maxAttempts: 400 });
     hit.reveal.plan = planText(hit);
     cache.set(key, hit);
   }

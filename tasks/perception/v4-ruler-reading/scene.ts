@@ -4,6 +4,7 @@
  * described in README.md.
  */
 import type { Pose, Vec3 } from '../../../sim/types.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** What is measured: the gap between two blocks, a block's height, or the length of the opening in a frame. */
@@ -72,6 +73,14 @@ export const TIERS: Record<Tier, V4Tier> = {
   L3: { kinds: ['gap', 'height', 'opening'], toleranceCm: 0.4, rulerBeside: false, decoys: 2, screen: false, turned: false, elevation: [22, 38] },
   L5: { kinds: ['gap', 'opening'], toleranceCm: 0.3, rulerBeside: false, decoys: 2, screen: true, turned: false, elevation: [18, 30] },
   L7: { kinds: ['gap', 'opening'], toleranceCm: 0.3, rulerBeside: false, decoys: 2, screen: true, turned: true, elevation: [18, 30] },
+};
+
+/**
+ * The levers V4 supports as single-factor studies over L5 (`V4-L5+rot-s100`, tasks/levers.ts):
+ * `+rot` is its L7's turned span over the L5 scene.
+ */
+export const V4_LEVERS: LeverTable<V4Tier> = {
+  '+rot': { description: 'L5 with the measured size turned 25°–65° from both rulers, which lie in an L beside the scene.', apply: (s) => ({ ...s, turned: true }) },
 };
 
 /**

@@ -18,7 +18,8 @@ import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate, tiltedAxesText } from './generate.ts';
 import { readRotaPool, ROTA_MIN_LENGTH, ROTA_POOL_SEEDS, ROTA_SIZE, selectRota } from './rota-suite.ts';
-import type { V5Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { V5_LEVERS, type V5Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What V5 is: id, version, category, title, summary and tiers. */
@@ -43,7 +44,8 @@ export const V5_DESCRIPTOR: FamilyDescriptor = {
 /** V5 projection alignment (the rotation/projection seed as a world config). */
 export const v5ProjectionAlignment: TaskFamily<V5Scene> = {
   ...V5_DESCRIPTOR,
-  generate: (seed, tier) => generate(V5_DESCRIPTOR, seed, tier),
+  levers: leverInfo(V5_LEVERS),
+  generate: (seed, tier, lever) => generate(V5_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

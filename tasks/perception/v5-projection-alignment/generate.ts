@@ -24,7 +24,8 @@ import {
   type Action,
   type WorkingFrame,
 } from './rotation.ts';
-import { BUDGETS, SCRAMBLE, type V5Scene } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { BUDGETS, V5_LEVERS, V5_TIERS, type V5Scene } from './scene.ts';
 import { STAGNATION_LIMIT, STEP_CAP } from './search.ts';
 
 const THIRTY = ACTIONS.filter((a) => a.angle === 30);
@@ -112,16 +113,18 @@ function drawScramble(rng: ReturnType<typeof redrawRng>, n: number): string[] {
   return out.map(actionLabel);
 }
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<V5Scene> {
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<V5Scene> {
+  const settings = tierSettings('V5', V5_TIERS, tier, lever, V5_LEVERS);
   const rng = redrawRng('V5', tier, seed, attempt);
   const icon = drawIcon(rng);
   const sampleSeed = rng.nextUint32();
-  const [lo, hi] = SCRAMBLE[tier];
+  const [lo, hi] = settings.scramble;
   const scramble = drawScramble(rng, rng.int(lo, hi));
   const frame: WorkingFrame | null =
-    tier === 'L7' ? { yawDeg: rng.pick([30, 35, 40, 45, 50]) * rng.pick([1, -1]), pitchDeg: rng.pick([15, 20, 25, 30]) * rng.pick([1, -1]) } : null;
+    settings.tiltedFrame ? { yawDeg: rng.pick([30, 35, 40, 45, 50]) * rng.pick([1, -1]), pitchDeg: rng.pick([15, 20, 25, 30]) * rng.pick([1, -1]) } : null;
   const scene: V5Scene = { icon, sampleSeed, scramble, frame };
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: `Projection alignment${frame ? ', tilted rotation axes' : ''}`,
     rules: rulesText(scene),
     tools: [ROTATE_TOOL, STOP_TOOL],
@@ -136,7 +139,10 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V5Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/**
+ * The instance of (seed, tier, lever): drawn until every shortcut filter passes. A lever study
+ * (`V5-L5+rot-s100`) draws from the L5 stream with the lever on.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<V5Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -9,7 +9,8 @@ import type { FamilyDescriptor, TaskFamily, Tier } from '../../types.ts';
 import { build } from './episode.ts';
 import { answerPlace, randomSuccessBound, SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import { QUESTION_TYPES } from './questions.ts';
+import { leverInfo } from '../../levers.ts';
+import { QUESTION_TYPES, V6_LEVERS } from './questions.ts';
 import type { V6Scene } from './scene.ts';
 import { reference } from './solver.ts';
 import { ROTATION_RUN_STATS } from './stats.ts';
@@ -44,7 +45,8 @@ export const V6_DESCRIPTOR: FamilyDescriptor = {
 /** V6 object rotation: the eight azimuth-rotation question types of the object-rotation benchmark, on turntable renders of generated furniture. */
 export const v6ObjectRotation: TaskFamily<V6Scene> = {
   ...V6_DESCRIPTOR,
-  generate: (seed, tier) => generate(V6_DESCRIPTOR, seed, tier),
+  levers: leverInfo(V6_LEVERS),
+  generate: (seed, tier, lever) => generate(V6_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

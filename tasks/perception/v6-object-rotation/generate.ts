@@ -7,7 +7,8 @@ import { SpaceActError } from '../../../core/errors.ts';
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
-import { drawQuestion, QUESTION_NAMES, TIER_PLANS, type Question } from './questions.ts';
+import { tierSettings } from '../../levers.ts';
+import { drawQuestion, QUESTION_NAMES, TIER_PLANS, V6_LEVERS, type Question, type TierPlan } from './questions.ts';
 import { ELEVATION_DEG, FLOOR_COLOR, POOL_SIZE, questionCamera, screenFor, screenObject, turntableRadius, TURNTABLE_THICKNESS, type V6Scene } from './scene.ts';
 import { FRAME_STEP_DEG } from './symmetry.ts';
 
@@ -47,9 +48,8 @@ function answerTool(q: Question): ToolSpec {
   };
 }
 
-function rulesText(s: V6Scene, tier: Tier): string {
+function rulesText(s: V6Scene, plan: TierPlan): string {
   const q = s.question;
-  const plan = TIER_PLANS[tier];
   const lines = [
     `One object stands on a turntable and is always seen by the same fixed camera, ${ELEVATION_DEG}° above the horizontal. Between pictures only the turntable turns, carrying the object around its vertical axis; it stops only at multiples of ${FRAME_STEP_DEG}°. A rotation angle means how far the object has turned the shorter way round, from 0° to 180°, whichever the direction; clockwise and counter-clockwise are as seen from above. Each picture is named in the bar above it.`,
   ];
@@ -93,12 +93,15 @@ function objectPicker(occluded: boolean): (rng: Rng) => number {
   };
 }
 
-/** Pure: the question a (seed, tier) asks, with its object, world and pictures (memoised). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<V6Scene> {
-  const key = `${tier}/${seed}`;
+/**
+ * Pure: the question a (seed, tier, lever) asks, with its object, world and pictures (memoised).
+ * A lever study (`V6-L5+occ-s100`) asks the L5 question of its seed with the lever's settings.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<V6Scene> {
+  const key = `${tier}${lever ?? ''}/${seed}`;
   let hit = cache.get(key);
   if (!hit) {
-    const plan = TIER_PLANS[tier];
+    const plan = tierSettings('V6', TIER_PLANS, tier, lever, V6_LEVERS);
     const rng = Rng.forInstance('V6', tier, seed);
     const { question, objectId } = drawQuestion({ tier, seed, plan, pickObject: objectPicker(plan.occluder) }, rng);
     const { object, profile } = screenObject(objectId, plan.occluder);
@@ -111,8 +114,9 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
       screening: { angleDeg: profile.worst.angleDeg, change: profile.worst.change },
     };
     hit = makeInstance(family, tier, seed, {
+      ...(lever ? { lever } : {}),
       title: `Object rotation: ${QUESTION_NAMES[question.type].toLowerCase()}`,
-      rules: rulesText(scene, tier),
+      rules: rulesText(scene, plan),
       tools: [answerTool(question)],
       noCameraTools: true,
       budgets: { turns: 1, actionsPerTurn: 1 },

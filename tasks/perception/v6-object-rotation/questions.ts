@@ -1,5 +1,6 @@
 import { SpaceActError } from '../../../core/errors.ts';
 import { Rng } from '../../../core/rng.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 import { FRAME_STEP_DEG, FRAMES } from './symmetry.ts';
 
@@ -63,6 +64,18 @@ export const TIER_PLANS: Record<Tier, TierPlan> = {
   L3: { angles: multiples(15, 180, true), fullTurn: fullTurnOf(multiples(15, 180, true)), candidateSpacing: 30, viewJitter: [0], occluder: false },
   L5: { angles: multiples(5, 180, true), fullTurn: fullTurnOf(multiples(5, 180, true)), candidateSpacing: 15, viewJitter: [-10, -5, 0, 5, 10], occluder: false },
   L7: { angles: multiples(5, 180, true), fullTurn: fullTurnOf(multiples(5, 180, true)), candidateSpacing: 15, viewJitter: [-10, -5, 0, 5, 10], occluder: true },
+};
+
+/**
+ * The levers V6 supports as single-factor studies over L5 (`V6-L5+occ-s100`, tasks/levers.ts):
+ * `+occ` is its L7's screen over the L5 question (the same question type, stops and angle; the
+ * object is drawn again only where the L5 one fails the symmetry screen behind the screen).
+ */
+export const V6_LEVERS: LeverTable<TierPlan> = {
+  '+occ': {
+    description: 'L5 plus a screen in front of the turntable that never turns and hides the lower 30 % of the object at the axis; objects are re-screened for symmetry on what stays visible.',
+    apply: (s) => ({ ...s, occluder: true }),
+  },
 };
 
 const TIER_INDEX: Record<Tier, number> = { L1: 0, L3: 1, L5: 2, L7: 3 };

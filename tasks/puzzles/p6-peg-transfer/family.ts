@@ -7,7 +7,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { P6Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { P6_LEVERS, type P6Scene } from './scene.ts';
 import { reference, shortestSolutions } from './solver.ts';
 
 /** What P6 is: id, version, category, title, summary and tiers. */
@@ -29,7 +30,8 @@ export const P6_DESCRIPTOR: FamilyDescriptor = {
 /** P6 peg transfer: a Tower-of-Hanoi family executed with real disks on real pegs. */
 export const p6PegTransfer: TaskFamily<P6Scene> = {
   ...P6_DESCRIPTOR,
-  generate: (seed, tier) => generate(P6_DESCRIPTOR, seed, tier),
+  levers: leverInfo(P6_LEVERS),
+  generate: (seed, tier, lever) => generate(P6_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortestSolutions,

@@ -7,10 +7,11 @@
  */
 import { Rng } from '../../../core/rng.ts';
 import { makeInstance } from '../../instance.ts';
+import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { firstClearCamera, orbitCandidates, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
-import { actionBudget, boardPoint, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import { boxScreenArea, firstClearCamera, orbitCandidates, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import { actionBudget, boardPoint, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -95,10 +96,57 @@ function firstCamera(s: P6Scene): CameraSpec {
   return firstClearCamera(orbitCandidates(base, [], [8, 16, 24]), points, boxes).camera;
 }
 
-/** The instance of (seed, tier). */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P6Scene> {
+/** Turns a lever study may draw before it keeps the last. */
+const STUDY_TURN_DRAWS = 20;
+
+/**
+ * Sight-line pixels (at 768 × 768) a disk must keep in a lever study's first view: the view rule
+ * asks 800 of the render, and the estimate (the disk's screen area times the share of sample
+ * points on its top and rim that no peg or other stack hides) runs about 60 short of it: 724 and
+ * 648 estimated showed 787 and 709 (study seeds 16 and 18), 789 estimated showed over 800.
+ */
+const STUDY_DISK_MIN_PIXELS = 760;
+
+/**
+ * Whether a disk shows too little in the first view of a turned board (`+rot` lever study):
+ * turned near 90°, the pegs line up along the line of sight and a stack in front, or the peg
+ * through it, hides much of a small disk. Pure geometry (tasks/kits/sight-lines.ts).
+ */
+function smallDisk(s: P6Scene, camera: CameraSpec): boolean {
+  const stacks: number[][] = [[], [], []];
+  for (let i = s.start.length - 1; i >= 0; i--) stacks[s.start[i]].push(i);
+  const boxes: SightBox[] = [];
+  const boxOf = new Map<number, number>();
+  stacks.forEach((disks, peg) => {
+    const [x, z] = pegXZ(s, peg);
+    boxes.push({ center: [x, PEG_HEIGHT / 2, z], half: [0.85 * PEG_RADIUS, PEG_HEIGHT / 2, 0.85 * PEG_RADIUS] });
+    disks.forEach((d, level) => {
+      boxOf.set(d, boxes.length);
+      boxes.push({ center: [x, DISK_THICKNESS * (level + 0.5), z], half: [0.8 * diskRadius(d), DISK_THICKNESS / 2, 0.8 * diskRadius(d)] });
+    });
+  });
+  return stacks.some((disks, peg) => {
+    const [x, z] = pegXZ(s, peg);
+    return disks.some((d, level) => {
+      const r = diskRadius(d);
+      const top = DISK_THICKNESS * (level + 1);
+      const points: SightPoint[] = [];
+      for (let a = 0; a < 16; a++) {
+        const [c, sn] = [Math.cos((a / 16) * 2 * Math.PI), Math.sin((a / 16) * 2 * Math.PI)];
+        for (const k of [0.55, 0.8, 0.98]) points.push({ point: [x + k * r * c, top + 0.0002, z + k * r * sn], what: `disk ${d + 1}`, own: [boxOf.get(d)!] });
+        for (const f of [0.25, 0.75]) points.push({ point: [x + 1.001 * r * c, DISK_THICKNESS * (level + f), z + 1.001 * r * sn], what: `disk ${d + 1}`, own: [boxOf.get(d)!] });
+      }
+      const shown = 1 - unseenPoints(camera, points, boxes).length / points.length;
+      const area = boxScreenArea(camera, { center: [x, DISK_THICKNESS * (level + 0.5), z], half: [r, DISK_THICKNESS / 2, r] }) * (Math.PI / 4);
+      return area * 768 * 768 * shown < STUDY_DISK_MIN_PIXELS;
+    });
+  });
+}
+
+/** The instance of (seed, tier, lever). A lever study (`P6-L5+rot-s100`) draws from L5's stream with the lever on. */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<P6Scene> {
   const rng = Rng.forInstance('P6', tier, seed);
-  const T = TIER_TABLE[tier];
+  const T = tierSettings('P6', TIER_TABLE, tier, lever, P6_LEVERS);
   const rules: PegRules = { pegs: 3, adjacentOnly: T.adjacentOnly };
   const target = rng.int(0, 2);
   const dist = distancesToGoal(T.disks, target, rules);
@@ -110,11 +158,19 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
     start = Array.from({ length: T.disks }, () => rng.int(0, 2));
     moves = distanceOf(dist, start, 3);
   } while (moves < T.minMoves || moves > T.maxMoves);
-  const yawDeg = T.rotated ? rng.pick([-1, 1]) * rng.int(50, 130) : 0;
-  // Drawn last, so the starts, goals and turns of every seed stay what they were before the
-  // letters were shuffled.
-  const letters = T.shuffledLetters ? rng.shuffle(PEG_NAMES.slice()) : PEG_NAMES.slice();
-  const scene: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg, letters };
+  const dress = (): { scene: P6Scene; camera: CameraSpec } => {
+    const yawDeg = T.rotated ? rng.pick([-1, 1]) * rng.int(50, 130) : 0;
+    // Drawn last, so the starts, goals and turns of every seed stay what they were before the
+    // letters were shuffled.
+    const letters = T.shuffledLetters ? rng.shuffle(PEG_NAMES.slice()) : PEG_NAMES.slice();
+    const dressed: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg, letters };
+    return { scene: dressed, camera: firstCamera(dressed) };
+  };
+  let { scene, camera } = dress();
+  // Lever studies only: a turn whose first view shows a disk too little is drawn again (with the
+  // letters) from the same stream. L7 keeps its one draw, and its instances.
+  for (let k = 0; lever && k < STUDY_TURN_DRAWS && smallDisk(scene, camera); k++) ({ scene, camera } = dress());
+  const yawDeg = scene.yawDeg;
   const budget = actionBudget(moves);
   // The ruler runs along the board's long edge away from the first view (its back, or its front
   // once the board is turned past 90°: `facingSide`), ticks pointing away from the first view,
@@ -124,12 +180,13 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier): In
   const [rx1, rz1] = boardPoint(yawDeg, 0.18, -0.065 * side);
   const [tx, tz] = boardPoint(yawDeg, 0, -side);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
     rules: rulesText(scene, budget, T.shuffledLetters),
     tools: [moveTool(T.adjacentOnly)],
     budgets: { turns: 100, actionsPerTurn: 5, actions: budget },
     camera: {
-      initial: firstCamera(scene),
+      initial: camera,
       elevationRange: [0, 90],
     },
     rulers: [{ from: [rx0, 0.0005, rz0], to: [rx1, 0.0005, rz1], tickDir: [tx, 0, tz] }],

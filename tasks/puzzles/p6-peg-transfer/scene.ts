@@ -3,6 +3,7 @@
  * disks, shared by the generator, the episode and the solver.
  */
 import type { LetterPlate } from '../../kits/part-sight/letters.ts';
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** Peg index per disk, smallest disk first. */
@@ -73,6 +74,18 @@ export const TIER_TABLE: Record<Tier, P6Tier> = {
   L3: { disks: 5, minMoves: 12, maxMoves: 25, adjacentOnly: false, rotated: false, shuffledLetters: false },
   L5: { disks: 5, minMoves: 30, maxMoves: 80, adjacentOnly: true, rotated: false, shuffledLetters: true },
   L7: { disks: 5, minMoves: 30, maxMoves: 80, adjacentOnly: true, rotated: true, shuffledLetters: true },
+};
+
+/**
+ * The levers P6 supports as single-factor studies over L5 (`P6-L5+rot-s100`, tasks/levers.ts):
+ * `+rot` is its L7's board turn over the L5 start and goal (the turn is drawn after them, so a
+ * study keeps the seed's L5 puzzle; the letters' drawn order follows the turn in the stream).
+ */
+export const P6_LEVERS: LeverTable<P6Tier> = {
+  '+rot': {
+    description: 'L5 with the board turned 50–130° about the vertical: the pegs no longer run left to right in the first view and must be told apart by the letters on their stands.',
+    apply: (s) => ({ ...s, rotated: true }),
+  },
 };
 
 /**

@@ -8,7 +8,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build, worldOptions } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { T1Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { T1_LEVERS, type T1Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What T1 is: id, version, category, title, summary and tiers. */
@@ -44,7 +45,8 @@ export const T1_DESCRIPTOR: FamilyDescriptor = {
 /** T1 tunnel timing: fire a tunnel gate so a rolling ball of unknown speed passes untouched. */
 export const t1TunnelTiming: TaskFamily<T1Scene> = {
   ...T1_DESCRIPTOR,
-  generate: (seed, tier) => generate(T1_DESCRIPTOR, seed, tier),
+  levers: leverInfo(T1_LEVERS),
+  generate: (seed, tier, lever) => generate(T1_DESCRIPTOR, seed, tier, lever),
   worldOptions,
   build,
   reference,

@@ -7,10 +7,11 @@ import { roundTo } from '../../../core/determinism.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
+import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitTrackCamera } from '../../kits/track-framing.ts';
-import { analyticArrival, analyticWindow, BALL_RADIUS, DECOY_Z, fmt, G, GATE_GAP, GATE_HEIGHT, GATE_LIFT, GATE_MOVE_S, GATE_THICKNESS, PIT_LENGTH, PREROLL_S, RUNOUT, TIER_PARAMS, WAIT_MAX_S, WAIT_MIN_S, type DecoySpec, type GateSpec, type T1Scene } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
+import { analyticArrival, analyticWindow, BALL_RADIUS, DECOY_Z, fmt, G, GATE_GAP, GATE_HEIGHT, GATE_LIFT, GATE_MOVE_S, GATE_THICKNESS, PIT_LENGTH, PREROLL_S, RUNOUT, T1_LEVERS, TIER_PARAMS, WAIT_MAX_S, WAIT_MIN_S, type DecoySpec, type GateSpec, type T1Scene } from './scene.ts';
 import { GROUND_Y, STRIP_Z } from './track.ts';
 
 /** Height down to which the first view shows the ruler strip's front, room for the ruler's labels, metres. */
@@ -20,9 +21,9 @@ const LEVEL_BEFORE_GATE = 0.1;
 
 // ------------------------------------------------------------------ generation
 
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<T1Scene> {
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<T1Scene> {
   const rng = redrawRng('T1', tier, seed, attempt);
-  const P = TIER_PARAMS[tier];
+  const P = tierSettings('T1', TIER_PARAMS, tier, lever, T1_LEVERS);
   // The arrival time is drawn uniformly and the start placed to match it, so that window
   // positions spread evenly over the whole range (a fixed firing time lies in few windows).
   const gateSpeed = rng.range(P.speed[0], P.speed[1]);
@@ -97,6 +98,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   for (const x of [left, right]) corners.push([x, top, back], [x, top, STRIP_Z[1]], [x, LABEL_ROOM_Y, STRIP_Z[1]]);
   const view = fitTrackCamera(corners);
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Tunnel timing',
     rules: rulesText(scene),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(scene) },
@@ -116,9 +118,30 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   });
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<T1Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/**
+ * Lever studies only (`T1-L5+change-s100`): no ball rolls at a speed that reads like one of the
+ * gate's fixed timings the episode reports (fully open from +0.10 s, closing from +0.45 s,
+ * closed at +0.55 s), which the text-leak check would take for the speed said back. With the
+ * hidden slope's slower start a slow decoy can roll at 0.100 m/s (study seed 100 did); L5's
+ * balls never do. L7 keeps its own filters and its instances.
+ */
+const STUDY_SPEEDS_UNLIKE_GATE_TIMES: InstanceFilter<T1Scene> = {
+  name: 'study-speeds-unlike-gate-times',
+  check(instance) {
+    const s = instance.scene;
+    const times = [GATE_MOVE_S, GATE_MOVE_S + s.openS, 2 * GATE_MOVE_S + s.openS].map((t) => Number(fmt(t)));
+    const speeds = [s.speed, ...(s.decoy ? [s.decoy.speed] : [])];
+    const alike = speeds.find((v) => times.some((t) => Math.abs(v - t) <= 0.005 * t + 1e-9));
+    return alike === undefined ? null : `a ball rolls at ${alike} m/s, alike a gate time the episode reports`;
+  },
+};
+
+/**
+ * The instance of (seed, tier, lever): drawn until every shortcut filter passes. A lever study
+ * (`T1-L5+change-s100`) draws from the L5 stream with the lever's settings.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T1Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), lever ? [...SHORTCUT_FILTERS, STUDY_SPEEDS_UNLIKE_GATE_TIMES] : SHORTCUT_FILTERS);
 }
 
 // ------------------------------------------------------------------ text

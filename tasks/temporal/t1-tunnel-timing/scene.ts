@@ -7,6 +7,7 @@
  * word the plan; the phase windows themselves are measured in the physics world by
  * `solver.ts`.
  */
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** Ball radius, metres. */
@@ -127,6 +128,19 @@ export const TIER_PARAMS: Record<Tier, TierParams> = {
   L3: { speed: [0.16, 0.2], arrival: [1.0, 5.2], openS: 0.4, gates: 1, tunnel: [0.2, 0.28], decoy: true, speedUp: null },
   L5: { speed: [0.17, 0.21], arrival: [1.0, 4.4], openS: 0.35, gates: 2, tunnel: [0.2, 0.3], decoy: true, speedUp: null },
   L7: { speed: [0.17, 0.205], arrival: [1.6, 5.0], openS: 0.35, gates: 2, tunnel: [0.2, 0.3], decoy: true, speedUp: [1.22, 1.35] },
+};
+
+/**
+ * The levers T1 supports as single-factor studies over L5 (`T1-L5+change-s100`,
+ * tasks/levers.ts): `+change`, the paper's undisclosed change, is its L7's hidden slope (the
+ * tier table names it `+hidden-slope`), with the L7 ball speeds and arrival times the slope
+ * needs to fit the track and keep the windows no wider than L5's.
+ */
+export const T1_LEVERS: LeverTable<TierParams> = {
+  '+change': {
+    description: 'L5 plus an undisclosed hidden slope: just past where the first strobe leaves the ball the track runs very gently downhill and levels out before the entrance, so the ball meets the gates 22–35 % faster than it started; timing from the first strobe alone fails.',
+    apply: (s) => ({ ...s, speed: TIER_PARAMS.L7.speed, arrival: TIER_PARAMS.L7.arrival, speedUp: TIER_PARAMS.L7.speedUp }),
+  },
 };
 
 /** Height of the main track's floor surface at `x` (0 on the first level part; lower past the downhill section). */

@@ -18,7 +18,8 @@ import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';
-import type { T6Scene } from './scene.ts';
+import { leverInfo } from '../../levers.ts';
+import { T6_LEVERS, type T6Scene } from './scene.ts';
 import { reference } from './solver.ts';
 
 /** What T6 is: id, version, category, title, summary and tiers. */
@@ -40,7 +41,8 @@ export const T6_DESCRIPTOR: FamilyDescriptor = {
 /** T6 gear train: the registration object, assembled from the role files. */
 export const t6GearTrain: TaskFamily<T6Scene> = {
   ...T6_DESCRIPTOR,
-  generate: (seed, tier) => generate(T6_DESCRIPTOR, seed, tier),
+  levers: leverInfo(T6_LEVERS),
+  generate: (seed, tier, lever) => generate(T6_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
   shortcutFilters: SHORTCUT_FILTERS,

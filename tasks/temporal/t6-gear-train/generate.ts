@@ -15,16 +15,18 @@ import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
-import { BOARD_X, BOARD_Z, BUDGET_FACTOR, clear, MIN_PEG_GAP, MIN_SEPARATION_DEG, PIN_RADIUS, pitchRadius, TEETH, TIERS, trainRatio, type T6Peg, type T6Scene } from './scene.ts';
+import { BOARD_X, BOARD_Z, BUDGET_FACTOR, clear, MIN_PEG_GAP, MIN_SEPARATION_DEG, PIN_RADIUS, pitchRadius, T6_LEVERS, TEETH, TIERS, trainRatio, type T6Peg, type T6Scene, type TierSettings } from './scene.ts';
+import { tierSettings } from '../../levers.ts';
 import { solvingTrains } from './trains.ts';
 import { firstCamera } from './view.ts';
 
-/** Letters the tools accept for pegs: I, O and the tier's letters. */
-export function pegNames(tier: Tier): string[] {
-  return ['I', 'O', ...TIERS[tier].pegLetters];
+/** Letters the tools accept for pegs: I, O and the letters of `t` (the settings of a tier or lever study). */
+export function pegNames(t: TierSettings): string[] {
+  return ['I', 'O', ...t.pegLetters];
 }
 
-function tools(tier: Tier): ToolSpec[] {
+function tools(t: TierSettings): ToolSpec[] {
+  const pegs = pegNames(t);
   return [
     {
       name: 'place_gear',
@@ -32,7 +34,7 @@ function tools(tier: Tier): ToolSpec[] {
       description: 'Take a free gear with this many teeth from the tray and put it on the named peg (lifted over everything and lowered onto the peg, turned so that its pins fall between the pins of a gear it comes to mesh with). On the input peg I it turns with the crank; on the output peg O, with the pointer. Takes no world time.',
       parameters: {
         type: 'object',
-        properties: { teeth: { type: 'integer', minimum: 6, maximum: 60 }, peg: { enum: pegNames(tier) } },
+        properties: { teeth: { type: 'integer', minimum: 6, maximum: 60 }, peg: { enum: pegs } },
         required: ['teeth', 'peg'],
         additionalProperties: false,
       },
@@ -41,7 +43,7 @@ function tools(tier: Tier): ToolSpec[] {
       name: 'remove_gear',
       kind: 'physical',
       description: 'Lift the gear off the named peg and put it back in its tray slot. Takes no world time.',
-      parameters: { type: 'object', properties: { peg: { enum: pegNames(tier) } }, required: ['peg'], additionalProperties: false },
+      parameters: { type: 'object', properties: { peg: { enum: pegs } }, required: ['peg'], additionalProperties: false },
     },
     {
       name: 'turn_input',
@@ -52,8 +54,8 @@ function tools(tier: Tier): ToolSpec[] {
   ];
 }
 
-function rulesText(tier: Tier, budget: number): string {
-  const off = TIERS[tier].offPeg;
+function rulesText(t: TierSettings, budget: number): string {
+  const off = t.offPeg;
   return [
     'A pegboard carries a green input crank on peg I, a black pointer over a white dial on peg O, and other pegs named by the letters painted beside them. Loose pin gears (every pin is a tooth) lie in the tray in front. Gears on two pegs mesh when the pegs are exactly as far apart as the gears\' pitch radii added together; the pitch radius is 2.5 mm per tooth, and the pins sit on the pitch circle. Gears that do not mesh must not touch.',
     'Goal: build a gear train from the input peg to the output peg such that one counter-clockwise turn of the input turns the pointer from the dial\'s zero line onto the red mark, going the way the dial\'s arrow shows and less than one full turn. The episode ends as soon as a turn of the input ends with the pointer there.',
@@ -166,13 +168,13 @@ function farFromAll(p: [number, number], pegs: [number, number][]): boolean {
 }
 
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
-function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<T6Scene> {
-  const t = TIERS[tier];
+function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<T6Scene> {
+  const t = tierSettings('T6', TIERS, tier, lever, T6_LEVERS);
   const rng = redrawRng('T6', tier, seed, attempt);
   let scene: T6Scene | null = null;
-  for (let tries = 0; tries < 40 && !scene; tries++) scene = drawScene(rng, tier);
+  for (let tries = 0; tries < 40 && !scene; tries++) scene = drawScene(rng, t);
   // A draw that found no layout fails the `solvable` filter and is drawn again.
-  scene ??= { pegs: pegNames(tier).map((name, k) => ({ name, x: -0.3 + 0.08 * k, z: 0 })), tray: Array.from({ length: t.trayGears }, () => 12), target: { num: 1, den: 2 }, offPeg: null };
+  scene ??= { pegs: pegNames(t).map((name, k) => ({ name, x: -0.3 + 0.08 * k, z: 0 })), tray: Array.from({ length: t.trayGears }, () => 12), target: { num: 1, den: 2 }, offPeg: null };
   const ref = solvingTrains(scene).reduce<number>((m, tr) => Math.min(m, tr.teeth.length), 99);
   const budget = Math.ceil(BUDGET_FACTOR * ((ref === 99 ? t.train[1] : ref) + 1));
   const rulers: RulerSpec[] = [
@@ -181,9 +183,10 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
   ];
   const view = firstCamera();
   return makeInstance(family, tier, seed, {
+    ...(lever ? { lever } : {}),
     title: 'Gear train',
-    rules: rulesText(tier, budget),
-    tools: tools(tier),
+    rules: rulesText(t, budget),
+    tools: tools(t),
     budgets: { turns: 30, actionsPerTurn: 5, actions: budget },
     camera: { initial: view.camera, elevationRange: [5, 90], frameSize: view.frame, strobeLayout: 'row' },
     rulers,
@@ -208,8 +211,7 @@ function addGears(tray: number[], teeth: number[]): void {
 }
 
 /** One attempt at a layout; null when the walk did not fit. */
-function drawScene(rng: Rng, tier: Tier): T6Scene | null {
-  const t = TIERS[tier];
+function drawScene(rng: Rng, t: TierSettings): T6Scene | null {
   const n = rng.int(t.train[0], t.train[1]);
   // The input's gear smaller than the output's: less than one turn of the output.
   const teeth = Array.from({ length: n }, () => rng.pick(TEETH));
@@ -278,7 +280,10 @@ function drawScene(rng: Rng, tier: Tier): T6Scene | null {
   return { pegs, tray: rng.shuffle(tray), target: trainRatio(teeth), offPeg: offPeg === null ? null : names[offPeg] };
 }
 
-/** The instance of (seed, tier): drawn until every shortcut filter passes. */
-export function generate(family: FamilyDescriptor, seed: number, tier: Tier): Instance<T6Scene> {
-  return generateFiltered((attempt) => draw(family, seed, tier, attempt), SHORTCUT_FILTERS);
+/**
+ * The instance of (seed, tier, lever): drawn until every shortcut filter passes. A lever study
+ * (`T6-L5+change-s100`) draws from the L5 stream with the lever's settings.
+ */
+export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lever?: string): Instance<T6Scene> {
+  return generateFiltered((attempt) => draw(family, seed, tier, lever, attempt), SHORTCUT_FILTERS);
 }

@@ -6,6 +6,7 @@
  * first camera. Gears lie flat (axis +y); an angle about +y is right-handed (+x turns toward −z),
  * which is counter-clockwise seen from above.
  */
+import type { LeverTable } from '../../levers.ts';
 import type { Tier } from '../../types.ts';
 
 /** One peg of the pegboard. */
@@ -84,6 +85,20 @@ export const TIERS: Record<Tier, TierSettings> = {
   L3: { pegLetters: 'ABCD', trayGears: 6, train: [3, 4], parityDecoy: true, ratioDecoy: false, offPeg: false },
   L5: { pegLetters: 'ABCDE', trayGears: 10, train: [3, 4], parityDecoy: true, ratioDecoy: true, offPeg: false },
   L7: { pegLetters: 'ABCDEF', trayGears: 10, train: [3, 4], parityDecoy: false, ratioDecoy: true, offPeg: true },
+};
+
+/**
+ * The levers T6 supports as single-factor studies over L5 (`T6-L5+change-s100`,
+ * tasks/levers.ts): `+change` is its L7's undisclosed change over the L5 board — a second right
+ * route, and one peg of the first a few millimetres off its spot. As at L7, the second route
+ * takes the place of the parity decoy and one more peg letter (the board holds no more routes:
+ * a four-gear train, its parity decoy and a second route need seven middle pegs).
+ */
+export const T6_LEVERS: LeverTable<TierSettings> = {
+  '+change': {
+    description: 'L5 with a second right route, while one peg of the first stands a few millimetres off its spot (undisclosed): its gears do not reach each other, which only a turn of the input (or a close look) shows.',
+    apply: (s) => ({ ...s, offPeg: true, parityDecoy: TIERS.L7.parityDecoy, pegLetters: TIERS.L7.pegLetters }),
+  },
 };
 
 /** The action budget: the reference's actions times this factor (rounded up). */
