@@ -312,7 +312,9 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
       const r = await first.done;
       expect(r.code, r.out).to.equal(2);
       expect(r.out.match(/lost Redis at/g), r.out).to.have.length(1);
-      expect(r.out).to.match(/^spaceact: lost Redis at redis:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/m);
+      // The first error of the outage names its cause in one line; which one comes first (a reset read,
+      // a closed connection, a refused reconnect) depends on where the client was when Redis stopped, so only its shape is asserted.
+      expect(r.out).to.match(/^spaceact: lost Redis at redis:\/\/127\.0\.0\.1:\d+ \([^()\n]+\); waiting for it to come back$/m);
       expect(r.out).to.match(/^spaceact: Redis at redis:\/\/127\.0\.0\.1:\d+ no longer holds this run .*rerun the same command with the same --out/m);
       expect(r.out, 'no stack trace').not.to.match(/^\s+at /m);
       expect(w.out()).to.match(/ lost Redis at /);
