@@ -67,6 +67,8 @@ describe('spaceact new-family (template)', () => {
       expect(() => createFamily({ ...opts, register: false })).to.throw(SpaceActError, re);
     };
     bad({ id: '7P', category: 'P' }, /not a family id/);
+    // As the CLI calls it without --category (the id's first letter): a bad id is named as such.
+    bad({ id: '7P', category: '7' }, /"7P" is not a family id \(a letter and a number, e\.g\. P7\)/);
     bad({ id: 'M9', category: 'P' }, /category letter P/);
     bad({ id: 'P9', category: 'Q' }, /category must be one of/);
     bad({ id: 'P9', category: 'P', title: 'a `${x}` title' }, /title/);

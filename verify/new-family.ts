@@ -95,10 +95,11 @@ export function createFamily(opts: NewFamilyOptions): NewFamilyResult {
   const root = opts.root ?? PACKAGE_ROOT;
   const id = String(opts.id ?? '').toUpperCase();
   const category = String(opts.category ?? '').toUpperCase();
+  // The id first: without --category the CLI takes the category from the id's letter.
+  if (!FAMILY_ID_PATTERN.test(id)) throw new SpaceActError('invalid-argument', `"${opts.id}" is not a family id (a letter and a number, e.g. ${isCategory(category) ? category : 'P'}7)`, { id: opts.id });
   if (!isCategory(category)) {
     throw new SpaceActError('invalid-argument', `--category must be one of B, P, M, A, V, T (got "${opts.category}")`, { category: opts.category });
   }
-  if (!FAMILY_ID_PATTERN.test(id)) throw new SpaceActError('invalid-argument', `"${opts.id}" is not a family id (a letter and a number, e.g. ${category}7)`, { id: opts.id });
   if (id[0] !== category) throw new SpaceActError('invalid-argument', `family ${id} must start with its category letter ${category}`, { id, category });
   const title = (opts.title ?? 'New family').trim();
   if (!/^[A-Za-z0-9][A-Za-z0-9 ,.()-]{0,59}$/.test(title)) {

@@ -7,7 +7,7 @@ import { PACKAGE_ROOT } from '../../core/package-root.ts';
 /** The CLI's own entry point, run again to write the new family's fixtures. */
 const BIN = join(PACKAGE_ROOT, 'bin', 'spaceact.mjs');
 
-/** `spaceact new-family ID --category C [--title T] [--no-register]`: a family folder from the template. */
+/** `spaceact new-family ID [--category C] [--title T] [--no-register]`: a family folder from the template. */
 export function register(program: Command): void {
   program
     .command('new-family')
@@ -16,11 +16,12 @@ export function register(program: Command): void {
         'it in tasks/registry.ts; then follow AUTHORING.md',
     )
     .argument('<id>', 'family id: the category letter and a number, e.g. P7')
-    .requiredOption('--category <c>', 'category: B, P, M, A, V or T')
+    .option('--category <c>', "category: B, P, M, A, V or T (default: the id's letter)")
     .option('--title <title>', 'short title; also names the folder', 'New family')
     .option('--no-register', 'do not edit tasks/registry.ts; print the lines to add instead')
-    .action((id: string, opts: { category: string; title: string; register: boolean }) => {
-      const r = createFamily({ id, category: opts.category, title: opts.title, register: opts.register });
+    .action((id: string, opts: { category?: string; title: string; register: boolean }) => {
+      // The id names its category (B7 is a construction family); --category only has to agree.
+      const r = createFamily({ id, category: opts.category ?? String(id).slice(0, 1), title: opts.title, register: opts.register });
       const out = process.stdout;
       out.write(`created ${r.dir}/\n${r.files.map((f) => `  ${f}\n`).join('')}`);
       if (r.registered) {
