@@ -12,7 +12,7 @@ import { TaskEnv } from '../tasks/env.ts';
 import { m6Unlinking } from '../tasks/manipulation/m6-unlinking/family.ts';
 import { misalignment, passes, SHORTCUT_FILTERS } from '../tasks/manipulation/m6-unlinking/filters.ts';
 import { alignedQuat, goalPose, routePoses } from '../tasks/manipulation/m6-unlinking/pieces.ts';
-import type { M6Scene } from '../tasks/manipulation/m6-unlinking/scene.ts';
+import { TIERS, type M6Scene } from '../tasks/manipulation/m6-unlinking/scene.ts';
 import type { Instance } from '../tasks/types.ts';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE } from '../agents/modes.ts';
@@ -130,8 +130,8 @@ describe('M6 unlinking', function () {
       seen.angle.add(s.hook.slotAngleDeg);
       seen.offset.add(s.hook.slotOffset);
       seen.z.add(s.start.p[2]);
-      expect(Math.abs(s.hook.slotAngleDeg)).to.be.within(25, 55);
-      expect(Math.abs(s.hook.slotOffset)).to.be.within(0.006, 0.024);
+      expect(Math.abs(s.hook.slotAngleDeg)).to.be.within(TIERS.L7.slotAngle[0], TIERS.L7.slotAngle[1]);
+      expect(Math.abs(s.hook.slotOffset)).to.be.within(TIERS.L7.slotOffset[0], TIERS.L7.slotOffset[1]);
     }
     expect(seen.angle.size).to.equal(30);
     expect(seen.offset.size).to.equal(30);
