@@ -142,13 +142,18 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
     const tmp = mkdtempSync(join(tmpdir(), 'spaceact-levers-'));
     try {
       const out = join(tmp, 'random');
-      const ids = ['M6-L5-s100', 'M6-L5+tool-s100'];
+      // M6 is graded (a score); B2 is pass/fail, so its pair counts only in the success columns.
+      const ids = ['M6-L5-s100', 'M6-L5+tool-s100', 'B2-L5-s100', 'B2-L5+rot-s100'];
       const summary = await runInstances({ instances: ids, agent: { name: 'random', options: { seed: 5 } }, mode: parseMode('default'), out, render: 'never' });
       const score = (id: string): number => summary.episodes.find((e) => e.instance === id)!.score!;
+      const solved = (id: string): number => (summary.episodes.find((e) => e.instance === id)!.solved ? 1 : 0);
       const a = analyzeRuns([out]);
-      expect(a.deltas.leverStudies).to.have.length(1);
-      const d = a.deltas.leverStudies[0];
-      expect(d).to.include({ agent: 'random', mode: 'default', lever: '+tool', pairs: 1 });
+      expect(a.deltas.leverStudies.map((x) => x.lever)).to.deep.equal(['+rot', '+tool']);
+      const rot = a.deltas.leverStudies[0];
+      expect(rot).to.include({ pairs: 0, delta: null, successPairs: 1, solvedL5: solved('B2-L5-s100'), solvedLever: solved('B2-L5+rot-s100') });
+      expect(rot.successFamilies).to.deep.equal(['B2']);
+      const d = a.deltas.leverStudies[1];
+      expect(d).to.include({ agent: 'random', mode: 'default', lever: '+tool', pairs: 1, successPairs: 1, solvedL5: solved('M6-L5-s100'), solvedLever: solved('M6-L5+tool-s100') });
       expect(d.families).to.deep.equal(['M6']);
       expect(d.delta).to.be.closeTo(score('M6-L5+tool-s100') - score('M6-L5-s100'), 1e-9);
       // One pair: the bootstrap interval is the one difference.
@@ -157,9 +162,10 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
       const md = writeTables(analysisTables(a), 'md');
       expect(md).to.match(/\| *agent *\| *mode *\| *lever *\|/);
       expect(md).to.match(/\| *random *\| *default *\| *\+tool *\| *M6 *\| *1 *\|/);
+      expect(md).to.match(/\| *random *\| *default *\| *\+rot *\| *\| *0 *\|.*\| *1 *\| *B2 *\| *[01] *\| *[01] *\|$/m);
       expect(formatAnalysis(a)).to.include('Lever studies vs the same family');
       const lb = buildLeaderboard([out]);
-      expect(lb.rows[0].leverDeltas.map((x) => [x.lever, x.pairs, x.delta])).to.deep.equal([['+tool', 1, d.delta]]);
+      expect(lb.rows[0].leverDeltas.map((x) => [x.lever, x.pairs, x.delta, x.successPairs])).to.deep.equal([['+rot', 0, null, 1], ['+tool', 1, d.delta, 1]]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -244,8 +244,8 @@ export function formatAnalysis(a: Analysis): string {
   else {
     parts.push(
       table(
-        ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', '95% interval'],
-        a.deltas.leverStudies.map((d) => [d.agent, d.mode, d.lever, d.families.join(','), String(d.pairs), fixed(d.meanL5), fixed(d.meanLever), signed(d.delta), d.interval ? `${signed(d.interval.lo)} … ${signed(d.interval.hi)}` : '–']),
+        ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', '95% interval', 'solved L5 / lever (all pairs)'],
+        a.deltas.leverStudies.map((d) => [d.agent, d.mode, d.lever, d.families.join(','), String(d.pairs), fixed(d.meanL5), fixed(d.meanLever), signed(d.delta), d.interval ? `${signed(d.interval.lo)} … ${signed(d.interval.hi)}` : '–', `${d.solvedL5} / ${d.solvedLever} of ${d.successPairs}`]),
         [1, 2, 3],
       ),
     );

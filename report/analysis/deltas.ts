@@ -62,6 +62,15 @@ export interface LeverStudyDelta {
   interval: { lo: number; hi: number } | null;
   /** Pairs dropped because a side was abandoned. */
   abandonedDropped: number;
+  /**
+   * Every pair neither side of which was abandoned, pass/fail families (no score) included: how
+   * many, their families, and how many of them were solved at L5 and with the lever — so a
+   * lever's cost on B1, B2, B3 or B6 shows as successes where the score delta cannot.
+   */
+  successPairs: number;
+  successFamilies: string[];
+  solvedL5: number;
+  solvedLever: number;
 }
 
 /** Every kind of delta. */
@@ -123,6 +132,7 @@ export interface LeverStudyEpisode {
   score: number | null;
   graded: boolean;
   abandoned: boolean;
+  solved: boolean;
 }
 
 /**
@@ -134,20 +144,23 @@ export interface LeverStudyEpisode {
 export function leverStudyDeltas(episodes: readonly LeverStudyEpisode[], key: string): Array<Omit<LeverStudyDelta, 'agent' | 'mode'>> {
   const byId = new Map<string, LeverStudyEpisode>();
   for (const e of episodes) if (!byId.has(e.instance)) byId.set(e.instance, e);
-  const perStudy = new Map<string, { pairs: Array<[LeverStudyEpisode, LeverStudyEpisode]>; abandonedDropped: number }>();
+  const perStudy = new Map<string, { pairs: Array<[LeverStudyEpisode, LeverStudyEpisode]>; all: Array<[LeverStudyEpisode, LeverStudyEpisode]>; abandonedDropped: number }>();
   for (const [id, withLever] of byId) {
     const study = studyLever(id);
     if (!study) continue;
     const l5 = byId.get(study.l5);
     if (!l5) continue;
-    if (!perStudy.has(study.lever)) perStudy.set(study.lever, { pairs: [], abandonedDropped: 0 });
+    if (!perStudy.has(study.lever)) perStudy.set(study.lever, { pairs: [], all: [], abandonedDropped: 0 });
     const bucket = perStudy.get(study.lever)!;
     if (l5.abandoned || withLever.abandoned) bucket.abandonedDropped += 1;
-    else if (l5.graded && l5.score !== null && withLever.graded && withLever.score !== null) bucket.pairs.push([l5, withLever]);
+    else {
+      bucket.all.push([l5, withLever]);
+      if (l5.graded && l5.score !== null && withLever.graded && withLever.score !== null) bucket.pairs.push([l5, withLever]);
+    }
   }
   return [...perStudy.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([lever, { pairs, abandonedDropped }]) => {
+    .map(([lever, { pairs, all, abandonedDropped }]) => {
       const diffs = pairs.map(([a, b]) => b.score! - a.score!);
       const boot = bootstrapMean(diffs, `lever-study/${key}/${lever}`);
       return {
@@ -159,6 +172,10 @@ export function leverStudyDeltas(episodes: readonly LeverStudyEpisode[], key: st
         delta: mean(diffs),
         interval: boot ? { lo: boot.lo, hi: boot.hi } : null,
         abandonedDropped,
+        successPairs: all.length,
+        successFamilies: [...new Set(all.map(([a]) => a.family))].sort(compareFamilies),
+        solvedL5: all.filter(([a]) => a.solved).length,
+        solvedLever: all.filter(([, b]) => b.solved).length,
       };
     });
 }

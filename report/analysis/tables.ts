@@ -82,9 +82,11 @@ export function analysisTables(a: Analysis): Table[] {
   const studies = a.deltas.leverStudies;
   const levers: Table = {
     name: 'levers',
-    caption: 'Single-factor lever studies: each L5 + lever instance paired with its family\'s L5 instance at the same seed; delta = mean(lever − L5) with its paired percentile-bootstrap 95 % interval.',
-    columns: ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', 'delta lo', 'delta hi', 'abandoned dropped'],
-    rows: studies.map((d) => [d.agent, d.mode, d.lever, d.families.join(' '), d.pairs, d.meanL5, d.meanLever, d.delta, d.interval?.lo ?? null, d.interval?.hi ?? null, d.abandonedDropped]),
+    caption:
+      'Single-factor lever studies: each L5 + lever instance paired with its family\'s L5 instance at the same seed; delta = mean(lever − L5) with its paired percentile-bootstrap 95 % interval, over graded pairs; ' +
+      'all pairs (pass/fail families too) and how many were solved at L5 and with the lever.',
+    columns: ['agent', 'mode', 'lever', 'families', 'pairs', 'L5 score', 'lever score', 'delta', 'delta lo', 'delta hi', 'abandoned dropped', 'all pairs', 'all families', 'solved L5', 'solved lever'],
+    rows: studies.map((d) => [d.agent, d.mode, d.lever, d.families.join(' '), d.pairs, d.meanL5, d.meanLever, d.delta, d.interval?.lo ?? null, d.interval?.hi ?? null, d.abandonedDropped, d.successPairs, d.successFamilies.join(' '), d.solvedL5, d.solvedLever]),
   };
   return studies.length ? [behaviour, failures, levers] : [behaviour, failures];
 }
