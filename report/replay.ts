@@ -90,7 +90,8 @@ export function shortCalls(turn: LogTurn): string {
     return `${a.tool}(${args})${status ? ` → ${OUTCOME[status] ?? status}` : ''}`;
   });
   if (actions.length > CALLS_SHOWN) parts.push(`+${actions.length - CALLS_SHOWN} more`);
-  return `Calls: ${parts.join('; ')}`;
+  // Said as the reply to the turn's pictures: a rollback picture shows the turn before's call, not these.
+  return `Then called: ${parts.join('; ')}`;
 }
 
 /** Episode folders of a run that hold a log, for the "unknown instance" line. */
