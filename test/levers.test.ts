@@ -13,6 +13,9 @@ import { writeTables } from '../report/tables.ts';
 import { assertInstance } from '../tasks/instance-schema.ts';
 import { checkInstanceId, families, getFamily, familyAndInstanceFromId, leversOf } from '../tasks/registry.ts';
 import { selectInstances, suiteInstances } from '../tasks/suites.ts';
+import { Renderer } from '../render/renderer.ts';
+import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 
 /** The paths at which two JSON values differ. */
 function differences(a: unknown, b: unknown, path = ''): string[] {
@@ -168,6 +171,26 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
       expect(lb.rows[0].leverDeltas.map((x) => [x.lever, x.pairs, x.delta, x.successPairs])).to.deep.equal([['+rot', 0, null, 1], ['+tool', 1, d.delta, 1]]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("a study's first view is held to the study's own promise: A1 and A3 +occ hide the lever's count, M5 +tool shows each of the block's arrows", async () => {
+    // Before: A1-L5+occ and A3-L5+occ declared L5's bound (2 and 0 hidden) while hiding 4 and 2;
+    // M5-L5+tool-s100's +y arrow lay behind its +z arrow (found by `verify --suite levers`).
+    const renderer = new Renderer({ frameCache: 0 });
+    try {
+      for (const id of ['A1-L5+occ-s100', 'A3-L5+occ-s100', 'M5-L5+tool-s100']) {
+        const { family, instance } = familyAndInstanceFromId(id);
+        const env = await TaskEnv.create(family, instance);
+        try {
+          const v = await checkFirstView(env, renderer);
+          expect(v.problems, id).to.deep.equal([]);
+        } finally {
+          env.free();
+        }
+      }
+    } finally {
+      await renderer.close();
     }
   });
 });

@@ -16,7 +16,8 @@ import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/piece
 import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
 import { boxCells, boxTop, cellCentre, FLOOR, FLOOR_TOP, FRONT_RIM, HIDE_WALL, ORIGIN_MARK_HALF, TABLE, WALL, type A1Scene } from './scene.ts';
-import { TIER_SPECS } from './generate.ts';
+import { instanceSettings } from '../../levers.ts';
+import { A1_LEVERS, TIER_SPECS } from './generate.ts';
 import { completable } from './solver.ts';
 
 /** Adds the table, the box (floor and walls), the cell marks and the hiding wall. */
@@ -131,8 +132,8 @@ export function build(instance: Instance<A1Scene>, world: World): FamilyEnv {
         // The pieces behind the wall are out of sight from the first view by design.
         hidden: s.pieces.filter((p) => p.hidden).map((p) => p.name),
         hiddenBecause: 'the task: some pieces wait behind the wall, seen only by moving the camera',
-        // As many as the tier text says ("2 pieces hidden", "4 of the 6 pieces hidden").
-        hiddenAtMost: TIER_SPECS[instance.tier].hidden,
+        // As many as the tier text says ("2 pieces hidden", "4 of the 6 pieces hidden"); a lever study's own (A1-L5+occ).
+        hiddenAtMost: instanceSettings(instance, TIER_SPECS, A1_LEVERS).hidden,
       },
     ],
     solved() {

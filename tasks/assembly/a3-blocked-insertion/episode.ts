@@ -21,7 +21,8 @@ import { addTable, boxShape, CELL, WOOD } from '../../kits/polycube-pieces/piece
 import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/placement.ts';
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
 import { homeCells, orderProblem } from './order.ts';
-import { boxTop, cellCentre, TIER_SPECS, FLOOR, FLOOR_TOP, FRONT_RIM, HIDE_WALL, inBox, ORIGIN_MARK_HALF, TABLE, WALL, type A3Scene } from './scene.ts';
+import { instanceSettings } from '../../levers.ts';
+import { A3_LEVERS, boxTop, cellCentre, TIER_SPECS, FLOOR, FLOOR_TOP, FRONT_RIM, HIDE_WALL, inBox, ORIGIN_MARK_HALF, TABLE, WALL, type A3Scene } from './scene.ts';
 
 /** Adds the table, the box (floor and walls), the cell marks, the column-0 mark and the `+occ` wall. */
 function buildStatics(world: World, s: A3Scene): void {
@@ -160,8 +161,8 @@ export function build(instance: Instance<A3Scene>, world: World): FamilyEnv {
         scenery: ['cell-marks'],
         hidden: s.pieces.filter((p) => p.hidden).map((p) => p.name),
         ...(s.wall ? { hiddenBecause: '+occ (L7): the grey wall hides some pieces on the table from the first view' } : {}),
-        // As many as the tier text says ("2 of the table pieces hidden").
-        hiddenAtMost: TIER_SPECS[instance.tier].hidden,
+        // As many as the tier text says ("2 of the table pieces hidden"); a lever study's own (A3-L5+occ).
+        hiddenAtMost: instanceSettings(instance, TIER_SPECS, A3_LEVERS).hidden,
       },
     ],
     solved() {

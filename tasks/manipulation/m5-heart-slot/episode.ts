@@ -11,7 +11,7 @@ import { heldPartHandlers } from '../../kits/held-part/tools.ts';
 import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { finishZ, match, partRadius, partShapes, routePoses, wallGeometry, WALL_TURN } from './geometry.ts';
-import { ARROWS_AT, WORKSPACE, type M5Scene } from './scene.ts';
+import { ARROWS_AT, TOOL_ARROW_LENGTH, WORKSPACE, type M5Scene } from './scene.ts';
 import { m5Tools } from './tools.ts';
 
 const COLORS = { wall: '#cfc6b4', part: '#e0623a', zone: '#2ecc71' };
@@ -44,7 +44,7 @@ export function build(instance: Instance<M5Scene>, world: World): FamilyEnv {
   const followers: Array<{ body: string; offset: { p: [number, number, number]; q: [number, number, number, number] } }> = [];
   if (s.toolFrame) {
     const front: [number, number, number] = [0, 0, s.part.thickness / 2 + 0.002];
-    for (const b of frameArrowBodies('heart-axis', front, [0, 0, 0, 1], 0.035)) {
+    for (const b of frameArrowBodies('heart-axis', front, [0, 0, 0, 1], TOOL_ARROW_LENGTH)) {
       const offset = { p: [...b.pose.p] as [number, number, number], q: [...b.pose.q] as [number, number, number, number] };
       world.addBody({ ...b, kind: 'kinematic', pose: composePose(s.start, offset) });
       followers.push({ body: b.name, offset });

@@ -13,7 +13,7 @@ import { reference } from './solver.ts';
 /** What M5 is: id, version, category, title, summary and tiers. */
 export const M5_DESCRIPTOR: FamilyDescriptor = {
   id: 'M5',
-  version: 4,
+  version: 5,
   category: 'M',
   title: 'Heart slot',
   summary:

@@ -4,7 +4,7 @@
  * front of it (face-on, turned, or in any orientation by tier) and the goal beyond it. Every
  * random choice comes from `redrawRng`; a draw that fails a filter is drawn again.
  */
-import { pointsUnderLabels, type SightPoint } from '../../kits/sight-lines.ts';
+import { frameArrowBoxes, frameArrowPoints, pointsUnderLabels, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { roundTo } from '../../../core/determinism.ts';
 import type { Rng } from '../../../core/rng.ts';
 import { qaxisAngle, qmul, qnormalize, qrotate, vdot } from '../../../sim/math.ts';
@@ -18,7 +18,7 @@ import type { FamilyDescriptor, Instance, InstanceFilter, Tier } from '../../typ
 import { tidyQuat } from '../m1-chiral-peg/scene.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { fitQuat, openingRadius, partRadius } from './geometry.ts';
-import { M5_LEVERS, PART, TIERS, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene, type M5TierSettings } from './scene.ts';
+import { M5_LEVERS, PART, TIERS, TOOL_ARROW_LENGTH, WALL_THICKNESS, WORKSPACE, type M5Opening, type M5Scene, type M5TierSettings } from './scene.ts';
 import { m5Tools } from './tools.ts';
 
 /** How far (m) the block's start keeps from the workspace's left and bottom edges beyond its radius: clear of the rulers in the first view. */
@@ -175,7 +175,20 @@ const TOOL_ARROWS_FACE_CAMERA: InstanceFilter<M5Scene> = {
       });
     });
     const covered = pointsUnderLabels(inst.camera.initial, inst.rulers ?? [], heads);
-    return covered.length ? `a ruler's label lies over the ${covered[0].what}` : null;
+    if (covered.length) return `a ruler's label lies over the ${covered[0].what}`;
+    // Nor may one arrow hide another, or the wall hide one: seen along the face at a slant, an
+    // arrow pointing away can lie behind one pointing toward the camera (M5-L5+tool-s100: the +y
+    // shaft 155 of 201 pixels behind the +z arrow). The wall is taken whole (its openings too),
+    // so a draw is refused when in doubt.
+    const origin = qrotate(s.start.q, [0, 0, s.part.thickness / 2 + 0.002]).map((v, j) => v + s.start.p[j]) as [number, number, number];
+    const arrows = frameArrowBoxes(origin, s.start.q, TOOL_ARROW_LENGTH);
+    const wallBox: SightBox = {
+      center: [0, (WORKSPACE.min[1] + WORKSPACE.max[1]) / 2, s.wall.z],
+      half: [(WORKSPACE.max[0] - WORKSPACE.min[0]) / 2, (WORKSPACE.max[1] - WORKSPACE.min[1]) / 2, s.wall.thickness / 2],
+    };
+    const points = frameArrowPoints(origin, s.start.q, TOOL_ARROW_LENGTH).map((p, i) => ({ ...p, what: `${p.what} of the block's axes`, own: [Math.floor(i / 3)] }));
+    const hidden = unseenPoints(inst.camera.initial, points, [...arrows, wallBox]);
+    return hidden.length ? `the ${hidden[0].what} is hidden (by another arrow or the wall)` : null;
   },
 };
 

@@ -75,6 +75,8 @@ export const M5_LEVERS: LeverTable<M5TierSettings> = {
 
 /** The part's heart and thickness, metres. */
 export const PART = { width: 0.096, height: 0.087, thickness: 0.04 };
+/** The shaft length of the block's own axis arrows under `+tool` (drawn from its front face), metres. */
+export const TOOL_ARROW_LENGTH = 0.035;
 /** Wall thickness, metres. */
 export const WALL_THICKNESS = 0.02;
 /** The workspace (and the wall's extent in x and y), metres. */
