@@ -2,8 +2,8 @@
  * B7 overhang column, written on the loose-block kit: stack loose blocks in one column at a
  * table's edge so that a block reaches past a marker post beyond it, and the stack stands.
  */
-import type { FamilyDescriptor, TaskFamily } from '../../types.ts';
-import { leverInfo } from '../../levers.ts';
+import type { FamilyDescriptor, TaskFamily } from '../../tasks/types.ts';
+import { leverInfo } from '../../tasks/levers.ts';
 import { build } from './episode.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from './filters.ts';
 import { generate } from './generate.ts';

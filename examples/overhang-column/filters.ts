@@ -3,9 +3,9 @@
  * column (fewer fall short even at the rule's margin); the kit's prior-fitted column is the
  * family's own sightless player.
  */
-import { priorFittedColumn } from '../../kits/loose-blocks/prior-column.ts';
-import type { SightlessStrategy } from '../../sightless.ts';
-import type { InstanceFilter } from '../../types.ts';
+import { priorFittedColumn } from '../../tasks/kits/loose-blocks/prior-column.ts';
+import type { SightlessStrategy } from '../../tasks/sightless.ts';
+import type { InstanceFilter } from '../../tasks/types.ts';
 import { RULE_MARGIN, TIERS, type B7Scene } from './scene.ts';
 import { ruleReach } from './solver.ts';
 

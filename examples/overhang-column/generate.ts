@@ -3,13 +3,13 @@
  * lengths and the marker as a fraction of the reference column's overhang. The text names
  * colours and counts only; lengths, the edge and the marker are read off the ruler.
  */
-import { roundTo } from '../../../core/determinism.ts';
-import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
-import { makeInstance } from '../../instance.ts';
-import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
-import { farthestOfSupply, placeToolSpec, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../kits/loose-blocks/stack-tools.ts';
-import { namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
-import { tierSettings } from '../../levers.ts';
+import { roundTo } from '../../core/determinism.ts';
+import { generateFiltered, redrawRng } from '../../solvers/redraw.ts';
+import { makeInstance } from '../../tasks/instance.ts';
+import type { FamilyDescriptor, Instance, Tier } from '../../tasks/types.ts';
+import { farthestOfSupply, placeToolSpec, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../tasks/kits/loose-blocks/stack-tools.ts';
+import { namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../tasks/kits/loose-blocks/table-edge.ts';
+import { tierSettings } from '../../tasks/levers.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { B7_LEVERS, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B7Scene } from './scene.ts';
 

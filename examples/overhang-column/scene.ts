@@ -2,9 +2,9 @@
  * B7 overhang column: the scene (the loose-block kit's table, edge, marker and supply, plus how
  * many blocks the marker needs) and the tiers.
  */
-import type { TableEdgeScene } from '../../kits/loose-blocks/table-edge.ts';
-import type { LeverTable } from '../../levers.ts';
-import type { Tier } from '../../types.ts';
+import type { TableEdgeScene } from '../../tasks/kits/loose-blocks/table-edge.ts';
+import type { LeverTable } from '../../tasks/levers.ts';
+import type { Tier } from '../../tasks/types.ts';
 
 /** A B7 world: the kit's `edgeX`, `markerX` and `blocks`, and the blocks the marker needs. */
 export interface B7Scene extends TableEdgeScene {

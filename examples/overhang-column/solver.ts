@@ -2,9 +2,9 @@
  * B7 reference: the loose-block kit's farthest column of `needed` blocks of the supply
  * (exhaustive over choice and order), placed bottom up.
  */
-import { SpaceActError } from '../../../core/errors.ts';
-import { farthestOfSupply, placeCalls } from '../../kits/loose-blocks/stack-tools.ts';
-import type { Instance, ReferenceSolution } from '../../types.ts';
+import { SpaceActError } from '../../core/errors.ts';
+import { farthestOfSupply, placeCalls } from '../../tasks/kits/loose-blocks/stack-tools.ts';
+import type { Instance, ReferenceSolution } from '../../tasks/types.ts';
 import { REFERENCE_MARGIN, RULE_MARGIN, type B7Scene } from './scene.ts';
 
 /** The farthest a column of `count` of the supply's blocks reaches at the rule's margin (−∞: none stands). */
