@@ -13,7 +13,9 @@ import { TaskEnv } from '../tasks/env.ts';
 import { arrangementFailure, arrangementReach, contactForcesBalance, farthestTree, landingLevel, treeShapes, type ArrangedBlock } from '../tasks/kits/loose-blocks/arrangement.ts';
 import { bestColumn, columnFailure, columnReach, farthestColumn } from '../tasks/kits/loose-blocks/column.ts';
 import { solveLp } from '../tasks/kits/loose-blocks/lp.ts';
-import { BLOCK_HEIGHT, blockBody, supplyPose } from '../tasks/kits/loose-blocks/table-edge.ts';
+import { BLOCK_HEIGHT, blockBody, mixedSupplyLengths, supplyPose } from '../tasks/kits/loose-blocks/table-edge.ts';
+import { Rng } from '../core/rng.ts';
+import { SpaceActError } from '../core/errors.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 import { World } from '../sim/world.ts';
 
@@ -339,6 +341,18 @@ describe('B4 overhang stack', function () {
   });
 
   describe('generator', () => {
+    it("the kit's mixed supply: two long, two middling, the rest short, in that order; fewer than four refused", () => {
+      for (const key of ['a', 'b', 'c']) {
+        const l = mixedSupplyLengths(new Rng(key), 0.2, 6);
+        expect(l).to.have.length(6);
+        expect(l[0]).to.equal(0.2);
+        expect(l[1] / 0.2).to.be.within(0.9, 1);
+        for (const k of [2, 3]) expect(l[k] / 0.2).to.be.within(0.55, 0.75);
+        for (const k of [4, 5]) expect(l[k] / 0.2).to.be.within(0.3, 0.45);
+      }
+      expect(() => mixedSupplyLengths(new Rng('a'), 0.2, 3)).to.throw(SpaceActError, /at least 4/);
+    });
+
     it('at every tier the marker needs the tier\'s number of blocks, the reference column reaches it, and the budget is two over', () => {
       for (const tier of TIER_LIST) {
         for (const seed of [0, 1, 2, 3, 4, 5]) {

@@ -8,7 +8,7 @@ import { generateFiltered, redrawRng } from '../../solvers/redraw.ts';
 import { makeInstance } from '../../tasks/instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../tasks/types.ts';
 import { farthestOfSupply, placeToolSpec, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../tasks/kits/loose-blocks/stack-tools.ts';
-import { namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../tasks/kits/loose-blocks/table-edge.ts';
+import { mixedSupplyLengths, namedSupply, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../tasks/kits/loose-blocks/table-edge.ts';
 import { tierSettings } from '../../tasks/levers.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { B7_LEVERS, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B7Scene } from './scene.ts';
@@ -19,9 +19,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
   const t = tierSettings('B7', TIERS, tier, lever, B7_LEVERS);
   const rng = redrawRng('B7', tier, seed, attempt);
   const long = rng.range(t.length[0], t.length[1]);
-  const lengths = t.mixed
-    ? [long, long * rng.range(0.9, 1), long * rng.range(0.55, 0.75), long * rng.range(0.55, 0.75), long * rng.range(0.3, 0.45), long * rng.range(0.3, 0.45)]
-    : Array.from({ length: t.supply }, () => long);
+  const lengths = t.mixed ? mixedSupplyLengths(rng, long, t.supply) : Array.from({ length: t.supply }, () => long);
   // Colours in a fixed order (the text is alike for every seed); which is long is drawn.
   const blocks = namedSupply(rng.shuffle(lengths));
   const edgeX = roundTo(rng.range(0.27, 0.42), 4);

@@ -13,7 +13,7 @@ import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, InstanceFilter, Tier } from '../../types.ts';
 import { boxScreenArea, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
 import { farthestOfSupply, placeToolSpec, REMOVE_LAST_TOOL_SPEC, REMOVE_TOOL_SPEC, tableEdgeRules } from '../../kits/loose-blocks/stack-tools.ts';
-import { BLOCK_DEPTH, BLOCK_HEIGHT, namedSupply, supplyPose, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
+import { BLOCK_DEPTH, BLOCK_HEIGHT, mixedSupplyLengths, namedSupply, supplyPose, TABLE_EDGE_GROUND, tableEdgeCamera, tableEdgeRulers } from '../../kits/loose-blocks/table-edge.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { tierSettings } from '../../levers.ts';
 import { actionBudget, B4_LEVERS, REFERENCE_MARGIN, RULE_MARGIN, TIERS, type B4Scene } from './scene.ts';
@@ -35,11 +35,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
   const lengths: number[] = [];
   if (t.counterweight) lengths.push(long, long * rng.range(0.9, 1), long * rng.range(0.45, 0.65));
   else if (!t.mixed) for (let i = 0; i < t.supply; i++) lengths.push(long);
-  else {
-    lengths.push(long, long * rng.range(0.9, 1));
-    lengths.push(long * rng.range(0.55, 0.75), long * rng.range(0.55, 0.75));
-    for (let i = 4; i < t.supply; i++) lengths.push(long * rng.range(0.3, 0.45));
-  }
+  else lengths.push(...mixedSupplyLengths(rng, long, t.supply));
   // The colours come in one fixed order, so the text is the same for every seed; which of them
   // is long is drawn (the lengths are shuffled over them).
   const order = rng.shuffle(lengths.map((_, i) => i));

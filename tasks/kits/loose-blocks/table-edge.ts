@@ -15,6 +15,7 @@
  */
 import { roundTo } from '../../../core/determinism.ts';
 import { SpaceActError } from '../../../core/errors.ts';
+import type { Rng } from '../../../core/rng.ts';
 import type { Pose, RulerSpec } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
 import type { Instance, ViewDeclaration } from '../../types.ts';
@@ -102,6 +103,18 @@ export function namedSupply(lengths: readonly number[]): SupplyBlock[] {
   const colors = Object.keys(BLOCK_COLORS) as BlockColor[];
   if (lengths.length > colors.length) throw new SpaceActError('invalid-argument', `a supply holds at most ${colors.length} blocks (one per colour), not ${lengths.length}`, { field: 'lengths' });
   return lengths.map((length, k) => ({ color: colors[k], length: roundTo(length, 4) }));
+}
+
+/**
+ * The lengths of a mixed supply of `count` blocks (at least four), drawn in this order: two long
+ * ones (`long`, and 90–100 % of it), two middling (55–75 %) and the rest short (30–45 %), so
+ * that which blocks a column should take, and in what order, has to be read off the ruler.
+ */
+export function mixedSupplyLengths(rng: Rng, long: number, count: number): number[] {
+  if (count < 4) throw new SpaceActError('invalid-argument', `a mixed supply holds at least 4 blocks, not ${count}`, { field: 'count' });
+  const lengths = [long, long * rng.range(0.9, 1), long * rng.range(0.55, 0.75), long * rng.range(0.55, 0.75)];
+  for (let i = 4; i < count; i++) lengths.push(long * rng.range(0.3, 0.45));
+  return lengths;
 }
 
 /** Where a supply block lies before it is used (and goes back to when removed). */
