@@ -7,6 +7,7 @@ import { runInstances } from '../agents/runner.ts';
 import { INSTANCE_ID_SCHEMA_PATTERN, instanceId, parseInstanceId } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { analyzeRuns, formatAnalysis } from '../report/analysis/analyze.ts';
+import { leverStudyDeltas } from '../report/analysis/deltas.ts';
 import { buildLeaderboard } from '../report/analysis/leaderboard.ts';
 import { analysisTables } from '../report/analysis/tables.ts';
 import { writeTables } from '../report/tables.ts';
@@ -172,6 +173,26 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+
+  it('lever rows count every non-abandoned pair and its solved sides, pass/fail families included (hand-built episodes)', () => {
+    const ep = (instance: string, solved: boolean, score: number | null, abandoned = false) => ({ instance, family: instance.slice(0, 2), score, graded: score !== null, abandoned, solved });
+    const rows = leverStudyDeltas(
+      [
+        ep('B2-L5-s1', true, null), ep('B2-L5+rot-s1', false, null),
+        ep('B2-L5-s2', true, null), ep('B2-L5+rot-s2', true, null),
+        ep('P1-L5-s1', false, 40), ep('P1-L5+rot-s1', true, 100),
+        ep('B1-L5-s3', true, null), ep('B1-L5+rot-s3', true, null, true),
+        ep('B6-L5+rot-s4', true, null),
+      ],
+      'hand-built',
+    );
+    expect(rows).to.have.length(1);
+    const rot = rows[0];
+    // Three pairs count (B2 twice, P1); B1's is dropped as abandoned; B6 has no L5 side.
+    expect(rot).to.include({ lever: '+rot', pairs: 1, delta: 60, successPairs: 3, solvedL5: 2, solvedLever: 2, abandonedDropped: 1 });
+    expect(rot.families).to.deep.equal(['P1']);
+    expect(rot.successFamilies).to.deep.equal(['B2', 'P1']);
   });
 
   it("a study's first view is held to the study's own promise: A1 and A3 +occ hide the lever's count, M5 +tool shows each of the block's arrows", async () => {
