@@ -110,6 +110,7 @@ export async function runEpisode(opts: EpisodeOptions): Promise<EpisodeOutcome> 
         turnsLeft: instance.budgets.turns - turn + 1,
         actionCap,
         ...(instance.budgets.actions !== undefined ? { actionsLeft: instance.budgets.actions - actions } : {}),
+        ...(instance.budgets.refusals !== undefined ? { refusalsLeft: Math.max(0, instance.budgets.refusals - env.refusals) } : {}),
         instance: env.view,
         tools: env.tools,
         history,

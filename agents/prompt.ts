@@ -212,7 +212,12 @@ export function buildTurnMessages(obs: Observation, opts: PromptOptions): ChatCo
 
   const now = [
     `Turn ${obs.turn}; ${obs.turnsLeft} turn${obs.turnsLeft === 1 ? '' : 's'} left including this one.` +
-      (obs.actionsLeft !== undefined ? ` ${obs.actionsLeft} action${obs.actionsLeft === 1 ? '' : 's'} left in the whole episode (every move counts, including one that is rolled back; looking around costs none).` : ''),
+      (obs.actionsLeft !== undefined ? ` ${obs.actionsLeft} action${obs.actionsLeft === 1 ? '' : 's'} left in the whole episode (every move counts, including one that is rolled back; looking around costs none).` : '') +
+      (obs.refusalsLeft !== undefined
+        ? obs.refusalsLeft === 0
+          ? ' A call that is refused or rolled back now ends the episode, unsolved.'
+          : ` ${obs.refusalsLeft} refused or rolled-back call${obs.refusalsLeft === 1 ? '' : 's'} allowed; the one after ends the episode, unsolved.`
+        : ''),
     `World time: ${seconds(obs.worldTime)}.`,
     obs.actionCap === 1 ? 'Send exactly 1 call this turn.' : `Send 1 to ${obs.actionCap} calls this turn.`,
   ];

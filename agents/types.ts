@@ -30,6 +30,8 @@ export interface Observation {
   actionCap: number;
   /** Actions left in the episode's action budget (counting this turn's), when the instance has one. */
   actionsLeft?: number;
+  /** Refused calls the episode still allows before the next one ends it (`budgets.refusals`), when the instance sets a limit. */
+  refusalsLeft?: number;
   /** What the agent is told about the instance: id, title, rules, tools, budgets, camera limits — never the scene or the answer. */
   instance: InstanceView;
   /** Tools available this episode (no camera tools under `no-camera`). */

@@ -77,6 +77,11 @@ export class TaskEnv {
   camera: CameraSpec;
   /** Set once the episode has terminated. */
   endReason: EndReason = null;
+  /**
+   * Calls refused (rolled back) so far, for `budgets.refusals`. Kept outside the world, since a
+   * rollback restores the world's snapshot and must not undo its own count.
+   */
+  refusals = 0;
   /** The last violation's rollback view, until the next observation consumes it. */
   private lastRollback: RollbackView | null = null;
   /** Poses of moving bodies at every step of the last strobe span (about one second). */
@@ -333,6 +338,13 @@ export class TaskEnv {
       const violating = this.scene(outcome.violatingScene);
       this.strobe = strobeBefore;
       this.lastRollback = { violation: outcome.violation, violating, restored: this.scene() };
+      this.refusals += 1;
+      const allowed = this.instance.budgets.refusals;
+      if (allowed !== undefined && this.refusals > allowed) {
+        this.endReason = 'failed';
+        const said = allowed === 0 ? 'no refused call' : `at most ${allowed} refused call${allowed === 1 ? '' : 's'}`;
+        return result('violation', `${outcome.violation.message} The episode has ended: it allows ${said}.`, { kind: spec.kind, violation: outcome.violation });
+      }
       return result('violation', outcome.violation.message, { kind: spec.kind, violation: outcome.violation });
     }
     const out = outcome.value as ToolOutput;
@@ -358,6 +370,7 @@ export class TaskEnv {
     const saved = {
       strobe: this.strobe.slice(),
       end: this.endReason,
+      refusals: this.refusals,
       rollback: this.lastRollback,
       camera: this.camera,
     };
@@ -368,6 +381,7 @@ export class TaskEnv {
       this.world.restore(snap);
       this.strobe = saved.strobe;
       this.endReason = saved.end;
+      this.refusals = saved.refusals;
       this.lastRollback = saved.rollback;
       this.camera = saved.camera;
     }

@@ -47,6 +47,7 @@ export const INSTANCE_SCHEMA = {
         turns: { type: 'integer', minimum: 1, maximum: 1000 },
         actionsPerTurn: { type: 'integer', minimum: 1, maximum: 5 },
         actions: { type: 'integer', minimum: 1, maximum: 100000 },
+        refusals: { type: 'integer', minimum: 0, maximum: 100000 },
       },
     },
     camera: {

@@ -91,8 +91,13 @@ export interface Instance<Scene = unknown> {
    * non-perception calls, refused-by-a-check ones included. Where a small state space could
    * be searched blindly (try every move; probe with calls that are rolled back), an action
    * budget makes such probing cost what it costs a real player.
+   *
+   * `refusals`, when set, is how many calls may be refused (rolled back by a check) in the
+   * whole episode; the one after ends it, failed. Where each refusal is a bit of feedback about
+   * a small hidden state (P6: which pegs hold which disks), even a tight action budget leaves
+   * room to read the state off refusals, while a player who looks needs none.
    */
-  budgets: { turns: number; actionsPerTurn: number; actions?: number };
+  budgets: { turns: number; actionsPerTurn: number; actions?: number; refusals?: number };
   camera: CameraConfig;
   rulers: RulerSpec[];
   /** Drawn ground plane, if any. */

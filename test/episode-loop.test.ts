@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { runEpisode } from '../agents/loop.ts';
 import { DEFAULT_MODE, parseMode } from '../agents/modes.ts';
+import { buildTurnMessages } from '../agents/prompt.ts';
 import type { Agent, AgentReply, Observation, TurnRecord } from '../agents/types.ts';
 import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
@@ -112,6 +113,34 @@ describe('episode loop (P6, real world and renderer)', () => {
     expect(records[1].results.map((r) => r.status)).to.deep.equal(['ok', 'not-run']);
     expect(records[1].results[1].message).to.match(/action budget/);
     expect(outcome).to.include({ actions: 3, perceptionActions: 1, violations: 1, turns: 2, endReason: 'action-budget', truncated: true, solved: false });
+  });
+
+  it('a refusal budget lets the stated number of calls be refused and ends the episode, failed, at the next', async () => {
+    const { family, instance } = p6();
+    const ref = (await family.reference(instance)).calls;
+    const illegal = illegalAfter(instance.scene as P6Scene, ref[0]);
+    // Turn 1: a move and an illegal one (the one refusal allowed). Turn 2: the same illegal
+    // move again ends the episode; the call after it is not run.
+    const agent = new FixedCallsAgent([[ref[0], illegal], [illegal, ref[1]], [ref[1]]]);
+    const records: TurnRecord[] = [];
+    const outcome = await runEpisode({
+      family,
+      instance: { ...instance, budgets: { turns: 10, actionsPerTurn: 5, refusals: 1 } },
+      agent,
+      mode: DEFAULT_MODE,
+      renderer: null,
+      render: 'never',
+      onTurn: (r) => {
+        records.push(r);
+      },
+    });
+    expect(agent.seen.map((o) => o.refusalsLeft)).to.deep.equal([1, 0]);
+    expect(JSON.stringify(buildTurnMessages(agent.seen[1], { historyTurns: 4 }))).to.match(/refused or rolled back now ends the episode/);
+    expect(records[0].results.map((r) => r.status)).to.deep.equal(['ok', 'violation']);
+    expect(records[0].results[1].message).not.to.match(/episode has ended/);
+    expect(records[1].results.map((r) => r.status)).to.deep.equal(['violation', 'not-run']);
+    expect(records[1].results[0].message).to.match(/The episode has ended: it allows at most 1 refused call\./);
+    expect(outcome).to.include({ violations: 2, turns: 2, endReason: 'failed', terminated: true, solved: false });
   });
 
   it('camera tools cost no world time and change no state; the clock is frozen between turns', async () => {

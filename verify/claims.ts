@@ -50,7 +50,7 @@ export interface ClaimsReport {
 
 /** The state before each call an episode ran, recorded by {@link recordCallStates}. */
 export interface CallStates {
-  before: Array<{ world: WorldSnapshot; end: TaskEnv['endReason'] }>;
+  before: Array<{ world: WorldSnapshot; end: TaskEnv['endReason']; refusals: number }>;
 }
 
 /**
@@ -64,7 +64,7 @@ export function recordCallStates(env: TaskEnv): CallStates {
   // The loop calls env.execute for every call; wrapping it on this one object records the
   // state before each, without a hook in the environment every episode would pay for.
   env.execute = (call: ToolCall) => {
-    states.before.push({ world: env.world.snapshot(), end: env.endReason });
+    states.before.push({ world: env.world.snapshot(), end: env.endReason, refusals: env.refusals });
     return execute(call);
   };
   return states;
@@ -87,6 +87,7 @@ export function probeMinimality(env: TaskEnv, states: CallStates, calls: ToolCal
     const from = drop[0];
     env.world.restore(states.before[from].world);
     env.endReason = states.before[from].end;
+    env.refusals = states.before[from].refusals;
     const skip = new Set(drop);
     let done = 0;
     for (let j = from; j < calls.length; j++) {

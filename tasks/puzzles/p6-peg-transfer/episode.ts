@@ -94,8 +94,6 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
   const dist = distancesToGoal(n, s.target, rules);
   const startDistance = distanceOf(dist, s.start, 3);
   const diskName = (i: number): string => `disk-${i + 1}`;
-  /** How the text names a disk: by its colour, as the picture shows it. */
-  const diskWords = (i: number): string => `the ${DISK_COLOR_NAMES[i % DISK_COLOR_NAMES.length]} disk`;
   const over = (peg: number, y: number): Pose => ({ p: [pegXZ(s, peg)[0], y, pegXZ(s, peg)[1]], q: [0, 0, 0, 1] });
 
   return {
@@ -142,13 +140,13 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
             bodies: [name, diskName(under)],
             target: { body: diskName(under), point: [tx, DISK_THICKNESS * below, tz] },
             point: [tx, DISK_THICKNESS * below, tz],
-            message: `${refusal}: ${diskWords(disk)} may not rest on ${diskWords(under)}, which is smaller.`,
+            message: `${refusal}: a disk may not rest on a smaller disk.`,
           });
         }
         world.setKind(name, 'dynamic');
         world.setVelocity(name, [0, 0, 0], [0, 0, 0]);
         world.meta.pegs = applyMove(st, { from, to });
-        return `moved ${diskWords(disk)} from peg ${L(from)} onto peg ${L(to)}`;
+        return `moved the top disk of peg ${L(from)} onto peg ${L(to)}`;
       },
     },
     solved() {

@@ -14,14 +14,14 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P6 is: id, version, category, title, summary and tiers. */
 export const P6_DESCRIPTOR: FamilyDescriptor = {
   id: 'P6',
-  version: 4,
+  version: 5,
   category: 'P',
   title: 'Peg transfer',
   summary:
     'Move a stack of disks between three pegs, never putting a disk on a smaller one. Tests multi-step planning executed physically; the optimum is proven by exhaustive search.',
   tiers: {
-    L1: { levers: [], description: '3 disks scattered over the pegs, 4–7 moves from the goal peg (marked only by a green pad); a move budget of the shortest plan plus a quarter again (at least two spare moves), refused moves included.' },
-    L3: { levers: [], description: '5 disks scattered, 12–25 moves from the goal; the same kind of move budget.' },
+    L1: { levers: [], description: '3 disks scattered over the pegs, 4–7 moves from the goal peg (marked only by a green pad); a move budget of the tier’s longest plan plus a quarter again, and a move that breaks a rule ends the episode.' },
+    L3: { levers: [], description: '5 disks scattered, 12–25 moves from the goal; the same kind of budget.' },
     L5: { levers: [], description: '5 disks scattered, with the variant rule that a disk moves only between neighbouring pegs; 30–80 moves from the goal; the letters stand in a drawn order, so which letter names the middle peg is shown only in the scene.' },
     L7: { levers: ['+rot'], description: 'L5 with the board turned 50–130° about the vertical: the pegs no longer run left to right in the first view and must be told apart by the letters on their stands.' },
   },
@@ -37,11 +37,4 @@ export const p6PegTransfer: TaskFamily<P6Scene> = {
   shortestSolutions,
   shortcutFilters: SHORTCUT_FILTERS,
   sightless: SIGHTLESS,
-  textVaries: [
-    {
-      what: 'action budget',
-      reason: "The budget follows the instance's shortest plan and must be stated to be fair; it says nothing about which peg holds which disk or which peg is the goal.",
-      values: (i) => [`at most ${i.budgets.actions} moves`],
-    },
-  ],
 };

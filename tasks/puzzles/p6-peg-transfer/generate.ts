@@ -11,7 +11,7 @@ import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
 import { boxScreenArea, firstClearCamera, orbitCandidates, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
-import { actionBudget, boardPoint, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import { actionBudget, boardPoint, REFUSALS_ALLOWED, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -48,8 +48,8 @@ function rulesText(s: P6Scene, budget: number, shuffledLetters: boolean): string
   ];
   if (s.adjacentOnly) lines.push('Variant rule: a disk may only move between neighbouring pegs, that is between the middle peg and either end peg; a move between the two end pegs directly is not allowed.');
   lines.push(
-    `Budget: at most ${budget} moves in the whole episode. Every move counts, also one that is refused and rolled back; looking around with the camera is free. The episode ends when the budget is spent.`,
-    'An illegal move is stopped and rolled back, and the rest of that turn is not run. The episode ends as soon as every disk is on the goal peg.',
+    `Budget: at most ${budget} moves in the whole episode; looking around with the camera is free. The episode ends when the budget is spent.`,
+    'A move that breaks a rule (from a peg with no disk, onto the same peg, onto a smaller disk' + (s.adjacentOnly ? ', or between the two end pegs' : '') + ') is stopped and rolled back, and it ends the episode unsolved. An episode that ends unsolved is scored by how close the disks are to the goal. The episode ends as soon as every disk is on the goal peg.',
   );
   return lines.join('\n');
 }
@@ -171,7 +171,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
   // letters) from the same stream. L7 keeps its one draw, and its instances.
   for (let k = 0; lever && k < STUDY_TURN_DRAWS && smallDisk(scene, camera); k++) ({ scene, camera } = dress());
   const yawDeg = scene.yawDeg;
-  const budget = actionBudget(moves);
+  const budget = actionBudget(T);
   // The ruler runs along the board's long edge away from the first view (its back, or its front
   // once the board is turned past 90°: `facingSide`), ticks pointing away from the first view,
   // so the letter stands on the near side never cover its labels.
@@ -184,7 +184,7 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
     title: `Peg transfer, ${T.disks} disks${T.adjacentOnly ? ', neighbouring pegs only' : ''}${T.rotated ? ', turned board' : ''}`,
     rules: rulesText(scene, budget, T.shuffledLetters),
     tools: [moveTool(T.adjacentOnly)],
-    budgets: { turns: 100, actionsPerTurn: 5, actions: budget },
+    budgets: { turns: 100, actionsPerTurn: 5, actions: budget, refusals: REFUSALS_ALLOWED },
     camera: {
       initial: camera,
       elevationRange: [0, 90],

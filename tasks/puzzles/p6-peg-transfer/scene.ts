@@ -52,7 +52,7 @@ export const DISK_THICKNESS = 0.012;
 export const DROP_GAP = 0.0005;
 // No green: the goal pad is green.
 export const DISK_COLORS = ['#e74c3c', '#f39c12', '#f1c40f', '#8e44ad', '#2980b9', '#7f8c8d'];
-/** How messages name each disk (the rules never number them; the picture shows colours). */
+/** The disks' colour names, for the state read-out (call results never name a disk: which one moved would tell its size). */
 export const DISK_COLOR_NAMES = ['red', 'orange', 'yellow', 'purple', 'blue', 'grey'];
 
 /** What a tier sets: disks, how far the start is from the goal, the variant rule and the lever. */
@@ -89,16 +89,23 @@ export const P6_LEVERS: LeverTable<P6Tier> = {
 };
 
 /**
- * The whole-episode action budget for a start `moves` from the goal: the shortest plan plus a
- * quarter again (at least two spare moves). Refused moves count, so a blind search of the state
- * space by trial and error runs out long before it finds the goal, and a memorised plan from
- * another seed cannot spend many refused moves skipping to the part of it that fits this start
- * (with half again and at least four spare moves, the best of 200 other seeds' plans solved 18
- * of 100 L1 and 26 of 100 L5 starts; see README.md).
+ * The whole-episode action budget of a tier: the plan of its longest start plus a quarter again
+ * (at least two spare moves), the same for every seed of the tier. Version 4 gave each seed its
+ * own plan's length plus a quarter, and stating it told a text-only agent how long the shortest
+ * plan was, which with a few probing moves picked the goal peg (issue 36; README.md). What
+ * stops blind search is {@link REFUSALS_ALLOWED}, not the budget's size.
  */
-export function actionBudget(moves: number): number {
-  return moves + Math.max(2, Math.ceil(moves / 4));
+export function actionBudget(tier: P6Tier): number {
+  return tier.maxMoves + Math.max(2, Math.ceil(tier.maxMoves / 4));
 }
+
+/**
+ * Refused moves an episode allows: none, the first one ends it unsolved (scored by how far the
+ * disks got). A seeing player never needs to break a rule, but each refusal is a bit about which
+ * peg's top disk is the larger, and with a 27-state L1 the best blind policy that may spend
+ * refused moves solves a third of the starts; allowing none holds it to 2 % (README.md).
+ */
+export const REFUSALS_ALLOWED = 0;
 
 /** Outer radius of disk `i` (0 = smallest), m. */
 export function diskRadius(i: number): number {

@@ -168,3 +168,64 @@ export function shortestSolutions(instance: Instance<P6Scene>): ShortestSolution
   const sol = solvePegTransfer(s.start, s.target, { pegs: 3, adjacentOnly: s.adjacentOnly });
   return { length: sol.optimalLength, count: sol.shortestPlans };
 }
+
+/**
+ * The best success rate any agent that never looks can reach on a tier, computed exactly: the
+ * start is uniform over the states `minMoves`–`maxMoves` from a goal peg drawn uniformly (as the
+ * generator draws them), the agent's only feedback is whether each move was accepted, refused
+ * or finished the task (call results name no disk), and it may spend at most `refusals`
+ * refused moves and `budget` moves in all. A dynamic programme over belief sets — the
+ * (state, goal) pairs still consistent with the feedback — takes the best move at each. Peg
+ * positions are taken as known, so under drawn letters it is an upper bound.
+ */
+export function bestBlindSuccess(
+  n: number,
+  rules: PegRules,
+  range: { minMoves: number; maxMoves: number },
+  budget: number,
+  refusals: number,
+): number {
+  const size = rules.pegs ** n;
+  const dist = Array.from({ length: rules.pegs }, (_, g) => distancesToGoal(n, g, rules));
+  const goals = Array.from({ length: rules.pegs }, (_, g) => encode(new Array(n).fill(g), rules.pegs));
+  const moves: PegMove[] = [];
+  for (let from = 0; from < rules.pegs; from++) for (let to = 0; to < rules.pegs; to++) if (from !== to) moves.push({ from, to });
+  // after[k][m]: the state after move m from state k, or -1 when it is refused.
+  const after = Array.from({ length: size }, (_, k) => {
+    const s = decode(k, n, rules.pegs);
+    return moves.map((m) => (moveProblem(s, m, rules) ? -1 : encode(applyMove(s, m), rules.pegs)));
+  });
+  const start: number[] = [];
+  for (let k = 0; k < size; k++) {
+    for (let g = 0; g < rules.pegs; g++) if (dist[g][k] >= range.minMoves && dist[g][k] <= range.maxMoves) start.push(k * rules.pegs + g);
+  }
+  const memo = new Map<string, number>();
+  // Most candidates solved from belief `bel` (state·pegs + goal, sorted) with `left` moves and `q` refusals to spare.
+  const best = (bel: number[], left: number, q: number): number => {
+    if (left === 0 || bel.length === 0) return 0;
+    const key = `${left}:${q}:${bel.join(',')}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let top = 0;
+    for (let m = 0; m < moves.length; m++) {
+      const refused: number[] = [];
+      const moved: number[] = [];
+      let done = 0;
+      for (const c of bel) {
+        const k = Math.floor(c / rules.pegs);
+        const g = c % rules.pegs;
+        const next = after[k][m];
+        if (next < 0) refused.push(c);
+        else if (next === goals[g]) done++;
+        else moved.push(next * rules.pegs + g);
+      }
+      // Nothing below can solve more than every candidate left.
+      if (done + moved.length + (q > 0 ? refused.length : 0) <= top) continue;
+      const v = done + (q > 0 ? best(refused, left - 1, q - 1) : 0) + best(moved.sort((a, b) => a - b), left - 1, q);
+      if (v > top) top = v;
+    }
+    memo.set(key, top);
+    return top;
+  };
+  return start.length ? best(start.sort((a, b) => a - b), budget, refusals) / start.length : 0;
+}
