@@ -169,14 +169,101 @@ export function shortestSolutions(instance: Instance<P6Scene>): ShortestSolution
   return { length: sol.optimalLength, count: sol.shortestPlans };
 }
 
+/** Feedback of one move to an agent that never looks: refused (rolled back), accepted, or the task done. */
+export type BlindOutcome = 'refused' | 'accepted' | 'done';
+
 /**
- * The best success rate any agent that never looks can reach on a tier, computed exactly: the
- * start is uniform over the states `minMoves`–`maxMoves` from a goal peg drawn uniformly (as the
- * generator draws them), the agent's only feedback is whether each move was accepted, refused
- * or finished the task (call results name no disk), and it may spend at most `refusals`
- * refused moves and `budget` moves in all. A dynamic programme over belief sets — the
- * (state, goal) pairs still consistent with the feedback — takes the best move at each. Peg
- * positions are taken as known, so under drawn letters it is an upper bound.
+ * The best policy of an agent that never looks, computed exactly. The start is uniform over the
+ * states `minMoves`–`maxMoves` from a goal peg drawn uniformly (as the generator draws them), and
+ * uniform over the letter orders the rules allow; the agent's only feedback is whether each move
+ * was refused, accepted or finished the task (call results name no disk). A belief is the sorted
+ * list of candidates — (state, goal, letter order) — still consistent with the feedback, and a
+ * dynamic programme over beliefs, moves left and refusals left takes the best move at each.
+ */
+export class BlindPlanner {
+  private readonly pegs: number;
+  private readonly orders: number[][];
+  /** Moves by letter: (from, to) indices into the letters A, B, C. */
+  readonly moves: PegMove[] = [];
+  private readonly goals: number[];
+  /** after[state][order · moves + m]: the state after letter move m under that order, or -1 when refused. */
+  private readonly after: Int32Array[];
+  private readonly memo = new Map<string, { value: number; move: number }>();
+  /** The candidates before any move: index ((state · pegs + goal) · orders + order). */
+  readonly start: number[] = [];
+
+  /**
+   * @param orders - the letter orders a seed may draw: `orders[o][letter]` is that letter's peg
+   *   position (one identity order when the letters run A, B, C along the board).
+   */
+  constructor(n: number, rules: PegRules, range: { minMoves: number; maxMoves: number }, orders: number[][] = [[0, 1, 2]]) {
+    this.pegs = rules.pegs;
+    this.orders = orders;
+    const size = rules.pegs ** n;
+    const dist = Array.from({ length: rules.pegs }, (_, g) => distancesToGoal(n, g, rules));
+    this.goals = Array.from({ length: rules.pegs }, (_, g) => encode(new Array(n).fill(g), rules.pegs));
+    for (let from = 0; from < rules.pegs; from++) for (let to = 0; to < rules.pegs; to++) if (from !== to) this.moves.push({ from, to });
+    const M = this.moves.length;
+    this.after = Array.from({ length: size }, (_, k) => {
+      const s = decode(k, n, rules.pegs);
+      const row = new Int32Array(orders.length * M);
+      orders.forEach((order, o) =>
+        this.moves.forEach((m, i) => {
+          const phys = { from: order[m.from], to: order[m.to] };
+          row[o * M + i] = moveProblem(s, phys, rules) ? -1 : encode(applyMove(s, phys), rules.pegs);
+        }),
+      );
+      return row;
+    });
+    for (let k = 0; k < size; k++) {
+      for (let g = 0; g < rules.pegs; g++) {
+        if (dist[g][k] < range.minMoves || dist[g][k] > range.maxMoves) continue;
+        for (let o = 0; o < orders.length; o++) this.start.push((k * rules.pegs + g) * orders.length + o);
+      }
+    }
+  }
+
+  /** The candidates of `belief` after letter move `m` gave `outcome`, sorted. */
+  update(belief: number[], m: number, outcome: BlindOutcome): number[] {
+    const out: number[] = [];
+    const O = this.orders.length;
+    for (const c of belief) {
+      const o = c % O;
+      const k = Math.floor(c / O / this.pegs);
+      const g = Math.floor(c / O) % this.pegs;
+      const next = this.after[k][o * this.moves.length + m];
+      const got: BlindOutcome = next < 0 ? 'refused' : next === this.goals[g] ? 'done' : 'accepted';
+      if (got !== outcome) continue;
+      out.push(next < 0 ? c : (next * this.pegs + g) * O + o);
+    }
+    return out.sort((a, b) => a - b);
+  }
+
+  /** Most candidates of `belief` the best policy solves with `left` moves and `refusals` refused moves to spare, and its first move (-1 when none helps). */
+  best(belief: number[], left: number, refusals: number): { value: number; move: number } {
+    if (left === 0 || belief.length === 0) return { value: 0, move: -1 };
+    const key = `${left}:${refusals}:${belief.join(',')}`;
+    const known = this.memo.get(key);
+    if (known) return known;
+    let top = { value: 0, move: -1 };
+    for (let m = 0; m < this.moves.length; m++) {
+      const done = this.update(belief, m, 'done').length;
+      const moved = this.update(belief, m, 'accepted');
+      const refused = refusals > 0 ? this.update(belief, m, 'refused') : [];
+      // Nothing below can solve more than every candidate left.
+      if (done + moved.length + refused.length <= top.value) continue;
+      const v = done + this.best(moved, left - 1, refusals).value + (refused.length ? this.best(refused, left - 1, refusals - 1).value : 0);
+      if (v > top.value) top = { value: v, move: m };
+    }
+    this.memo.set(key, top);
+    return top;
+  }
+}
+
+/**
+ * The best success rate any agent that never looks can reach on a tier ({@link BlindPlanner}),
+ * spending at most `budget` moves and `refusals` refused moves. Peg positions are taken as known
+ * unless `orders` lists the letter orders a seed may draw.
  */
 export function bestBlindSuccess(
   n: number,
@@ -184,48 +271,8 @@ export function bestBlindSuccess(
   range: { minMoves: number; maxMoves: number },
   budget: number,
   refusals: number,
+  orders?: number[][],
 ): number {
-  const size = rules.pegs ** n;
-  const dist = Array.from({ length: rules.pegs }, (_, g) => distancesToGoal(n, g, rules));
-  const goals = Array.from({ length: rules.pegs }, (_, g) => encode(new Array(n).fill(g), rules.pegs));
-  const moves: PegMove[] = [];
-  for (let from = 0; from < rules.pegs; from++) for (let to = 0; to < rules.pegs; to++) if (from !== to) moves.push({ from, to });
-  // after[k][m]: the state after move m from state k, or -1 when it is refused.
-  const after = Array.from({ length: size }, (_, k) => {
-    const s = decode(k, n, rules.pegs);
-    return moves.map((m) => (moveProblem(s, m, rules) ? -1 : encode(applyMove(s, m), rules.pegs)));
-  });
-  const start: number[] = [];
-  for (let k = 0; k < size; k++) {
-    for (let g = 0; g < rules.pegs; g++) if (dist[g][k] >= range.minMoves && dist[g][k] <= range.maxMoves) start.push(k * rules.pegs + g);
-  }
-  const memo = new Map<string, number>();
-  // Most candidates solved from belief `bel` (state·pegs + goal, sorted) with `left` moves and `q` refusals to spare.
-  const best = (bel: number[], left: number, q: number): number => {
-    if (left === 0 || bel.length === 0) return 0;
-    const key = `${left}:${q}:${bel.join(',')}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let top = 0;
-    for (let m = 0; m < moves.length; m++) {
-      const refused: number[] = [];
-      const moved: number[] = [];
-      let done = 0;
-      for (const c of bel) {
-        const k = Math.floor(c / rules.pegs);
-        const g = c % rules.pegs;
-        const next = after[k][m];
-        if (next < 0) refused.push(c);
-        else if (next === goals[g]) done++;
-        else moved.push(next * rules.pegs + g);
-      }
-      // Nothing below can solve more than every candidate left.
-      if (done + moved.length + (q > 0 ? refused.length : 0) <= top) continue;
-      const v = done + (q > 0 ? best(refused, left - 1, q - 1) : 0) + best(moved.sort((a, b) => a - b), left - 1, q);
-      if (v > top) top = v;
-    }
-    memo.set(key, top);
-    return top;
-  };
-  return start.length ? best(start.sort((a, b) => a - b), budget, refusals) / start.length : 0;
+  const planner = new BlindPlanner(n, rules, range, orders);
+  return planner.start.length ? planner.best(planner.start, budget, refusals).value / planner.start.length : 0;
 }
