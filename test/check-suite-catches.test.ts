@@ -11,6 +11,7 @@ import { getFamily } from '../tasks/registry.ts';
 import type { FamilyEnv, Instance, TaskFamily, TextVariation, ToolOutput } from '../tasks/types.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import type { P6Scene } from '../tasks/puzzles/p6-peg-transfer/scene.ts';
+import { solvePegTransfer } from '../tasks/puzzles/p6-peg-transfer/solver.ts';
 import { firstPoseDifference, purityProblems, recordPoses, type CallPoses } from '../verify/determinism.ts';
 import { claimProblems, textLeakProblems, TierInstances } from '../verify/family-checks.ts';
 import { seedVaryingNumbers, staticTextLeaks, textFindings } from '../verify/text-leak.ts';
@@ -18,7 +19,7 @@ import { runReference } from '../verify/verify.ts';
 import { viewSampleRecord } from '../verify/view-sample.ts';
 
 const P6 = getFamily('P6') as TaskFamily;
-/** P6 with its action budget allow-listed: the one seed-varying value of its text. */
+/** An allow-list of the action budget, for a family whose budget varies with the seed. */
 const BUDGET: TextVariation = { what: 'action budget', reason: 'the reference length times a fixed factor; says nothing the picture should show', values: (i) => [String(i.budgets.actions)] };
 const cleanP6: TaskFamily = { ...P6, textVaries: [BUDGET] };
 
@@ -46,14 +47,25 @@ describe('check-suite checks fail hand-built families (issue 36)', function () {
   this.timeout(600_000);
 
   it('(a) a metric number in the rules: the text-leak check names the family, the tier, two seeds and the first differing words', () => {
-    expect(staticTextLeaks(cleanP6, 'L7', Array.from({ length: 30 }, (_, s) => s)).problems, 'P6 with its budget allow-listed reads alike').to.deep.equal([]);
+    expect(staticTextLeaks(cleanP6, 'L7', Array.from({ length: 30 }, (_, s) => s)).problems, 'P6 reads alike').to.deep.equal([]);
     const metric: TaskFamily = { ...cleanP6, generate: (seed, tier) => { const i = P6.generate(seed, tier); return { ...i, rules: `${i.rules} The board is turned ${Math.abs((i.scene as P6Scene).yawDeg)}°.` }; } };
     const r = staticTextLeaks(metric, 'L7', Array.from({ length: 30 }, (_, s) => s));
     expect(r.passed).to.equal(false);
     expect(r.problems).to.have.length(1);
     expect(r.problems[0]).to.match(/^P6 L7: the rules of seeds 0 and \d+ differ \(word \d+: "…board is turned \d+°\." vs "…board is turned \d+°\."\)/);
-    // Without its allow-list the budget is caught the same way.
-    expect(staticTextLeaks({ ...P6, textVaries: [] }, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems.join('\n')).to.match(/Budget: at most \d+ moves/);
+    // P6 version 4's budget (each seed's shortest plan plus a quarter) is caught the same way
+    // unless allow-listed.
+    const perSeedBudget: TaskFamily = {
+      ...P6,
+      generate: (seed, tier) => {
+        const i = P6.generate(seed, tier) as Instance<P6Scene>;
+        const plan = solvePegTransfer(i.scene.start, i.scene.target, { pegs: 3, adjacentOnly: i.scene.adjacentOnly }).optimalLength;
+        const budget = plan + Math.max(2, Math.ceil(plan / 4));
+        return { ...i, rules: i.rules.replace(/at most \d+ moves/, `at most ${budget} moves`), budgets: { ...i.budgets, actions: budget } };
+      },
+    };
+    expect(staticTextLeaks(perSeedBudget, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems.join('\n')).to.match(/Budget: at most \d+ moves/);
+    expect(staticTextLeaks({ ...perSeedBudget, textVaries: [BUDGET] }, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems).to.deep.equal([]);
   });
 
   it('(b) a seed-varying number in a tool result: the episode scan names the call and what it equals', async () => {

@@ -64,7 +64,8 @@ describe('command line: every error is one clear line and a non-zero exit', func
 
   it('Ctrl-C stops a run after the turn in flight: the report is written, the line says how to continue, and the same command finishes it', async () => {
     const out = join(tmp, 'interrupted');
-    const args = ['run', '--agent', 'random', '--seed', '3', '--render', 'never', '--instance', 'P6-L5-s100,P6-L7-s100,P6-L3-s101', '--out', out];
+    // M2's random episodes run to their action budget (P6's now end at the first refused move).
+    const args = ['run', '--agent', 'random', '--seed', '3', '--render', 'never', '--instance', 'M2-L5-s100,M2-L7-s100,M2-L3-s100', '--out', out];
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -74,7 +75,7 @@ describe('command line: every error is one clear line and a non-zero exit', func
     // Interrupted once the first turn of an episode is logged.
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
-        const logs = ['P6-L5-s100', 'P6-L7-s100', 'P6-L3-s101'].map((id) => join(out, 'episodes', id, 'log.jsonl'));
+        const logs = ['M2-L5-s100', 'M2-L7-s100', 'M2-L3-s100'].map((id) => join(out, 'episodes', id, 'log.jsonl'));
         if (logs.some((f) => existsSync(f) && readFileSync(f, 'utf8').includes('"type":"turn"'))) {
           clearInterval(poll);
           resolve();

@@ -17,12 +17,13 @@ import { replayBar, replayFrames, writeReplay } from '../report/replay.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'spaceact.mjs');
-const ID = 'P6-L3-s100';
+const ID = 'M2-L1-s100';
 
 /**
- * Tries an illegal move first (on P6-L3-s100 peg C's top disk is larger than peg B's, so C→B
- * breaks the rule and is rolled back), then plays the verified reference: an episode that is
- * solved with one rollback image in its log.
+ * Tries a move that collides first (on M2-L1-s100 lowering the rod 5 cm drives it into the floor
+ * and walls, so it is rolled back), then plays the verified reference: an episode that is solved
+ * with one rollback image in its log. (P6 no longer suits: its first refused move ends the
+ * episode.)
  */
 class RollbackFirstAgent implements Agent {
   readonly name = 'rollback-first';
@@ -35,7 +36,7 @@ class RollbackFirstAgent implements Agent {
     return this.reference.start(ctx, privileged);
   }
   async act(obs: Observation): Promise<AgentReply> {
-    if (this.turns++ === 0) return { rationale: 'An illegal move, to see the rollback.', note: '', actions: [{ tool: 'move', args: { from: 'C', to: 'B' } }] };
+    if (this.turns++ === 0) return { rationale: 'A colliding move, to see the rollback.', note: '', actions: [{ tool: 'translate', args: { dx_m: 0, dy_m: -0.05, dz_m: 0 } }] };
     return this.reference.act(obs);
   }
 }
@@ -159,7 +160,7 @@ describe('spaceact replay: an animated episode from its log alone', function () 
     expect(existsSync(mp4)).to.equal(false);
     expect((await thrown(() => writeReplay({ dir: join(tmp, 'nope'), instance: ID, out: join(tmp, 'a.gif') }))).message).to.match(/is not a folder/);
     const unknown = await thrown(() => writeReplay({ dir: run, instance: 'P6-L1-s100', out: join(tmp, 'a.gif') }));
-    expect(unknown.message).to.match(/P6-L1-s100 was not logged in .*: it holds P6-L3-s100$/);
+    expect(unknown.message).to.match(/P6-L1-s100 was not logged in .*: it holds M2-L1-s100$/);
     expect((await thrown(() => writeReplay({ dir: run, instance: ID, out: join(tmp, 'no', 'such', 'a.gif') }))).message).to.match(/the folder .* does not exist/);
     expect((await thrown(() => writeReplay({ dir: run, instance: ID, out: join(tmp, 'a.gif'), secondsPerFrame: 0 }))).message).to.match(/--seconds-per-frame/);
     expect(existsSync(join(tmp, 'a.gif'))).to.equal(false);

@@ -96,8 +96,10 @@ describe('verify: a broken reference fails, naming the instance and the first vi
   it('the random baseline counts its successes against the bound', async () => {
     const { family, instance } = p6();
     const s = instance.scene;
-    // One move from the goal: the smallest disk is off the goal peg, everything else on it.
-    const oneMove: Instance<P6Scene> = { ...instance, scene: { ...s, start: s.start.map((_, i) => (i === 0 ? (s.target + 1) % 3 : s.target)) } };
+    // One move from the goal: the smallest disk is off the goal peg, everything else on it; and
+    // refused moves allowed, so a random agent's first illegal move does not end its episode.
+    const { refusals: _unlimited, ...budgets } = instance.budgets;
+    const oneMove: Instance<P6Scene> = { ...instance, budgets, scene: { ...s, start: s.start.map((_, i) => (i === 0 ? (s.target + 1) % 3 : s.target)) } };
     const report = await runRandomBaseline(family, oneMove, { seeds: 6, turns: 10 });
     expect(report.seeds).to.equal(6);
     expect(report.rate).to.equal(report.successes / 6);

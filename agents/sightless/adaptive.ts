@@ -30,6 +30,13 @@ import { CpuCapSpent } from './simulate.ts';
 
 /** Generator seeds sampled per tier when the family offers no `candidates`. */
 export const CANDIDATE_POOL = 2000;
+/**
+ * Seeds sampled per tier for a family whose only tool is its answer: there is nothing to probe,
+ * so the agent's one decision is the answer most common among the survivors, and 200 draws
+ * estimate that prior well. 2,000 of V1's slow draws cost 4,600 s of CPU a run and spent the
+ * agent's cap before it played (99 of 100 episodes given up; issue 35).
+ */
+export const ANSWER_POOL = 200;
 /** Most survivors whose references are computed and tried in turn. */
 const PLAN_LIMIT = 3;
 /** Survivors sampled to score a probe (its outcome split); few, since scoring previews every probe on each. */
@@ -211,7 +218,7 @@ async function poolOf(tools: AdaptiveTools, view: SightlessView): Promise<Candid
   if (family.candidates) {
     return tools.shared(`candidates:${digest(text)}`, () => dedupe([...family.candidates!(view, tools.tier)]), { uncapped: true });
   }
-  const pool = await tools.shared<Pool>('pool', () => generatedPool(tools), { uncapped: true });
+  const pool = await tools.shared<Pool>('pool', () => generatedPool(tools, acting(view).length ? CANDIDATE_POOL : ANSWER_POOL), { uncapped: true });
   return pool.get(digest(text)) ?? [];
 }
 
@@ -224,9 +231,9 @@ async function poolOf(tools: AdaptiveTools, view: SightlessView): Promise<Candid
  */
 let lastPool: { key: string; pool: Pool } | null = null;
 
-function generatedPool(tools: AdaptiveTools): Pool {
+function generatedPool(tools: AdaptiveTools, size: number): Pool {
   const family = tools.family;
-  const seeds = tools.sampleSeeds(CANDIDATE_POOL);
+  const seeds = tools.sampleSeeds(size);
   const key = `${family.id}/${family.version}/${tools.tier}/${digest(seeds.join(','))}`;
   if (lastPool?.key === key) return lastPool.pool;
   const pool: Pool = new Map();
@@ -528,8 +535,10 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
         continue;
       }
     }
-    // Few survivors (or none of the probes tells them apart): their references, most common first.
-    for (const c of spread(alive, PLAN_LIMIT)) {
+    // Few survivors (or none of the probes tells them apart): their references, most common
+    // first. With nothing to probe (an answer-only family) every survivor votes, so the answer
+    // played is the one the sampled prior favours.
+    for (const c of spread(alive, acting(view).length ? PLAN_LIMIT : ANSWER_POOL)) {
       const ref = await tools.shared(`ref:${digest(c.key)}`, async () => {
         try {
           return (await tools.reference(c.instance)).calls;
