@@ -78,6 +78,8 @@ export interface ServedState {
   /** The episode's action budget, when the instance has one. */
   actionBudget?: number;
   actionsLeft?: number;
+  /** Refused calls still allowed before the next one ends the episode, when the instance limits them (`budgets.refusals`, e.g. P6: none). */
+  refusalsLeft?: number;
   worldTime: number;
   noteEnabled: boolean;
   /** The note as the agent last wrote it. */
@@ -230,6 +232,7 @@ export class ServedStateBuilder {
       actionCap: obs?.actionCap ?? inst.budgets.actionsPerTurn,
       actionsUsed,
       ...(inst.budgets.actions !== undefined ? { actionBudget: inst.budgets.actions, actionsLeft: Math.max(0, inst.budgets.actions - actionsUsed) } : {}),
+      ...(obs?.refusalsLeft !== undefined ? { refusalsLeft: obs.refusalsLeft } : {}),
       worldTime: obs?.worldTime ?? 0,
       noteEnabled: obs ? !obs.mode.nonote : true,
       note: obs?.note ?? '',

@@ -102,6 +102,8 @@ describe('spaceact serve: episodes over HTTP/JSON for agents in any language', f
     expect(s.tools.find((t) => t.name === 'move')!.parameters).to.deep.equal(instance.tools.find((t) => t.name === 'move')!.parameters);
     expect((s.replySchema as { required: string[] }).required).to.deep.equal(['rationale', 'note', 'actions']);
     expect(s.actionBudget).to.equal(instance.budgets.actions);
+    // P6 allows no refused move: an HTTP agent is told so, as the prompt tells a model.
+    expect(s.refusalsLeft).to.equal(instance.budgets.refusals).and.to.equal(0);
     expect(s.images.map((i) => i.kind)).to.deep.equal(['view']);
 
     // The served picture is the one the agent saw and the log keeps.
