@@ -216,5 +216,11 @@ describe('check-suite checks fail hand-built families (issue 36)', function () {
     expect(textFindings('moved 159.2 mm and turned 10.5°; 3 cm left, 0.2 m up, 0.1 rad', varying)).to.deep.equal(['a length "159.2 mm"', 'a angle "10.5°"', 'a length "3 cm"', 'a length "0.2 m"', 'a angle "0.1 rad"']);
     expect(textFindings(`the board sits at ${yaw}`, varying)).to.deep.equal([`"${yaw}", which equals scene.yawDeg = ${yaw}`]);
     expect(textFindings('moved the disk from A to C (move 3 of 9)', varying)).to.deep.equal([]);
+    // A time is compared as written, never as degrees: T1's clock "8.463 s" read as 8.463° once
+    // matched a ball's speed of 0.148 (m/s); the same number bare, or with "°", is still caught.
+    const speed = { numbers: [{ value: 0.148, source: 'scene.decoy.speed', answer: false }], answerWords: [] };
+    expect(textFindings('Waited 7.463 s; world time is now 8.463 s.', speed)).to.deep.equal([]);
+    expect(textFindings('now 8.463', speed)).to.deep.equal(['"8.463", which equals scene.decoy.speed = 0.148']);
+    expect(textFindings('after 0.148 s', speed)).to.deep.equal(['"0.148 s", which equals scene.decoy.speed = 0.148']);
   });
 });

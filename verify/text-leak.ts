@@ -271,7 +271,13 @@ const UNIT_TO_SI: Record<string, { factor: number; kind: 'length' | 'angle' }> =
   radian: { factor: 1, kind: 'angle' },
   radians: { factor: 1, kind: 'angle' },
 };
-const NUMBER = /(?<![A-Za-z0-9_.])(-?\d+(?:\.\d+)?)(?:\s*(%|percent\b|mm|cm|m|°|degrees|degree|deg|radians|radian|rad)(?![A-Za-z0-9]))?/g;
+/**
+ * Units of time: a duration or the world clock ("waited 7.463 s; world time is now 8.463 s") is
+ * compared with the scene's numbers only as written. Read as degrees too, T1's clock once matched
+ * a ball's speed (8.463° = 0.148 rad).
+ */
+const TIME_UNITS = new Set(['s', 'second', 'seconds']);
+const NUMBER = /(?<![A-Za-z0-9_.])(-?\d+(?:\.\d+)?)(?:\s*(%|percent\b|mm|cm|m|°|degrees|degree|deg|radians|radian|rad|seconds|second|s)(?![A-Za-z0-9]))?/g;
 
 function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 + 0.005 * Math.abs(b);
@@ -288,15 +294,17 @@ export function textFindings(text: string, varying: SeedVarying, opts: { units?:
       found.push(`a percentage "${m[0]}"`);
       continue;
     }
+    const time = unit !== undefined && TIME_UNITS.has(unit);
     // The agent's own argument said back ("turned -30°" for a turn of −30°) tells it nothing.
     if (unit && units && (opts.echo ?? []).some((e) => near(Math.abs(x), Math.abs(e)))) continue;
-    if (unit && units) {
+    if (unit && units && !time) {
       found.push(`a ${UNIT_TO_SI[unit].kind} "${m[0]}"`);
       continue;
     }
-    // A number with a unit in SI; a bare one as written, and as millimetres, centimetres or degrees.
-    const readings = unit && UNIT_TO_SI[unit] ? [x * UNIT_TO_SI[unit].factor] : [x, x / 1000, x / 100, (x * Math.PI) / 180];
-    if (!unit && (opts.echo ?? []).some((e) => near(x, e))) continue;
+    // A number with a unit in SI, a time as written; a bare one as written, and as millimetres,
+    // centimetres or degrees.
+    const readings = time ? [x] : unit && UNIT_TO_SI[unit] ? [x * UNIT_TO_SI[unit].factor] : [x, x / 1000, x / 100, (x * Math.PI) / 180];
+    if ((!unit || time) && (opts.echo ?? []).some((e) => near(x, e))) continue;
     const hit = varying.numbers.find((v) => (v.answer ? near(x, v.value) : !countLikeText(x) && readings.some((r) => near(r, v.value))) && v.value !== 0);
     if (hit) found.push(`"${m[0]}", which equals ${hit.source} = ${hit.value}`);
   }
