@@ -323,6 +323,11 @@ describe('queue runs: a coordinator and workers over BullMQ on a real redis-serv
       expect(again.code, again.out).to.equal(0);
       expect(summaryOf(out).episodes).to.deep.equal(summaryOf(join(tmp, 'serial-lost')).episodes);
       for (const id of ids) expect(trajectory(out, id), id).to.deep.equal(trajectory(join(tmp, 'serial-lost'), id));
+      // A child that met the outage while reconnecting may have quit and been restarted after a
+      // pause; with short episodes the rerun can end inside that pause, so wait for both children
+      // to be up (each says it is waiting for jobs) before stopping them.
+      const restarted = w.out().lastIndexOf('starting another in');
+      if (restarted >= 0) await until(() => w.out().indexOf('waiting for episodes and verification jobs', restarted) >= 0, [w], 'waiting for the restarted worker');
       // SIGTERM ends the parent and both children (a forked child's channel had kept it alive).
       w.child.kill('SIGTERM');
       const ended = await w.done;
