@@ -223,20 +223,32 @@ export class BlindPlanner {
     }
   }
 
-  /** The candidates of `belief` after letter move `m` gave `outcome`, sorted. */
-  update(belief: number[], m: number, outcome: BlindOutcome): number[] {
-    const out: number[] = [];
+  /**
+   * The candidates of `belief` split by what letter move `m` would report: refused (left where
+   * they were), accepted (moved on) or done (their count), each list sorted. One pass, since the
+   * dynamic programme splits every belief by every move.
+   */
+  private split(belief: number[], m: number): { refused: number[]; accepted: number[]; done: number } {
+    const refused: number[] = [];
+    const accepted: number[] = [];
+    let done = 0;
     const O = this.orders.length;
     for (const c of belief) {
       const o = c % O;
       const k = Math.floor(c / O / this.pegs);
       const g = Math.floor(c / O) % this.pegs;
       const next = this.after[k][o * this.moves.length + m];
-      const got: BlindOutcome = next < 0 ? 'refused' : next === this.goals[g] ? 'done' : 'accepted';
-      if (got !== outcome) continue;
-      out.push(next < 0 ? c : (next * this.pegs + g) * O + o);
+      if (next < 0) refused.push(c);
+      else if (next === this.goals[g]) done++;
+      else accepted.push((next * this.pegs + g) * O + o);
     }
-    return out.sort((a, b) => a - b);
+    // A refused candidate keeps its index, so that list keeps the belief's order.
+    return { refused, accepted: accepted.sort((a, b) => a - b), done };
+  }
+
+  /** The candidates of `belief` still consistent after letter move `m` was refused or accepted (without finishing the task), sorted. */
+  update(belief: number[], m: number, outcome: Exclude<BlindOutcome, 'done'>): number[] {
+    return this.split(belief, m)[outcome];
   }
 
   /** Most candidates of `belief` the best policy solves with `left` moves and `refusals` refused moves to spare, and its first move (-1 when none helps). */
@@ -247,12 +259,11 @@ export class BlindPlanner {
     if (known) return known;
     let top = { value: 0, move: -1 };
     for (let m = 0; m < this.moves.length; m++) {
-      const done = this.update(belief, m, 'done').length;
-      const moved = this.update(belief, m, 'accepted');
-      const refused = refusals > 0 ? this.update(belief, m, 'refused') : [];
+      const { refused, accepted, done } = this.split(belief, m);
+      const spared = refusals > 0 ? refused : [];
       // Nothing below can solve more than every candidate left.
-      if (done + moved.length + refused.length <= top.value) continue;
-      const v = done + this.best(moved, left - 1, refusals).value + (refused.length ? this.best(refused, left - 1, refusals - 1).value : 0);
+      if (done + accepted.length + spared.length <= top.value) continue;
+      const v = done + this.best(accepted, left - 1, refusals).value + (spared.length ? this.best(spared, left - 1, refusals - 1).value : 0);
       if (v > top.value) top = { value: v, move: m };
     }
     this.memo.set(key, top);
