@@ -38,6 +38,13 @@ function illegalAfter(scene: P6Scene, first: ToolCall): ToolCall {
   return { tool: 'move', args: { from: pegs[bad.from], to: pegs[bad.to] } };
 }
 
+/** Runs one episode without pictures, keeping every turn's record. */
+async function runBlind(family: Parameters<typeof runEpisode>[0]['family'], instance: Parameters<typeof runEpisode>[0]['instance'], agent: Agent): Promise<{ records: TurnRecord[]; outcome: Awaited<ReturnType<typeof runEpisode>> }> {
+  const records: TurnRecord[] = [];
+  const outcome = await runEpisode({ family, instance, agent, mode: DEFAULT_MODE, renderer: null, render: 'never', onTurn: (r) => void records.push(r) });
+  return { records, outcome };
+}
+
 describe('episode loop (P6, real world and renderer)', () => {
   let renderer: Renderer;
   before(() => {
@@ -95,18 +102,7 @@ describe('episode loop (P6, real world and renderer)', () => {
     // Turn 1: a move, a look, an illegal move (rolled back: it still costs). Turn 2: two moves
     // asked for with one action left: the second is not run and the episode ends.
     const agent = new FixedCallsAgent([[ref[0], look, illegal], [ref[1], ref[2]]]);
-    const records: TurnRecord[] = [];
-    const outcome = await runEpisode({
-      family,
-      instance: { ...instance, budgets: { turns: 10, actionsPerTurn: 5, actions: 3 } },
-      agent,
-      mode: DEFAULT_MODE,
-      renderer: null,
-      render: 'never',
-      onTurn: (r) => {
-        records.push(r);
-      },
-    });
+    const { records, outcome } = await runBlind(family, { ...instance, budgets: { turns: 10, actionsPerTurn: 5, actions: 3 } }, agent);
     expect(agent.seen[0].actionsLeft).to.equal(3);
     expect(agent.seen[1].actionsLeft).to.equal(1);
     expect(records[0].results.map((r) => r.status)).to.deep.equal(['ok', 'ok', 'violation']);
@@ -122,18 +118,7 @@ describe('episode loop (P6, real world and renderer)', () => {
     // Turn 1: a move and an illegal one (the one refusal allowed). Turn 2: the same illegal
     // move again ends the episode; the call after it is not run.
     const agent = new FixedCallsAgent([[ref[0], illegal], [illegal, ref[1]], [ref[1]]]);
-    const records: TurnRecord[] = [];
-    const outcome = await runEpisode({
-      family,
-      instance: { ...instance, budgets: { turns: 10, actionsPerTurn: 5, refusals: 1 } },
-      agent,
-      mode: DEFAULT_MODE,
-      renderer: null,
-      render: 'never',
-      onTurn: (r) => {
-        records.push(r);
-      },
-    });
+    const { records, outcome } = await runBlind(family, { ...instance, budgets: { turns: 10, actionsPerTurn: 5, refusals: 1 } }, agent);
     expect(agent.seen.map((o) => o.refusalsLeft)).to.deep.equal([1, 0]);
     expect(JSON.stringify(buildTurnMessages(agent.seen[1], { historyTurns: 4 }))).to.match(/refused or rolled back now ends the episode/);
     expect(records[0].results.map((r) => r.status)).to.deep.equal(['ok', 'violation']);
