@@ -6,7 +6,7 @@
  * reference fails on one unreleased seed fails the battery, naming that seed.
  */
 import { expect } from 'chai';
-import { feelYourWay, inverseOf, probeAndMap, probesOf, reconstructThenPlan } from '../agents/sightless/adaptive.ts';
+import { ANSWER_POOL, feelYourWay, inverseOf, probeAndMap, probesOf, reconstructThenPlan } from '../agents/sightless/adaptive.ts';
 import type { AdaptiveTools, SightlessContext, SightlessResult } from '../tasks/sightless.ts';
 import { SpaceActError } from '../core/errors.ts';
 import { makeInstance } from '../tasks/instance.ts';
@@ -138,6 +138,55 @@ function switchFamily(id: string, tell: boolean): TaskFamily<SwitchScene> {
   return family;
 }
 
+/**
+ * A question with four answers and nothing to probe: the answer is 0 on two seeds in five and
+ * 1, 2 or 3 otherwise. `generated` collects every seed the family is asked to draw.
+ */
+function questionFamily(id: string, generated: number[]): TaskFamily<{ answer: number }> {
+  const family: TaskFamily<{ answer: number }> = {
+    id,
+    version: 1,
+    category: 'V',
+    title: 'Question',
+    summary: 'A hand-built answer-only family for the adaptive battery tests.',
+    tiers: { L1: { levers: [], description: 'one question' } },
+    generate(seed, tier) {
+      generated.push(seed);
+      const h = (seed * 2654435761) % 4294967296 % 10;
+      const answer = h < 4 ? 0 : 1 + (h % 3);
+      return makeInstance(family, tier, seed, {
+        title: 'Question',
+        rules: 'Answer the question shown in the picture.',
+        tools: [{ name: 'answer', kind: 'final', description: 'Give the answer.', parameters: { type: 'object', properties: { value: { enum: [0, 1, 2, 3] } }, required: ['value'], additionalProperties: false } }],
+        noCameraTools: true,
+        budgets: { turns: 1, actionsPerTurn: 1 },
+        camera: { initial: { azimuth: 0, elevation: 30, distance: 1, target: [0, 0, 0] } },
+        rulers: [],
+        dynamic: false,
+        scoring: 'passfail',
+        scene: { answer },
+        reveal: { plan: 'answer' },
+      });
+    },
+    build(instance, world): FamilyEnv {
+      return {
+        tools: {
+          answer(args) {
+            world.meta.right = Number(args.value) === instance.scene.answer;
+            return 'Answered.';
+          },
+        },
+        solved: () => world.meta.right === true,
+        progress: () => 0,
+        stateText: () => '',
+        staticsAfter: () => false,
+      };
+    },
+    reference: (instance) => ({ calls: [{ tool: 'answer', args: { value: instance.scene.answer } }], method: 'the generator knows' }),
+  };
+  return family;
+}
+
 describe('battery: adaptive sightless agents', function () {
   this.timeout(600_000);
 
@@ -188,6 +237,20 @@ describe('battery: adaptive sightless agents', function () {
     expect(a.gaveUp).to.equal(undefined);
     expect(a.unfiltered).to.equal(12);
     expect(a.successes).to.be.at.most(3);
+  });
+
+  it('for an answer-only family reconstruct-then-plan samples ANSWER_POOL seeds and plays the answer most of them vote for', async () => {
+    const generated: number[] = [];
+    const family = questionFamily('X11', generated);
+    const [r] = await runBattery(family, { seeds: 30, training: 0, strategies: [reconstructThenPlan], skip: ['null', 'random'] });
+    const a = r.agents.find((x) => x.name === 'reconstruct-then-plan')!;
+    const judged = new Set(Array.from({ length: 30 }, (_, i) => i));
+    // The pool: every seed drawn that is not a judged one (each judged seed may be drawn more than once).
+    expect(new Set(generated.filter((seed) => !judged.has(seed))).size).to.equal(ANSWER_POOL);
+    // Every episode answers 0, the pool's most common answer: it solves exactly the judged seeds whose answer is 0.
+    const zeros = [...judged].filter((seed) => family.generate(seed, 'L1').scene.answer === 0).length;
+    expect(a.successes).to.equal(zeros);
+    expect(zeros).to.be.within(5, 25);
   });
 
   it('`only` keeps the named agents and leaves every other out', async () => {
