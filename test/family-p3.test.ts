@@ -5,11 +5,12 @@ import { p3CratePushing } from '../tasks/puzzles/p3-crate-pushing/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/puzzles/p3-crate-pushing/filters.ts';
 import { drawScene } from '../tasks/puzzles/p3-crate-pushing/generate.ts';
 import { crateDistances, parseLevel, step } from '../tasks/puzzles/p3-crate-pushing/level.ts';
-import { TIER_SPEC, type P3Scene } from '../tasks/puzzles/p3-crate-pushing/scene.ts';
+import { actionBudget, TIER_SPEC, type P3Scene } from '../tasks/puzzles/p3-crate-pushing/scene.ts';
 import { firstViewHides } from '../tasks/puzzles/p3-crate-pushing/sight.ts';
 import { pullDistances, pushDistance, solveScene } from '../tasks/puzzles/p3-crate-pushing/solver.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
 import { runBattery } from '../verify/battery.ts';
+import { TIERS } from '../core/catalog.ts';
 
 const DIRS = ['north', 'east', 'south', 'west'];
 
@@ -88,6 +89,33 @@ describe('P3 crate pushing', () => {
         expect(firstViewHides(l7.scene).length).to.be.greaterThan(0);
         expect(l7.levers).to.deep.equal(['+occ']);
       }
+    });
+  });
+
+  describe('text and budget (issue 36)', () => {
+    it("states the same title, rules and budget for every seed of a tier (version 5's budget told the optimum's length)", () => {
+      for (const tier of TIERS) {
+        const first = p3CratePushing.generate(100, tier);
+        expect(first.budgets.actions, tier).to.equal(actionBudget(tier));
+        const optima = new Set<number>();
+        for (let seed = 0; seed < 40; seed++) {
+          const inst = p3CratePushing.generate(seed, tier);
+          optima.add(inst.scene.optimum.moves);
+          expect(inst.scene.optimum.moves, `${tier} seed ${seed}`).to.be.within(...TIER_SPEC[tier].steps);
+          expect([inst.title, inst.rules, inst.budgets], `${tier} seed ${seed}`).to.deep.equal([first.title, first.rules, first.budgets]);
+        }
+        // The seeds' optima do differ, so a budget that followed them would differ too.
+        expect(optima.size, tier).to.be.greaterThan(1);
+      }
+    });
+
+    it("refuses a room whose optimum walks more steps than the tier's band allows", () => {
+      // One crate 4 pushes west of its marked cell, the pusher at the far west end: 4 pushes, 22 steps.
+      const far = scene(['####################', '#@                 #', '#                  #', '#           .   $  #', '#                  #', '####################']);
+      const r = solveScene(far);
+      expect(r.pushes).to.equal(4);
+      expect(r.moves).to.be.greaterThan(TIER_SPEC.L1.steps[1]);
+      expect(SHORTCUT_FILTERS[0].check(handInstance(far))).to.match(/22 steps, outside the tier's 8–20/);
     });
   });
 

@@ -18,6 +18,8 @@ export const SHORTCUT_FILTERS: InstanceFilter<P3Scene>[] = [
       const [lo, hi] = TIER_SPEC[instance.tier].band;
       if (!r.solvable) return 'the crates can never all reach the marked cells';
       if (r.pushes < lo || r.pushes > hi) return `the optimum is ${r.pushes} pushes, outside the tier's band ${lo}–${hi}`;
+      const [fewest, most] = TIER_SPEC[instance.tier].steps;
+      if (r.moves < fewest || r.moves > most) return `the optimum walks ${r.moves} steps, outside the tier's ${fewest}–${most}`;
       const o = instance.scene.optimum;
       return o.pushes === r.pushes && o.moves === r.moves && o.solutions === r.solutions ? null : 'the scene states another optimum than the search proves';
     },

@@ -4,7 +4,7 @@
  * breadth-first search over pulls from the finished room, and starts at a position whose exact
  * push distance lies in the tier's band (re-drawing the room when none does). The forward solver
  * then proves the optimum in pushes and steps and counts the optimal step sequences; a room it
- * cannot solve is never released.
+ * cannot solve, or whose optimum's step count is outside the tier's `steps`, is never released.
  */
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
@@ -131,9 +131,9 @@ export interface P3Draw {
 }
 
 /**
- * Re-draws rooms (deterministically) until one has a start in the tier's push band. A pure
- * function of (seed, tier, attempt); results are kept for the process (`memo: false`
- * recomputes, as the determinism test does).
+ * Re-draws rooms (deterministically) until one has a start in the tier's push band whose
+ * optimum's step count lies in the tier's `steps`. A pure function of (seed, tier, attempt);
+ * results are kept for the process (`memo: false` recomputes, as the determinism test does).
  */
 export const drawScene: (seed: number, tier: Tier, attempt?: number, opts?: { memo?: boolean }) => P3Draw = memoisedDraw((seed, tier, attempt) => drawSceneUncached(seed, tier as Tier, attempt));
 
@@ -194,6 +194,10 @@ function drawSceneUncached(seed: number, tier: Tier, attempt: number): P3Draw {
     };
     const proof = solveScene(scene);
     if (!proof.solvable || proof.pushes !== pick.d) throw new Error(`P3 ${tier} seed ${seed}: the forward search (${proof.pushes} pushes) disagrees with the pull search (${pick.d})`);
+    // A start whose optimum walks more steps than the tier allows is re-drawn (version 6): the
+    // cap fixes the tier's budget, which no longer follows the seed (issue 36); so is one that
+    // walks fewer than its floor, where the budget would leave a blind walker too many tries.
+    if (proof.moves < spec.steps[0] || proof.moves > spec.steps[1]) continue;
     scene.optimum = { pushes: proof.pushes, moves: proof.moves, solutions: proof.solutions };
     return { scene, pushes: pick.d };
   }
@@ -252,7 +256,7 @@ function nearEdgeRuler(s: P3Scene, azimuth: number): RulerSpec {
 /** One draw (an attempt of the shortcut filters' re-draw loop). */
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<P3Scene> {
   const { scene } = drawScene(seed, tier, attempt);
-  const budget = actionBudget(scene.optimum.moves);
+  const budget = actionBudget(tier);
   const cam = firstCamera(scene);
   return makeInstance(family, tier, seed, {
     title: 'Crate pushing',

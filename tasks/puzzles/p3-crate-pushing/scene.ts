@@ -56,15 +56,29 @@ export const CRATE_COLOR = '#b7793a';
 export const GOAL_COLOR = '#27ae60';
 export const PUSHER_COLOR = '#1f5fbf';
 
-/** Room size (inside the border walls), crates, wall cells and push band of each tier. */
-export const TIER_SPEC: Record<Tier, { w: number; h: number; crates: number; walls: [number, number]; platform: boolean; band: [number, number]; tall: boolean }> = {
-  L1: { w: 5, h: 4, crates: 1, walls: [1, 3], platform: false, band: [4, 6], tall: false },
-  L3: { w: 6, h: 5, crates: 2, walls: [3, 5], platform: false, band: [9, 13], tall: false },
-  L5: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], tall: false },
-  L7: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], tall: true },
+/**
+ * Room size (inside the border walls), crates, wall cells and push band of each tier, and
+ * `steps`: the band of the proven optimum's step count (the generator re-draws a room whose
+ * start walks fewer or more). Its top fixes the tier's action budget ({@link actionBudget});
+ * its floor keeps L1's budget at most about four times any room's optimum (README.md).
+ */
+export const TIER_SPEC: Record<Tier, { w: number; h: number; crates: number; walls: [number, number]; platform: boolean; band: [number, number]; steps: [number, number]; tall: boolean }> = {
+  L1: { w: 5, h: 4, crates: 1, walls: [1, 3], platform: false, band: [4, 6], steps: [8, 20], tall: false },
+  L3: { w: 6, h: 5, crates: 2, walls: [3, 5], platform: false, band: [9, 13], steps: [9, 45], tall: false },
+  L5: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], steps: [12, 55], tall: false },
+  L7: { w: 7, h: 6, crates: 2, walls: [3, 6], platform: true, band: [12, 18], steps: [12, 55], tall: true },
 };
 
-/** The action budget: the optimal number of steps plus half again. */
-export function actionBudget(moves: number): number {
-  return moves + Math.ceil(moves / 2);
+/**
+ * The whole-episode action budget of a tier: the longest optimum the tier allows (the top of
+ * `steps`) plus half again, the same for every seed of the tier (L1 30, L3 68, L5 and L7 83).
+ * Version 5 gave each seed its own optimum plus half again, and stating it told a text-only
+ * agent how many steps the shortest solution takes, a number that narrows the rooms a sampler
+ * keeps to those whose solutions are that long (issue 36; P6 version 4 fell to exactly this).
+ * The tops sit near the 99th percentile of the generator's optima (3,000 seeds per tier:
+ * longest 26 / 57 / 83 steps), so few rooms are re-drawn (README.md).
+ */
+export function actionBudget(tier: Tier): number {
+  const max = TIER_SPEC[tier].steps[1];
+  return max + Math.ceil(max / 2);
 }
