@@ -8,10 +8,11 @@ import { bestFixedSequence, SHORTCUT_FILTERS } from '../tasks/puzzles/p4-gravity
 import { drawScene } from '../tasks/puzzles/p4-gravity-maze/generate.ts';
 import { applyMove, cellOf, EXITED, MAZE_MOVES, mazeProblem, ORIENTATIONS, parseMaze } from '../tasks/puzzles/p4-gravity-maze/maze.ts';
 import { breadthFirst } from '../solvers/discrete-search/index.ts';
-import { BALL_RADIUS, CENTRE, TIER_SPEC, type P4Scene } from '../tasks/puzzles/p4-gravity-maze/scene.ts';
+import { actionBudget, BALL_RADIUS, CENTRE, TIER_SPEC, type P4Scene } from '../tasks/puzzles/p4-gravity-maze/scene.ts';
 import { moveToCall, solveMaze, startState } from '../tasks/puzzles/p4-gravity-maze/solver.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
 import { runBattery } from '../verify/battery.ts';
+import { TIERS } from '../core/catalog.ts';
 
 /** Every surface cell solid but one column (x 0, z 0) from bottom to top; the exit is the top face of its top cell. */
 function columnMaze(extra: Partial<P4Scene> = {}): P4Scene {
@@ -74,6 +75,24 @@ describe('P4 gravity maze', () => {
       expect(l7.scene.layers).to.deep.equal(l5.scene.layers);
       expect([90, 180, 270]).to.include(l7.scene.viewAzimuth);
       expect(l7.camera.initial.azimuth).to.not.equal(l5.camera.initial.azimuth);
+    });
+  });
+
+  describe('text and budget (issue 36)', () => {
+    it("states the same title, rules and budget for every seed of a tier (version 2's budget told the fewest turns)", () => {
+      for (const tier of TIERS) {
+        const first = p4GravityMaze.generate(100, tier);
+        expect(first.budgets.actions, tier).to.equal(actionBudget(tier));
+        const optima = new Set<number>();
+        for (let seed = 0; seed < 40; seed++) {
+          const inst = p4GravityMaze.generate(seed, tier);
+          optima.add(inst.scene.optimum.turns);
+          expect(inst.budgets.actions!, `${tier} seed ${seed}`).to.be.at.least(inst.scene.optimum.turns + Math.ceil(inst.scene.optimum.turns / 2));
+          expect([inst.title, inst.rules, inst.budgets], `${tier} seed ${seed}`).to.deep.equal([first.title, first.rules, first.budgets]);
+        }
+        // The seeds' optima do differ, so a budget that followed them would differ too.
+        expect(optima.size, tier).to.be.greaterThan(1);
+      }
     });
   });
 

@@ -119,7 +119,7 @@ function rulesText(s: P4Scene, budget: number): string {
 /** One draw (an attempt of the shortcut filters' re-draw loop). */
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<P4Scene> {
   const scene = drawScene(seed, tier, attempt);
-  const budget = actionBudget(scene.optimum.turns);
+  const budget = actionBudget(tier);
   const plan = solveMaze(scene).moves.map(moveToCall);
   return makeInstance(family, tier, seed, {
     title: 'Gravity maze',

@@ -62,7 +62,15 @@ export const TIER_SPEC: Record<Tier, { solid: number; band: [number, number]; op
   L7: { solid: 0.4, band: [9, 12], opaque: true, turned: true },
 };
 
-/** The action budget: the fewest turns plus half again. */
-export function actionBudget(turns: number): number {
-  return turns + Math.ceil(turns / 2);
+/**
+ * The whole-episode action budget of a tier: the longest shortest way out its band allows plus
+ * half again, the same for every seed of the tier (L1 8, L3 12, L5 and L7 18). Version 2 gave
+ * each seed its own fewest turns plus half again, and stating it told a text-only agent how many
+ * turns the shortest way out takes, a number that narrows the mazes a sampler keeps to those
+ * that far from their exit (issue 36; P6 version 4 fell to exactly this). The generator keeps
+ * only mazes in the band, so no seed's optimum is longer than its top.
+ */
+export function actionBudget(tier: Tier): number {
+  const max = TIER_SPEC[tier].band[1];
+  return max + Math.ceil(max / 2);
 }
