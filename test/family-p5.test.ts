@@ -4,11 +4,12 @@ import { TaskEnv } from '../tasks/env.ts';
 import { readCube } from '../tasks/puzzles/p5-pocket-cube/episode.ts';
 import { p5PocketCube } from '../tasks/puzzles/p5-pocket-cube/family.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from '../tasks/puzzles/p5-pocket-cube/filters.ts';
-import { drawScramble, TIER_DISTANCE } from '../tasks/puzzles/p5-pocket-cube/generate.ts';
+import { actionBudget, drawScramble, TIER_DISTANCE } from '../tasks/puzzles/p5-pocket-cube/generate.ts';
 import type { P5Scene } from '../tasks/puzzles/p5-pocket-cube/scene.ts';
 import { reference, startState } from '../tasks/puzzles/p5-pocket-cube/solver.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
 import { playSightless } from './support/sightless-episode.ts';
+import { TIERS } from '../core/catalog.ts';
 
 function withScramble(scramble: string[]): Instance<P5Scene> {
   const base = p5PocketCube.generate(100, 'L1');
@@ -76,6 +77,24 @@ describe('P5 pocket cube', () => {
       }
     }
     expect(SHORTCUT_FILTERS[0].check(withScramble(['R']))).to.match(/1 turns/);
+  });
+
+  it("states the same title, rules and budget for every seed of a tier, and no distance (issue 36)", () => {
+    for (const tier of TIERS) {
+      const first = p5PocketCube.generate(100, tier);
+      expect(first.budgets.actions, tier).to.equal(actionBudget(tier));
+      expect(first.budgets.actions, tier).to.equal(2 * TIER_DISTANCE[tier]);
+      // Version 1 said "N turns from solved" in the title and the rules.
+      expect(first.title, tier).to.not.match(/\d|from solved/);
+      expect(first.rules, tier).to.not.match(/from solved/);
+      const scrambles = new Set<string>();
+      for (let seed = 0; seed < 40; seed++) {
+        const inst = p5PocketCube.generate(seed, tier);
+        scrambles.add(inst.scene.scramble.join(' '));
+        expect([inst.title, inst.rules, inst.budgets], `${tier} seed ${seed}`).to.deep.equal([first.title, first.rules, first.budgets]);
+      }
+      expect(scrambles.size, tier).to.be.greaterThan(30);
+    }
   });
 
   describe('sightless strategies fail over many seeds', () => {

@@ -48,12 +48,15 @@ const TURN_TOOL: ToolSpec = {
 };
 
 /**
- * The action budget: twice the fewest turns (half-turn metric). Without one, 500 random turns
- * over the default 100 turns solved 1 of 20 cubes 3 turns from solved in the battery (and so
- * did 6 random turns: L1 starts 4 turns away for that reason).
+ * The whole-episode action budget of a tier: twice the tier's distance (half-turn metric), the
+ * same for every seed of the tier (L1 8, L3 12, L5 and L7 18). Every start lies exactly at its
+ * tier's distance, so this is the longest shortest solution of the tier twice over; it is read
+ * from the tier, never from the seed's scene, so it cannot follow a seed's plan (issue 36).
+ * Without a budget, 500 random turns over the default 100 turns solved 1 of 20 cubes 3 turns
+ * from solved in the battery (and so did 6 random turns: L1 starts 4 turns away for that reason).
  */
-export function actionBudget(htm: number): number {
-  return 2 * htm;
+export function actionBudget(tier: Tier): number {
+  return 2 * TIER_DISTANCE[tier];
 }
 
 function rulesText(scene: P5Scene, budget: number): string {
@@ -62,7 +65,7 @@ function rulesText(scene: P5Scene, budget: number): string {
     'Goal: turn faces until every face of the cube shows a single colour (any colour on any face).',
     'turn(face, angle) rotates the four cubies of one face together about that face\'s axis: 90 is a quarter turn clockwise as seen looking straight at the face from outside, -90 anticlockwise, 180 a half turn. Face names stay fixed to the room: after turning R, whatever faces right is still R.',
     `Each picture comes in two views: your camera, and the same cube from the opposite side ${scene.bottomView ? 'from below' : 'from above (the bottom is not shown: turn the camera below the cube to see it)'}.`,
-    `Each turn counts as one action (a half turn too). The cube is ${scene.distance.htm} turns from solved. Budget: at most ${budget} turns in the whole episode; looking around with the camera is free. The episode ends as soon as the cube is solved, or when the budget is spent; the fewer turns, the higher the score.`,
+    `Each turn counts as one action (a half turn too). Budget: at most ${budget} turns in the whole episode; looking around with the camera is free. The episode ends as soon as the cube is solved, or when the budget is spent; the fewer turns, the higher the score.`,
   ].join('\n');
 }
 
@@ -87,8 +90,8 @@ function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Insta
   const st = startState(partial);
   const scene: P5Scene = { ...partial, distance: { htm: pocketCubeDistance(st, 'htm'), qtm: pocketCubeDistance(st, 'qtm') } };
   return makeInstance(family, tier, seed, {
-    title: `Pocket cube, ${scene.distance.htm} turns from solved${tier === 'L7' ? ', bottom hidden' : ''}`,
-    rules: rulesText(scene, actionBudget(scene.distance.htm)),
+    title: `Pocket cube${tier === 'L7' ? ', bottom hidden' : ''}`,
+    rules: rulesText(scene, actionBudget(tier)),
     tools: [TURN_TOOL],
     camera: {
       initial: { azimuth: 35, elevation: 30, distance: 0.3, target: [...CENTRE] as [number, number, number] },
@@ -99,7 +102,7 @@ function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Insta
     ground: { y: -0.01 },
     dynamic: false,
     scoring: 'graded',
-    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(scene.distance.htm) },
+    budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     scene,
     reveal: { plan: 'Solve the cube in the fewest turns; a shortest solution is read off the exact distance table.' },
   });
