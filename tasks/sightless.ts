@@ -87,6 +87,15 @@ export interface AdaptiveTools {
    * candidate pool, made once for all its episodes); it always counts in the tier's average.
    */
   shared<T>(key: string, compute: () => T | Promise<T>, opts?: { uncapped?: boolean }): Promise<T>;
+  /**
+   * The value under `key` in `tierMemo`, computed once per tier, for work that depends only on
+   * the family's public code and the tier — never on the episode played (the generator's
+   * candidate pool, each candidate's outcomes under a fixed probe schedule). It is held against
+   * no CPU cap: its size is fixed by the strategy (so many candidates, so many calls each), and
+   * an agent that gave up because a slow generator spent its cap would be weak evidence. The
+   * battery reports its CPU apart (`precomputeSeconds`).
+   */
+  precompute<T>(key: string, compute: () => T | Promise<T>): Promise<T>;
   /** Scratch of this episode only. */
   episodeMemo: Map<string, unknown>;
   /** CPU seconds this episode has cost so far (the strategy's own work and the simulations). */

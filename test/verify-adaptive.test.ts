@@ -91,7 +91,7 @@ interface SwitchScene {
  * With `tell` the test's message differs for the live switch (feedback a prober maps the world
  * with); without it every test reads alike.
  */
-function switchFamily(id: string, tell: boolean): TaskFamily<SwitchScene> {
+function switchFamily(id: string, tell: boolean, opts: { actions?: number; onBuild?: () => void } = {}): TaskFamily<SwitchScene> {
   const family: TaskFamily<SwitchScene> = {
     id,
     version: 1,
@@ -108,7 +108,7 @@ function switchFamily(id: string, tell: boolean): TaskFamily<SwitchScene> {
           { name: 'throw', kind: 'final', description: 'Throw a switch (ends the episode).', parameters: { type: 'object', properties: { switch: { enum: SWITCHES } }, required: ['switch'], additionalProperties: false } },
         ],
         noCameraTools: true,
-        budgets: { turns: 40, actionsPerTurn: 5 },
+        budgets: { turns: 40, actionsPerTurn: 5, ...(opts.actions !== undefined ? { actions: opts.actions } : {}) },
         camera: { initial: { azimuth: 0, elevation: 30, distance: 1, target: [0, 0, 0] } },
         rulers: [],
         dynamic: false,
@@ -118,6 +118,7 @@ function switchFamily(id: string, tell: boolean): TaskFamily<SwitchScene> {
       });
     },
     build(instance, world): FamilyEnv {
+      opts.onBuild?.();
       const live = SWITCHES[instance.scene.live];
       return {
         tools: {
@@ -222,6 +223,32 @@ describe('battery: adaptive sightless agents', function () {
     const [silent] = await runBattery(switchFamily('X4', false), { seeds: 12, training: 0, strategies: [probeAndMap], skip: ['null', 'random'] });
     const b = silent.agents.find((x) => x.name === 'probe-and-map')!;
     expect(b.successes).to.be.at.most(2);
+  });
+
+  it('probe-and-map probes each pooled world once per tier, not once per episode, and reports that work apart', async () => {
+    let builds = 0;
+    const family = switchFamily('X12', true, { onBuild: () => builds++ });
+    const [r] = await runBattery(family, { seeds: 12, training: 0, strategies: [probeAndMap], skip: ['null', 'random'] });
+    const a = r.agents.find((x) => x.name === 'probe-and-map')!;
+    expect(a.successes).to.equal(12);
+    // The pool dedupes to one world per live switch; each is opened once for its transcript of
+    // the probe schedule. Filtering per episode opened every pooled world in each of the 12.
+    expect(builds).to.be.at.most(SWITCHES.length + 2 * 12);
+    expect(a.precomputeSeconds).to.be.a('number');
+  });
+
+  it('probe-and-map leaves two thirds of an action budget for its plans', async () => {
+    const family = switchFamily('X13', true, { actions: 12 });
+    const [r] = await runBattery(family, { seeds: 40, training: 0, strategies: [probeAndMap], skip: ['null', 'random'] });
+    const a = r.agents.find((x) => x.name === 'probe-and-map')!;
+    // It tests four switches (a third of 12) and keeps actions to throw: it solves every seed
+    // whose live switch is among the four (and, by a lucky throw, about one in sixteen others).
+    // Probing all twelve first left nothing to throw with.
+    const probed = new Set(probesOf(family.generate(0, 'L1').tools[0]).slice(0, 4).map((c) => c.args.switch));
+    const found = r.seeds.filter((seed) => probed.has(SWITCHES[family.generate(seed, 'L1').scene.live]));
+    expect(found.length).to.be.greaterThan(2);
+    expect(a.successes).to.be.at.least(found.length);
+    expect(a.successes).to.be.below(r.seeds.length / 2);
   });
 
   it('past the tier\'s shared-work cap an adaptive agent plays on unfiltered instead of giving up', async () => {

@@ -86,8 +86,14 @@ export interface BatteryAgentResult {
   passed: boolean;
   /** Up to five judged seeds it solved, to reproduce a failure. */
   solvedSeeds: number[];
-  /** Mean CPU seconds per episode (the agent's own work, its simulations and the episode). */
+  /** Mean CPU seconds per episode (the agent's own work, its simulations and the episode; not its precomputation). */
   cpuSeconds: number;
+  /**
+   * CPU seconds an adaptive agent spent once for the whole tier on work that depends only on
+   * the family's public code (the generator's candidate pool, transcripts of a fixed probe
+   * schedule); held against no cap (`AdaptiveTools.precompute`). Absent when none.
+   */
+  precomputeSeconds?: number;
   /** Episodes the agent gave up because its per-episode CPU cap was spent (adaptive agents). */
   gaveUp?: number;
   /** Up to three distinct reasons the give-ups gave (CPU figures elided), so a reader sees which cap was spent. */
@@ -373,13 +379,16 @@ async function judgeTier(
     let gaveUp = 0;
     const gaveUpReasons: string[] = [];
     let unfiltered = 0;
+    let precompute = 0;
     const solvedSeeds: number[] = [];
     for (let k = 0; k < judged.length; k++) {
       const instance = judged[k];
       const seed = report.seeds[k];
       const cpuBefore = processCpuSeconds();
       const out = await episode(instance, seed);
-      cpu += processCpuSeconds() - cpuBefore;
+      const precomputed = (out as EpisodeOutcome & { precomputed?: number }).precomputed ?? 0;
+      precompute += precomputed;
+      cpu += processCpuSeconds() - cpuBefore - precomputed;
       if ((out as EpisodeOutcome & { unfiltered?: string }).unfiltered) unfiltered++;
       const why = (out as EpisodeOutcome & { gaveUp?: string }).gaveUp;
       if (why) {
@@ -423,6 +432,7 @@ async function judgeTier(
       cpuSeconds: n ? Math.round((cpu / n) * 1000) / 1000 : 0,
       ...(gaveUp ? { gaveUp, gaveUpReasons } : {}),
       ...(unfiltered ? { unfiltered } : {}),
+      ...(precompute > 0 ? { precomputeSeconds: Math.round(precompute * 10) / 10 } : {}),
       ...(training !== undefined ? { training } : {}),
     });
   };
@@ -471,10 +481,13 @@ async function judgeTier(
           const out = await play(family, instance, agent, Math.min(s.maxTurns ?? Infinity, instance.budgets.turns), o.cap);
           const unfiltered = tools.episodeMemo.get(DEGRADED_MEMO) as string | undefined;
           if (unfiltered && !agent.gaveUp) Object.assign(out, { unfiltered });
+          if (tools.precomputedSeconds() > 0) Object.assign(out, { precomputed: tools.precomputedSeconds() });
           return agent.gaveUp ? Object.assign(out, { gaveUp: agent.gaveUp }) : out;
         } finally {
           tools.close();
-          strategyCpu += processCpuSeconds() - before;
+          // Precomputation (the candidate pool, fixed-schedule transcripts) is paid once per
+          // tier and held against no cap; the record reports it apart.
+          strategyCpu += processCpuSeconds() - before - tools.precomputedSeconds();
         }
       },
       s.fit ? count : undefined,

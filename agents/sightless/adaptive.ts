@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.ts';
 import { Rng } from '../../core/rng.ts';
 import { instanceView } from '../../tasks/instance-view.ts';
-import type { AdaptiveTools, SightlessContext, SightlessResult, SightlessStrategy, SightlessView } from '../../tasks/sightless.ts';
+import type { AdaptiveTools, SightlessContext, SightlessResult, SightlessStrategy, SightlessView, SimulatedWorld } from '../../tasks/sightless.ts';
 import type { Instance, JsonSchema, ToolCall, ToolSpec } from '../../tasks/types.ts';
 import { DEFAULT_SIGHTLESS_BOUND, answerOptions, answerTool, CHOICE_MARGIN } from './shared.ts';
 import { CpuCapSpent } from './simulate.ts';
@@ -216,9 +216,9 @@ async function poolOf(tools: AdaptiveTools, view: SightlessView): Promise<Candid
   const text = textKey(view);
   const family = tools.family;
   if (family.candidates) {
-    return tools.shared(`candidates:${digest(text)}`, () => dedupe([...family.candidates!(view, tools.tier)]), { uncapped: true });
+    return tools.precompute(`candidates:${digest(text)}`, () => dedupe([...family.candidates!(view, tools.tier)]));
   }
-  const pool = await tools.shared<Pool>('pool', () => generatedPool(tools, acting(view).length ? CANDIDATE_POOL : ANSWER_POOL), { uncapped: true });
+  const pool = await tools.precompute<Pool>('pool', () => generatedPool(tools, acting(view).length ? CANDIDATE_POOL : ANSWER_POOL));
   return pool.get(digest(text)) ?? [];
 }
 
@@ -307,12 +307,12 @@ async function survivors(tools: AdaptiveTools, view: SightlessView, ran: Sightle
  * (probe-and-map, after its whole schedule): each candidate is played call by call and dropped
  * at its first mismatch, so a wrong world costs a few calls, not the whole history.
  */
-async function survivorsAtOnce(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[]): Promise<Candidate[]> {
+async function survivorsAtOnce(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[], base: Candidate[]): Promise<Candidate[]> {
   return tools.shared(
     `all:${historyKey(view, ran)}`,
     async () => {
       const kept: Candidate[] = [];
-      for (const c of await poolOf(tools, view)) {
+      for (const c of base) {
         const w = await tools.open(c.instance);
         try {
           let ok = true;
@@ -389,26 +389,112 @@ interface EpisodeState {
   schedule: ToolCall[][] | null;
   /** Which schedule entries the last turn sent, call by call (entry, position in it). */
   sent: Array<[number, number]>;
+  /** Probe-and-map: how many calls had run when the schedule was done (its transcript's length). */
+  probed?: number;
+}
+
+/**
+ * Probe-and-map's systematic schedule: each probe with its undo. Probing may take at most half
+ * the turns (a refused probe ends its turn) and, where the episode has an action budget that
+ * counts refused calls, a third of it, so a plan still fits after the map is made.
+ */
+function probeSchedule(view: SightlessView): ToolCall[][] {
+  const actions = view.budgets.actions;
+  const most = Math.min(MAX_PROBES, Math.floor(view.budgets.turns / 2), actions === undefined ? Infinity : Math.floor(actions / 3));
+  return acting(view)
+    .flatMap(probesOf)
+    .slice(0, most)
+    .map((p) => {
+      const inv = inverseOf(p, view.tools);
+      return inv ? [p, inv] : [p];
+    });
 }
 
 function stateOf(tools: AdaptiveTools, systematic: boolean, view: SightlessView): EpisodeState {
   let s = tools.episodeMemo.get('state') as EpisodeState | undefined;
   if (!s) {
-    // Probing may take at most half the turns: refused probes end their turn.
-    const most = Math.min(MAX_PROBES, Math.floor(view.budgets.turns / 2));
-    const schedule = systematic
-      ? acting(view)
-          .flatMap(probesOf)
-          .slice(0, most)
-          .map((p) => {
-            const inv = inverseOf(p, view.tools);
-            return inv ? [p, inv] : [p];
-          })
-      : null;
-    s = { script: null, alive: [], tried: new Set(), schedule, sent: [] };
+    s = { script: null, alive: [], tried: new Set(), schedule: systematic ? probeSchedule(view) : null, sent: [] };
     tools.episodeMemo.set('state', s);
   }
   return s;
+}
+
+/** Key of the calls that ran and what each returned (status and exact message). */
+function transcriptKey(ran: Array<{ call: ToolCall; status: string; message: string }>): string {
+  return digest(canonicalJson(ran.map((r) => [r.call, r.status, r.message])));
+}
+
+/**
+ * What probe-and-map's schedule would have run, and read, had `world` been the episode's world:
+ * the loop's turns replayed exactly (the schedule packed up to the action cap, a turn stopped at
+ * its first refused or rolled-back call, the calls after it not run and owed to the next turn,
+ * the episode over once it ends or its action budget is spent). The agent's calls depend only on
+ * what earlier calls returned, so a candidate whose transcript equals the episode's is exactly one
+ * the episode's outcomes do not rule out.
+ */
+function scheduleTranscript(world: SimulatedWorld, view: SightlessView, cap: number): string {
+  const st: EpisodeState = { script: null, alive: [], tried: new Set(), schedule: probeSchedule(view), sent: [] };
+  const budget = view.budgets.actions ?? Infinity;
+  const ran: SightlessResult[] = [];
+  let lastTurn: SightlessResult[] = [];
+  let spent = 0;
+  let ended = false;
+  for (let turn = 0; turn < view.budgets.turns && !ended && (st.schedule!.length || st.sent.length); turn++) {
+    const calls = scheduleTurn(st, lastTurn, cap);
+    if (!calls.length) break;
+    lastTurn = [];
+    let stopped = false;
+    for (const call of calls) {
+      if (stopped || ended || spent >= budget) {
+        lastTurn.push({ call, status: 'not-run', message: '' });
+        continue;
+      }
+      const r = world.execute(call);
+      const result: SightlessResult = { call, status: r.status, message: r.message };
+      lastTurn.push(result);
+      if (r.status !== 'not-run') ran.push(result);
+      if (r.status === 'ok' || r.status === 'violation') spent++;
+      if (r.status === 'violation' || r.status === 'invalid') stopped = true;
+      if (r.ended) ended = true;
+    }
+    if (spent >= budget) ended = true;
+  }
+  return transcriptKey(ran);
+}
+
+/**
+ * Every candidate of the pool that reads like `view`, grouped by its transcript of the probe
+ * schedule ({@link scheduleTranscript}), made once per tier: each candidate world is opened and
+ * probed once, instead of once per episode (issue 35: P1-L5's episodes each opened 2,000 worlds).
+ */
+async function transcriptGroups(tools: AdaptiveTools, view: SightlessView, cap: number): Promise<Map<string, Candidate[]>> {
+  return tools.precompute(`transcripts:${cap}:${digest(textKey(view))}`, async () => {
+    const groups = new Map<string, Candidate[]>();
+    for (const c of await poolOf(tools, view)) {
+      const w = await tools.open(c.instance);
+      let key: string;
+      try {
+        key = scheduleTranscript(w, view, cap);
+      } finally {
+        w.free();
+      }
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(c);
+    }
+    return groups;
+  });
+}
+
+/**
+ * Probe-and-map's survivors: the candidates whose schedule transcript is the episode's (looked
+ * up), then filtered by whatever ran after the schedule (the plans tried so far).
+ */
+async function mappedSurvivors(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[], st: EpisodeState, cap: number): Promise<Candidate[]> {
+  if (st.probed === undefined) st.probed = ran.length;
+  const groups = await transcriptGroups(tools, view, cap);
+  const mapped = groups.get(transcriptKey(ran.slice(0, st.probed))) ?? [];
+  return ran.length === st.probed ? mapped : survivorsAtOnce(tools, view, ran, mapped);
 }
 
 /** Key of an episode memo entry saying the episode went on past the tier's shared-work cap (read by the battery). */
@@ -506,7 +592,7 @@ async function reconstructTurn(ctx: SightlessContext, systematic: boolean): Prom
     if (st.degraded) alive = st.alive;
     else {
       try {
-        alive = systematic ? await survivorsAtOnce(tools, view, ran) : await survivors(tools, view, ran);
+        alive = systematic ? await mappedSurvivors(tools, view, ran, st, ctx.actionCap) : await survivors(tools, view, ran);
       } catch (err) {
         // The tier's shared work (filtering the pool, the probing tree) was spent: rather than
         // give up, go on as an agent short of time would — play the references of the

@@ -45,6 +45,8 @@ export class CpuCapSpent extends Error {
 
 /** Key of the tier's shared CPU seconds in a tier memo. */
 const TIER_CPU = 'cpu:shared';
+/** Key of the tier's precomputation CPU seconds in a tier memo (see {@link EpisodeTools.precompute}). */
+const PRECOMPUTE_CPU = 'cpu:precompute';
 
 /** Opens a simulated world of `instance` (rendering off). */
 export async function openWorld(family: TaskFamily, instance: Instance): Promise<SimulatedWorld> {
@@ -96,6 +98,9 @@ export class EpisodeTools implements AdaptiveTools {
   /** CPU spent on uncapped tier-shared work during this episode (not held against its cap). */
   private uncappedCpu = 0;
   private uncappedDepth = 0;
+  /** CPU spent on precomputation during this episode (see {@link precompute}). */
+  private precomputeCpu = 0;
+  private precomputeDepth = 0;
 
   constructor(o: AdaptiveToolsOptions) {
     this.family = o.family;
@@ -147,6 +152,7 @@ export class EpisodeTools implements AdaptiveTools {
 
   /** Throws {@link CpuCapSpent} once the episode's capped CPU is over its cap. */
   checkCap(): void {
+    if (this.precomputeDepth > 0) return;
     if (this.uncappedDepth > 0) {
       const spent = ((this.tierMemo.get(TIER_CPU) as number | undefined) ?? 0) + processCpuSeconds() - this.uncappedStart;
       if (spent > this.tierCpuCap) throw new CpuCapSpent(spent, this.tierCpuCap, 'the tier\'s shared work', true);
@@ -186,9 +192,34 @@ export class EpisodeTools implements AdaptiveTools {
     }
   }
 
+  async precompute<T>(key: string, compute: () => T | Promise<T>): Promise<T> {
+    if (this.tierMemo.has(key)) return this.tierMemo.get(key) as T;
+    const outermost = this.precomputeDepth === 0 && this.uncappedDepth === 0;
+    const before = processCpuSeconds();
+    this.precomputeDepth++;
+    try {
+      const value = await compute();
+      this.tierMemo.set(key, value);
+      return value;
+    } finally {
+      this.precomputeDepth--;
+      // Counted once, by the outermost call; precomputation nested in capped or uncapped work
+      // is that work's (it cannot happen in the strategies here, but the sum stays right).
+      if (outermost) {
+        const spent = processCpuSeconds() - before;
+        this.precomputeCpu += spent;
+        this.tierMemo.set(PRECOMPUTE_CPU, ((this.tierMemo.get(PRECOMPUTE_CPU) as number | undefined) ?? 0) + spent);
+      }
+    }
+  }
+
+  /** CPU seconds this episode spent precomputing for the tier (held against no cap). */
+  precomputedSeconds(): number {
+    return this.precomputeCpu;
+  }
 
   cpuSeconds(): number {
-    return processCpuSeconds() - this.cpuStart - this.uncappedCpu;
+    return processCpuSeconds() - this.cpuStart - this.uncappedCpu - this.precomputeCpu;
   }
 
   /** Frees every world still open (the episode is over). */

@@ -6,6 +6,7 @@
 import { SpaceActError } from '../../../core/errors.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
+import { lazy } from '../../../core/lazy.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
 import { addPiece, addTray, WALL_THICKNESS, pieceCell, trayViewBodies, trayLetters, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
@@ -67,8 +68,11 @@ export function build(instance: Instance<P1Scene>, world: World): FamilyEnv {
       const c = pieceCell(world, tray, blockBody(b.id), b.w, b.h);
       return c.col + c.row * s.cols;
     });
-  const distance = goalDistances(problem, { maxStates: 500_000 }).toGoalByKey;
-  const startDistance = distance.get(problem.key(problem.start)) ?? 1;
+  // Only progress() needs the distance table: a simulated world never builds it.
+  const distances = lazy(() => {
+    const toGoal = goalDistances(problem, { maxStates: 500_000 }).toGoalByKey;
+    return { toGoal, start: toGoal.get(problem.key(problem.start)) ?? 1 };
+  });
 
   return {
     tools: {
@@ -114,8 +118,9 @@ export function build(instance: Instance<P1Scene>, world: World): FamilyEnv {
       return false;
     },
     progress() {
-      const d = distance.get(problem.key(state()));
-      return d === undefined || d < 0 ? 0 : Math.max(0, 1 - d / startDistance);
+      const { toGoal, start } = distances();
+      const d = toGoal.get(problem.key(state()));
+      return d === undefined || d < 0 ? 0 : Math.max(0, 1 - d / start);
     },
     stateText() {
       const lines = s.blocks.map((b) => {

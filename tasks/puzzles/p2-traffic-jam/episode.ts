@@ -7,6 +7,7 @@
 import { SpaceActError } from '../../../core/errors.ts';
 import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
+import { lazy } from '../../../core/lazy.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
 import { addPiece, addTray, labelOf, pieceCell, trayViewBodies, trayLetters, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
@@ -73,8 +74,11 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
       const c = pieceCell(world, tray, vehicleBody(v.id), w, h);
       return c.col + c.row * s.size;
     });
-  const distance = goalDistances(problem, { maxStates: 500_000 }).toGoalByKey;
-  const startDistance = distance.get(problem.key(problem.start)) ?? 1;
+  // Only progress() needs the distance table: a simulated world never builds it.
+  const distances = lazy(() => {
+    const toGoal = goalDistances(problem, { maxStates: 500_000 }).toGoalByKey;
+    return { toGoal, start: toGoal.get(problem.key(problem.start)) ?? 1 };
+  });
 
   return {
     tools: {
@@ -120,8 +124,9 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
       return false;
     },
     progress() {
-      const d = distance.get(problem.key(state()));
-      return d === undefined || d < 0 ? 0 : Math.max(0, 1 - d / startDistance);
+      const { toGoal, start } = distances();
+      const d = toGoal.get(problem.key(state()));
+      return d === undefined || d < 0 ? 0 : Math.max(0, 1 - d / start);
     },
     stateText() {
       const lines = s.vehicles.map((v) => {

@@ -7,6 +7,7 @@
  * (excluded from the sweeps); the platform's drops and the ramp's sides are closed by rails.
  * Which cell each piece is on is read from its pose, so a world snapshot is the whole state.
  */
+import { lazy } from '../../../core/lazy.ts';
 import { SpaceActError } from '../../../core/errors.ts';
 import type { Pose, Quat, ShapeSpec, Vec3 } from '../../../sim/types.ts';
 import type { World } from '../../../sim/world.ts';
@@ -221,8 +222,12 @@ export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
     crates: crateNames.map((n) => pieceCell(s, level, n, CRATE_HALF, world).cell).sort((a, b) => a - b),
     pusher: pieceCell(s, level, 'pusher', PUSHER_HALF_HEIGHT, world).cell,
   });
-  const table = pullDistances(level, { maxStates: 1_000_000 });
-  const startDistance = Math.max(1, pushDistance(level, table, state()));
+  // Only progress() needs the pull-distance table: a simulated world never builds it.
+  const start = state();
+  const distances = lazy(() => {
+    const table = pullDistances(level, { maxStates: 1_000_000 });
+    return { table, start: Math.max(1, pushDistance(level, table, start)) };
+  });
   const goalSet = new Set(level.goals);
   const cols = s.cols;
   const gridStep = (cell: number, d: number): number => {
@@ -305,6 +310,7 @@ export function build(instance: Instance<P3Scene>, world: World): FamilyEnv {
       return false;
     },
     progress() {
+      const { table, start: startDistance } = distances();
       const dist = pushDistance(level, table, state());
       return dist < 0 ? 0 : Math.max(0, 1 - dist / startDistance);
     },
