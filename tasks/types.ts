@@ -429,6 +429,12 @@ export interface TextVariation<Scene = unknown> {
    * "135°"), never the same words inside a longer text.
    */
   whole?: boolean;
+  /**
+   * The value is the episode's action budget: `budgets.actions`, which the prompt states every
+   * turn, may vary with the seed too, for this entry's reason. Without such an entry the
+   * text-leak check requires every budget to be the same for every seed of a tier.
+   */
+  budget?: boolean;
 }
 
 

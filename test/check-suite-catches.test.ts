@@ -20,7 +20,7 @@ import { viewSampleRecord } from '../verify/view-sample.ts';
 
 const P6 = getFamily('P6') as TaskFamily;
 /** An allow-list of the action budget, for a family whose budget varies with the seed. */
-const BUDGET: TextVariation = { what: 'action budget', reason: 'the reference length times a fixed factor; says nothing the picture should show', values: (i) => [String(i.budgets.actions)] };
+const BUDGET: TextVariation = { what: 'action budget', reason: 'the reference length times a fixed factor; says nothing the picture should show', values: (i) => [String(i.budgets.actions)], budget: true };
 const cleanP6: TaskFamily = { ...P6, textVaries: [BUDGET] };
 
 /** A family whose every tool result ends with `leak(instance)`. */
@@ -66,6 +66,14 @@ describe('check-suite checks fail hand-built families (issue 36)', function () {
     };
     expect(staticTextLeaks(perSeedBudget, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems.join('\n')).to.match(/Budget: at most \d+ moves/);
     expect(staticTextLeaks({ ...perSeedBudget, textVaries: [BUDGET] }, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems).to.deep.equal([]);
+    // The same budget given only as the episode's number (the prompt states it every turn, the
+    // rules do not: P1 before version 6) is text too, and the allow-list must say so.
+    const quietBudget: TaskFamily = { ...perSeedBudget, generate: (seed, tier) => ({ ...perSeedBudget.generate(seed, tier), rules: P6.generate(seed, tier).rules }) };
+    const quiet = staticTextLeaks(quietBudget, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems;
+    expect(quiet).to.have.length(1);
+    expect(quiet[0]).to.match(/^P6 L1: the budgets of seeds 0 and \d+ differ \(.*actions in all: \d+/);
+    const unflagged = staticTextLeaks({ ...quietBudget, textVaries: [{ ...BUDGET, budget: false }] }, 'L1', Array.from({ length: 30 }, (_, s) => s)).problems;
+    expect(unflagged.filter((p) => p.includes('the budgets of seeds'))).to.have.length(1);
   });
 
   it('(b) a seed-varying number in a tool result: the episode scan names the call and what it equals', async () => {

@@ -153,6 +153,7 @@ export function staticTextLeaks(family: TaskFamily, tier: Tier, seeds: readonly 
     lever ??= parseInstanceId(instance.id).lever;
     const mask = allowedValues(family, instance);
     const texts = new Map(instanceTexts(instance).map((t) => [t.where, maskText(t.text, mask)]));
+    texts.set('budgets', budgetsText(family, instance));
     const form = family.textForm?.(instance) ?? '';
     const base = bases.get(form);
     if (!base) {
@@ -170,6 +171,19 @@ export function staticTextLeaks(family: TaskFamily, tier: Tier, seeds: readonly 
     }
   }
   return { family: family.id, tier, ...(lever ? { lever } : {}), seeds: seeds.length, passed: problems.length === 0, problems };
+}
+
+/**
+ * The budgets as the prompt states them every turn (turns, actions per turn, actions and refused
+ * calls allowed in all), the action budget masked when the family allow-lists it
+ * (`TextVariation.budget`). A budget that follows the seed's shortest plan tells a text-only
+ * agent that plan's length (P6 version 4 fell to it in the battery), so it is text like any other.
+ */
+function budgetsText(family: TaskFamily, instance: Instance): string {
+  const b = instance.budgets;
+  const allowed = (family.textVaries ?? []).find((v) => v.budget);
+  const actions = b.actions === undefined ? 'no limit' : allowed ? `⟨${allowed.what}⟩` : String(b.actions);
+  return `${b.turns} turns; ${b.actionsPerTurn} calls per turn; actions in all: ${actions}; refused calls allowed: ${b.refusals ?? 'any'}`;
 }
 
 /** A number that varies with the seed, and where it comes from (`scene.blocks[2].w`, `answer`, `reference call 3`). */

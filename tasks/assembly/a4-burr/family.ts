@@ -50,6 +50,7 @@ export const a4Burr: TaskFamily<A4Scene> = {
     },
     {
       what: 'action budget',
+      budget: true,
       reason: 'the budget is the reference\'s slide count × 2 + 2 (README "Budget"); it says how many slides the plan takes but nothing of which stick goes where, which way or how far',
       values: (i) => [String(budgetFor(assemblySlides(i.scene).length))],
     },

@@ -66,6 +66,7 @@ export const b3Tower: TaskFamily<B3Scene> = {
     },
     {
       what: 'budget',
+      budget: true,
       reason:
         "The action budget is the reference's actions (one brick per layer and commit) plus three, so it follows the tower's layer count; the supply's brick count already tells about as much, and height is not what a player without pictures lacks: a tower may be built taller than the mark, while the site, the push's direction and the mark itself are only in the pictures.",
       values: (i) => [`${actionBudget(i.scene.layers)} actions`],

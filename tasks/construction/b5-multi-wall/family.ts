@@ -63,6 +63,7 @@ export const b5MultiWall: TaskFamily<B5Scene> = {
     },
     {
       what: 'budget',
+      budget: true,
       reason: "The action budget is 1.5× the reference's actions (its bricks and commit), so it follows the least brick count, which the supply already shows about as well; what a player without pictures lacks is the site and the target shapes.",
       values: (i) => [`${actionBudget(i.scene.leastBricks)} actions`],
     },

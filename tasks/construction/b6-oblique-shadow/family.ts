@@ -62,6 +62,7 @@ export const b6ObliqueShadow: TaskFamily<B6Scene> = {
     },
     {
       what: 'budget',
+      budget: true,
       reason:
         "The action budget is the reference's pieces and commit plus half as many again and two, so it follows the piece count; the supply already tells about as much, and what a player without pictures lacks — the site, the light's direction and slant, the outline — is not in it.",
       values: (i) => [`${actionBudget(i.scene.target.length)} actions`],

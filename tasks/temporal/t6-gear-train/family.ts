@@ -50,6 +50,7 @@ export const t6GearTrain: TaskFamily<T6Scene> = {
   textVaries: [
     {
       what: 'action budget',
+      budget: true,
       reason: 'twice the reference\'s action count (its train length plus one turn); it says how many gears the shortest right train has, which the picture shows anyway once the model has found it',
       values: (i) => [`Budget: ${i.budgets.actions} actions`],
     },
