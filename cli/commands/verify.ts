@@ -45,7 +45,8 @@ function batteryLines(r: BatteryReport): string[] {
     const fitted = a.training !== undefined ? `, fitted on ${a.training} seeds` : '';
     const cost =
       (a.gaveUp ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode, gave up on ${a.gaveUp} (${(a.gaveUpReasons ?? []).join('; ')})` : a.cpuSeconds >= 0.1 ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode` : '') +
-      (a.unfiltered ? `, ${a.unfiltered} played unfiltered past the tier's shared-work cap` : '');
+      (a.unfiltered ? `, ${a.unfiltered} played unfiltered past the tier's shared-work cap` : '') +
+      (a.precomputeSeconds ? `, ${a.precomputeSeconds.toFixed(0)} s CPU precomputed once for the tier` : '');
     const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted + cost;
     const interval = `[${pct(a.interval[0])}, ${pct(a.interval[1])}]`;
     const mark = a.verdict === 'fail' ? '✗' : a.verdict === 'inconclusive' ? '?' : ' ';
