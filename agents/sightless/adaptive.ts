@@ -494,7 +494,10 @@ async function mappedSurvivors(tools: AdaptiveTools, view: SightlessView, ran: S
   if (st.probed === undefined) st.probed = ran.length;
   const groups = await transcriptGroups(tools, view, cap);
   const mapped = groups.get(transcriptKey(ran.slice(0, st.probed))) ?? [];
-  return ran.length === st.probed ? mapped : survivorsAtOnce(tools, view, ran, mapped);
+  if (ran.length === st.probed) return mapped;
+  // The survivors of a longer history are among those of any shorter one: filter the last ones
+  // computed (the mapped group itself after the first plan), not the group again.
+  return survivorsAtOnce(tools, view, ran, st.alive.length ? st.alive : mapped);
 }
 
 /** Key of an episode memo entry saying the episode went on past the tier's shared-work cap (read by the battery). */
