@@ -12,8 +12,9 @@ import { consistentLayouts, PROBE_AND_MAP } from '../tasks/puzzles/p1-sliding-bl
 import { actionBudget, TIER_SPEC } from '../tasks/puzzles/p1-sliding-blocks/generate.ts';
 import { DIRECTION_STEP, TRAY_DIRECTIONS } from '../tasks/kits/grid-tray.ts';
 import { runBattery } from '../verify/battery.ts';
+import { TIERS } from '../core/catalog.ts';
 
-/** The rules, title and tool descriptions of an instance with its allow-listed values (letters, budget) masked. */
+/** The rules, title and tool descriptions of an instance with its allow-listed values (the letters) masked. */
 function maskedText(inst: Instance<P1Scene>): string {
   let t = JSON.stringify({ title: inst.title, rules: inst.rules, tools: inst.tools });
   for (const v of p1SlidingBlocks.textVaries ?? []) {
@@ -165,7 +166,7 @@ describe('P1 sliding blocks', () => {
   });
 
   describe('what the text says (issue 36)', () => {
-    it('rules, title and tools read alike for every seed of a tier once letters and budget are masked; a tray size in the rules would not', () => {
+    it('rules, title and tools read alike for every seed of a tier once the letters are masked; a tray size in the rules would not', () => {
       for (const tier of ['L1', 'L3', 'L5', 'L7'] as Tier[]) {
         const texts = new Set<string>();
         for (let seed = 0; seed < 12; seed++) texts.add(maskedText(p1SlidingBlocks.generate(seed, tier)));
@@ -180,13 +181,32 @@ describe('P1 sliding blocks', () => {
       expect(sized.size).to.be.greaterThan(1);
     });
 
-    it('the action budget is the shortest solution × 1.5, rounded up, and the rules state it', () => {
-      for (const tier of ['L1', 'L5'] as Tier[]) {
-        const inst = p1SlidingBlocks.generate(101, tier);
-        const { length } = drawScene(101, tier);
-        expect(inst.budgets.actions).to.equal(actionBudget(length)).and.to.equal(Math.ceil(length * 1.5));
-        expect(inst.rules).to.include(`You have ${inst.budgets.actions} actions in all`);
+    it("states the same title, rules and budget for every seed of a tier (version 2's budget told the shortest length)", () => {
+      const budgets: Record<Tier, number> = { L1: 12, L3: 30, L5: 60, L7: 60 };
+      for (const tier of TIERS) {
+        const first = p1SlidingBlocks.generate(100, tier);
+        expect(first.budgets.actions, tier).to.equal(actionBudget(tier)).and.to.equal(budgets[tier]);
+        expect(first.budgets.actions, tier).to.equal(Math.ceil(TIER_SPEC[tier].band[1] * 1.5));
+        expect(first.rules).to.include(`You have ${first.budgets.actions} actions in all`);
+        const lengths = new Set<number>();
+        for (let seed = 0; seed < 40; seed++) {
+          const inst = p1SlidingBlocks.generate(seed, tier);
+          const { length } = drawScene(seed, tier);
+          lengths.add(length);
+          expect(length, `${tier} seed ${seed}`).to.be.within(...TIER_SPEC[tier].band);
+          expect(inst.budgets.actions!, `${tier} seed ${seed}`).to.be.at.least(Math.ceil(length * 1.5));
+          expect([inst.title, inst.rules, inst.budgets], `${tier} seed ${seed}`).to.deep.equal([first.title, first.rules, first.budgets]);
+        }
+        // The seeds' shortest lengths do differ, so a budget that followed them would differ too.
+        expect(lengths.size, tier).to.be.greaterThan(1);
       }
+    });
+
+    it("refuses a start farther from the goal than the tier's band allows (the budget assumes its top)", () => {
+      // An L3 tray (4 × 4, 14–20 slides away) judged as an L1 instance (6–8).
+      const { scene, length } = drawScene(101, 'L3');
+      expect(SHORTCUT_FILTERS[0].check(handInstance(drawScene(101, 'L1').scene))).to.equal(null);
+      expect(SHORTCUT_FILTERS[0].check(handInstance(scene))).to.equal(`block A is ${length} slides from the goal, more than the tier's band allows (8; the budget assumes it)`);
     });
 
     it('a slide stopped by a wall and one stopped by a block read the same; the violation still names what it hit for the picture', async () => {

@@ -32,15 +32,17 @@ function refusedSinceLastSuccess(ctx: SightlessContext): Set<string> {
 
 /**
  * Shortcut filters (re-checked by `verify`; the generator already draws only starts in the
- * tier's distance band, so these hold by construction).
+ * tier's distance band, so these hold by construction). The band's top matters too since
+ * version 3: it fixes the tier's action budget, which a longer start would not fit.
  */
 export const SHORTCUT_FILTERS: InstanceFilter<P1Scene>[] = [
   {
     name: 'solvable-and-far',
     check(instance) {
       const r = solveSliding(instance.scene);
-      const [lo] = TIER_SPEC[instance.tier].band;
+      const [lo, hi] = TIER_SPEC[instance.tier].band;
       if (!r.solvable) return 'block A can never reach the green cells';
+      if (r.length > hi) return `block A is ${r.length} slides from the goal, more than the tier's band allows (${hi}; the budget assumes it)`;
       return r.length < lo ? `block A is only ${r.length} slide(s) from the goal (at least ${lo} wanted)` : null;
     },
   },

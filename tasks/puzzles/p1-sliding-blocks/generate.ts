@@ -140,15 +140,22 @@ function drawSceneUncached(seed: number, tier: Tier): { scene: P1Scene; length: 
 export const MAX_SLIDE_CELLS = 4;
 
 /**
- * The action budget: the reference's slides × this factor, rounded up, refused slides counted.
- * Why 1.5 is room for a player who looks and too little for one who maps by probing: README
- * "Budget".
+ * The factor of the action budget: the tier's longest shortest solution × this, rounded up,
+ * refused slides counted. Why 1.5 is room for a player who looks and too little for one who maps
+ * by probing: README "Budget".
  */
 export const BUDGET_FACTOR = 1.5;
 
-/** The action budget of a puzzle whose shortest solution takes `length` slides. */
-export function actionBudget(length: number): number {
-  return Math.ceil(length * BUDGET_FACTOR);
+/**
+ * The whole-episode action budget of a tier: the longest shortest solution its band allows (the
+ * top of `band`; the generator proves every start's length in the band) × {@link BUDGET_FACTOR},
+ * rounded up — the same for every seed of the tier (L1 12, L3 30, L5 and L7 60). Version 2 gave
+ * each seed its own shortest length × 1.5, and stating it told a text-only agent how many slides
+ * the shortest solution takes, a number that narrows the layouts a sampler keeps to those that
+ * far from their goal (issue 36; P6 version 4 fell to exactly this). Refused slides count.
+ */
+export function actionBudget(tier: Tier): number {
+  return Math.ceil(TIER_SPEC[tier].band[1] * BUDGET_FACTOR);
 }
 
 function slideTool(scene: P1Scene): ToolSpec {
@@ -172,8 +179,9 @@ function slideTool(scene: P1Scene): ToolSpec {
 
 /**
  * The rules: what the task is, never how big the tray is, how many blocks it holds or where they
- * are (read from the picture: the issue-36 contract). The only seed-varying value is the action
- * budget (allow-listed in the family's `textVaries`).
+ * are (read from the picture: the issue-36 contract). They read alike at every seed of a tier:
+ * the action budget is the tier's ({@link actionBudget}; version 3), and only the block letters
+ * drawn on the blocks vary (allow-listed in the family's `textVaries`).
  */
 function rulesText(scene: P1Scene, budget: number): string {
   return [
@@ -214,8 +222,8 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
 
 /** The instance of (seed, tier). */
 function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P1Scene> {
-  const { scene, length } = drawScene(seed, tier);
-  const budget = actionBudget(length);
+  const { scene } = drawScene(seed, tier);
+  const budget = actionBudget(tier);
   const w = scene.cols * scene.cell;
   const d = scene.rows * scene.cell;
   const span = Math.max(w, d);
