@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import { TaskEnv } from '../tasks/env.ts';
 import { p2TrafficJam } from '../tasks/puzzles/p2-traffic-jam/family.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from '../tasks/puzzles/p2-traffic-jam/filters.ts';
-import { drawScene, lotProblem } from '../tasks/puzzles/p2-traffic-jam/generate.ts';
+import { actionBudget, drawScene, lotProblem, TIER_SPEC } from '../tasks/puzzles/p2-traffic-jam/generate.ts';
 import type { P2Scene } from '../tasks/puzzles/p2-traffic-jam/scene.ts';
 import { solveTraffic } from '../tasks/puzzles/p2-traffic-jam/solver.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
 import { playSightless } from './support/sightless-episode.ts';
+import { TIERS } from '../core/catalog.ts';
 
 /** A hand-built lot: A in row 2, a car B standing across A's lane at column 4, a car C below B. */
 function handScene(extra: Partial<P2Scene> = {}): P2Scene {
@@ -65,6 +66,36 @@ describe('P2 traffic jam', () => {
       const l7 = drawScene(104, 'L7');
       expect(l7.scene.vehicles).to.deep.equal(a.scene.vehicles);
       expect(l7.scene.tall).to.be.a('string');
+    });
+  });
+
+  describe('text and budget (issue 36)', () => {
+    it("states the same title, rules and budget for every seed of a tier (version 4's budget told the fewest drives)", () => {
+      const budgets: Record<Tier, number> = { L1: 12, L3: 20, L5: 28, L7: 28 };
+      for (const tier of TIERS) {
+        const first = p2TrafficJam.generate(100, tier);
+        expect(first.budgets.actions, tier).to.equal(actionBudget(tier)).and.to.equal(budgets[tier]);
+        expect(first.budgets.actions, tier).to.equal(2 * TIER_SPEC[tier].most);
+        expect(first.rules).to.include(`at most ${first.budgets.actions} drives`);
+        const lengths = new Set<number>();
+        for (let seed = 0; seed < 40; seed++) {
+          const inst = p2TrafficJam.generate(seed, tier);
+          const { length } = drawScene(seed, tier);
+          lengths.add(length);
+          expect(length, `${tier} seed ${seed}`).to.be.within(TIER_SPEC[tier].band[0], TIER_SPEC[tier].most);
+          expect(inst.budgets.actions!, `${tier} seed ${seed}`).to.be.at.least(2 * length);
+          expect([inst.title, inst.rules, inst.budgets], `${tier} seed ${seed}`).to.deep.equal([first.title, first.rules, first.budgets]);
+        }
+        // The seeds' fewest drives do differ, so a budget that followed them would differ too.
+        expect(lengths.size, tier).to.be.greaterThan(1);
+      }
+    });
+
+    it("refuses a start farther from the exit than the tier allows (the budget assumes its longest)", () => {
+      // An L3 lot (7–10 moves from the exit) judged as an L1 instance (4–6).
+      const { scene, length } = drawScene(101, 'L3');
+      expect(SHORTCUT_FILTERS[0].check(handInstance(drawScene(101, 'L1').scene))).to.equal(null);
+      expect(SHORTCUT_FILTERS[0].check(handInstance(scene))).to.equal(`car A is ${length} moves from the exit, more than the tier allows (6; the budget assumes it)`);
     });
   });
 

@@ -15,14 +15,19 @@ function vehicleLetters(ctx: SightlessContext): string[] {
   return props?.vehicle?.enum ?? ['A'];
 }
 
-/** Shortcut filters (the generator draws only lots in the tier's band, so these hold by construction). */
+/**
+ * Shortcut filters (the generator draws only lots in the tier's band, so these hold by
+ * construction). The tier's `most` matters too since version 5: it fixes the tier's action
+ * budget, which a longer start would not fit.
+ */
 export const SHORTCUT_FILTERS: InstanceFilter<P2Scene>[] = [
   {
     name: 'solvable-and-far',
     check(instance) {
       const r = solveTraffic(instance.scene);
-      const [lo] = TIER_SPEC[instance.tier].band;
+      const { band: [lo], most } = TIER_SPEC[instance.tier];
       if (!r.solvable) return 'car A can never reach the exit';
+      if (r.length > most) return `car A is ${r.length} moves from the exit, more than the tier allows (${most}; the budget assumes it)`;
       return r.length < lo ? `car A is only ${r.length} move(s) from the exit (at least ${lo} wanted)` : null;
     },
   },

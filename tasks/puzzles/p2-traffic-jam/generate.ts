@@ -2,8 +2,9 @@
  * P2 generator: a pure function of (seed, tier). It parks the red car and random cars and
  * trucks, maps every position reachable from that layout with its exact distance to the goal,
  * and starts at a position whose distance lies in the tier's band (re-drawing otherwise, so an
- * unsolvable lot is never released). L5 adds decoys — vehicles proved never to need moving — and
- * L7 builds one vehicle tall so that it hides others from the first view.
+ * unsolvable lot is never released, nor one whose start is farther than the tier's `most`). L5
+ * adds decoys — vehicles proved never to need moving — and L7 builds one vehicle tall so that it
+ * hides others from the first view.
  */
 import { Rng } from '../../../core/rng.ts';
 import type { RulerSpec } from '../../../sim/types.ts';
@@ -15,12 +16,19 @@ import type { FamilyDescriptor, Instance, LeverInfo, Tier, ToolSpec } from '../.
 import { CELL, tallShadow, vehicleCells, type P2Scene, type P2Vehicle } from './scene.ts';
 import { solveTraffic, trafficProblem } from './solver.ts';
 
-/** Vehicles, distance band and levers of each tier. */
-export const TIER_SPEC: Record<Tier, { vehicles: [number, number]; band: [number, number]; decoys: number; tall: boolean }> = {
-  L1: { vehicles: [6, 8], band: [4, 6], decoys: 0, tall: false },
-  L3: { vehicles: [10, 12], band: [7, 10], decoys: 0, tall: false },
-  L5: { vehicles: [11, 13], band: [10, 20], decoys: 2, tall: false },
-  L7: { vehicles: [11, 13], band: [10, 20], decoys: 2, tall: true },
+/**
+ * Vehicles, distance band and levers of each tier, and `most`: the most moves a released start
+ * may take (version 5). The generator picks a start in `band` and re-draws the lot when the
+ * proven optimum is longer than `most`; `most` fixes the tier's action budget
+ * ({@link actionBudget}). At L1 and L3 it is the band's top. L5's band reaches 20, which no start
+ * of seeds 0–999 did (the longest took 18 moves, 994 of 1,000 at most 14): a budget from it
+ * would give the usual 10-move jam four times its optimum, so L5 and L7 stop at 14 (README.md).
+ */
+export const TIER_SPEC: Record<Tier, { vehicles: [number, number]; band: [number, number]; most: number; decoys: number; tall: boolean }> = {
+  L1: { vehicles: [6, 8], band: [4, 6], most: 6, decoys: 0, tall: false },
+  L3: { vehicles: [10, 12], band: [7, 10], most: 10, decoys: 0, tall: false },
+  L5: { vehicles: [11, 13], band: [10, 20], most: 14, decoys: 2, tall: false },
+  L7: { vehicles: [11, 13], band: [10, 20], most: 14, decoys: 2, tall: true },
 };
 
 const SIZE = 6;
@@ -72,7 +80,7 @@ function randomVehicle(rng: Rng, id: string, taken: Set<number>): P2Vehicle | nu
   return v;
 }
 
-/** Re-draws lots (deterministically) until one has a start in the tier's band. Memoised: it is pure. */
+/** Re-draws lots (deterministically) until one has a start in the tier's band, at most `most` moves away. Memoised: it is pure. */
 export function drawScene(seed: number, tier: Tier, opts: { memo?: boolean } = {}): Drawn {
   const k = `${tier}/${seed}`;
   const hit = opts.memo === false ? undefined : drawn.get(k);
@@ -114,6 +122,9 @@ function drawUncached(seed: number, tier: Tier): Drawn {
     let scene: P2Scene = { ...base, vehicles: placed };
     const proof = solveTraffic(scene);
     if (!proof.solvable || proof.length < spec.band[0] || proof.length > spec.band[1]) continue;
+    // A start farther than the tier's `most` is re-drawn (version 5): `most` fixes the tier's
+    // budget, which no longer follows the seed (issue 36).
+    if (proof.length > spec.most) continue;
     if (spec.decoys) {
       const withDecoys = addDecoys(rng, scene, spec.decoys, proof.length);
       if (!withDecoys) continue;
@@ -204,17 +215,23 @@ function driveTool(scene: P2Scene): ToolSpec {
 }
 
 /**
- * The action budget: twice the fewest drives. Without one, a model that drives vehicles at
- * random without looking frees the short L1 jams now and then (the battery saw 2 in 20 with
- * 100 turns); with it, only a plan from what the pictures show fits.
+ * The whole-episode action budget of a tier: twice the fewest drives of the longest start it
+ * releases (`most`; the generator proves every start's length and re-draws a longer one) — the
+ * same for every seed of the tier (L1 12, L3 20, L5 and L7 28). Version 4 gave each seed twice
+ * its own fewest drives, and stating it told a text-only agent how many drives the shortest
+ * solution takes, a number that narrows the lots a sampler keeps to those that far from the exit
+ * (issue 36; P6 version 4 fell to exactly this). Refused drives count. Without a budget, a model
+ * that drives vehicles at random without looking frees the short L1 jams now and then (the
+ * battery saw 2 in 20 with 100 turns).
  */
-export function actionBudget(length: number): number {
-  return 2 * length;
+export function actionBudget(tier: Tier): number {
+  return 2 * TIER_SPEC[tier].most;
 }
 
 function rulesText(scene: P2Scene, budget: number): string {
   // How many cars and trucks, and the shortest length, vary with the seed: the pictures show the
-  // vehicles (issue 36); only the budget is stated.
+  // vehicles (issue 36); the budget stated is the tier's (version 5), so the rules read alike at
+  // every seed of a tier.
   return [
     `A walled parking lot of ${scene.size} × ${scene.size} square cells, each ${(scene.cell * 100).toFixed(0)} cm wide, is jammed with cars (2 cells long) and trucks (3 cells long), each with its letter on the roof. Car A is red. The exit is the green gate in the east wall, in A's row.`,
     'Goal: drive car A east until its front touches the exit gate (it then covers the green cells before the gate).',
@@ -244,8 +261,8 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
 
 /** The instance of (seed, tier). */
 function generateTier(family: FamilyDescriptor, seed: number, tier: Tier): Instance<P2Scene> {
-  const { scene, length } = drawScene(seed, tier);
-  const budget = actionBudget(length);
+  const { scene } = drawScene(seed, tier);
+  const budget = actionBudget(tier);
   const side = scene.size * scene.cell;
   const z = side / 2 + WALL_THICKNESS + TRAY_MARGIN + 0.015;
   const ruler: RulerSpec = { from: [-side / 2, GROUND_Y + 0.0005, z], to: [side / 2, GROUND_Y + 0.0005, z], tickDir: [0, 0, 1], major: 0.05 };
