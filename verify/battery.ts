@@ -447,10 +447,12 @@ async function judgeTier(
   const view0 = sightlessView(judged[0]);
   // Seeds a strategy must never sample candidates from: every one this battery plays.
   const reserved = new Set([...report.seeds, ...report.training, RELEASED_SEED]);
-  const memos = new Map<string, Map<string, unknown>>();
+  // Keyed by the strategy object, not its name: a family's own strategy may share a shared
+  // one's name (P1's `probe-and-map`), and the two must not read each other's tier memo.
+  const memos = new Map<SightlessStrategy, Map<string, unknown>>();
   const tierMemo = (s: SightlessStrategy): Map<string, unknown> => {
-    let m = memos.get(s.name);
-    if (!m) memos.set(s.name, (m = new Map()));
+    let m = memos.get(s);
+    if (!m) memos.set(s, (m = new Map()));
     return m;
   };
   const runStrategy = async (s: SightlessStrategy, source: 'shared' | 'family'): Promise<void> => {
