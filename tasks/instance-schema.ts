@@ -100,6 +100,13 @@ export const INSTANCE_SCHEMA = {
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateInstanceSchema = ajv.compile(INSTANCE_SCHEMA);
 const toolValidators = new WeakMap<ToolSpec, ValidateFunction>();
+/**
+ * Validators by schema text: every instance carries its own tool objects, but a family's schemas
+ * repeat across instances (an adaptive agent opens thousands of candidate worlds), and compiling
+ * one costs milliseconds. Bounded: cleared when it grows past {@link SCHEMA_CACHE_SIZE}.
+ */
+const validatorsBySchema = new Map<string, ValidateFunction>();
+const SCHEMA_CACHE_SIZE = 2000;
 
 /** Formats ajv errors as short "path: problem" lines. */
 export function formatSchemaErrors(errors: ErrorObject[] | null | undefined): string[] {
@@ -151,7 +158,13 @@ export function toolCallProblems(tools: ToolSpec[], call: unknown): string[] {
   if (problems.length) return problems.map((p) => `${spec.name}: ${p}`);
   let validate = toolValidators.get(spec);
   if (!validate) {
-    validate = ajv.compile(spec.parameters);
+    const text = JSON.stringify(spec.parameters);
+    validate = validatorsBySchema.get(text);
+    if (!validate) {
+      if (validatorsBySchema.size >= SCHEMA_CACHE_SIZE) validatorsBySchema.clear();
+      validate = ajv.compile(spec.parameters);
+      validatorsBySchema.set(text, validate);
+    }
     toolValidators.set(spec, validate);
   }
   if (!validate(args)) return formatSchemaErrors(validate.errors).map((p) => `${spec.name} args ${p}`);

@@ -74,8 +74,19 @@ export interface AdaptiveTools {
   sampleSeeds(count: number): number[];
   /** A live simulated world of `instance` (rendering off); freed with the episode if not before. */
   open(instance: Instance): Promise<SimulatedWorld>;
-  /** Plays `calls` on a fresh world of `instance` and returns each call's outcome (stops when it ends). */
+  /**
+   * Plays `calls` on a world of `instance` and returns each call's outcome (stops when it ends).
+   * The outcomes are those of a fresh world; a tier keeps its candidates' worlds live, so a
+   * history that extends the one last simulated for the same instance object runs only its new
+   * calls, and one that is a prefix of it runs none.
+   */
   simulate(instance: Instance, calls: ToolCall[]): Promise<Array<SimulatedOutcome & { solved: boolean }>>;
+  /**
+   * The outcome of each of `probes`, previewed (run, then undone exactly) one after another on
+   * a world of `instance` that has played `calls` — what a look-ahead would read there. Uses
+   * the instance's live world as {@link simulate} does.
+   */
+  previewAfter(instance: Instance, calls: ToolCall[], probes: ToolCall[]): Promise<SimulatedOutcome[]>;
   /** The family's reference solution of a candidate instance (computed once per process). */
   reference(instance: Instance): Promise<ReferenceSolution>;
   /** Shared by this strategy over every episode of the tier. */

@@ -7,7 +7,7 @@ import { scoreEpisode } from '../agents/scoring.ts';
 import { ADAPTIVE_STRATEGIES, DEGRADED_MEMO } from '../agents/sightless/adaptive.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
 import { SHARED_STRATEGIES } from '../agents/sightless/shared.ts';
-import { EpisodeTools, processCpuSeconds } from '../agents/sightless/simulate.ts';
+import { EpisodeTools, processCpuSeconds, releaseTierMemo } from '../agents/sightless/simulate.ts';
 import type { Agent, EpisodeOutcome } from '../agents/types.ts';
 import { referenceSolution } from '../tasks/reference-cache.ts';
 import { tiersOf } from '../tasks/registry.ts';
@@ -493,7 +493,7 @@ async function judgeTier(
         }
       },
       s.fit ? count : undefined,
-    );
+    ).finally(() => releaseTierMemo(tierMemo(s)));
   };
   for (const s of o.strategies) await runStrategy(s, 'shared');
   for (const s of family.sightless ?? []) await runStrategy(s, 'family');

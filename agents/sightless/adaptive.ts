@@ -304,28 +304,19 @@ async function survivors(tools: AdaptiveTools, view: SightlessView, ran: Sightle
 
 /**
  * The candidates whose simulated outcomes match every call that ran, filtered in one pass
- * (probe-and-map, after its whole schedule): each candidate is played call by call and dropped
- * at its first mismatch, so a wrong world costs a few calls, not the whole history.
+ * (probe-and-map, after its whole schedule and each plan it tried): each candidate's live world
+ * plays only the calls it has not played yet (see `AdaptiveTools.simulate`).
  */
 async function survivorsAtOnce(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[], base: Candidate[]): Promise<Candidate[]> {
   return tools.shared(
     `all:${historyKey(view, ran)}`,
     async () => {
       const kept: Candidate[] = [];
+      const calls = ran.map((r) => r.call);
+      const want = ran.map(outcomeKey);
       for (const c of base) {
-        const w = await tools.open(c.instance);
-        try {
-          let ok = true;
-          for (const r of ran) {
-            if (outcomeKey(w.execute(r.call)) !== outcomeKey(r)) {
-              ok = false;
-              break;
-            }
-          }
-          if (ok) kept.push(c);
-        } finally {
-          w.free();
-        }
+        const out = await tools.simulate(c.instance, calls);
+        if (out.length === calls.length && out.every((o, i) => outcomeKey(o) === want[i])) kept.push(c);
       }
       return kept;
     },
@@ -346,14 +337,10 @@ async function bestProbe(tools: AdaptiveTools, view: SightlessView, ran: Sightle
     if (probes.length === 0) return null;
     const sample = spread(alive, PROBE_SAMPLE);
     const outcomes: string[][] = probes.map(() => []);
+    const calls = ran.map((r) => r.call);
     for (const c of sample) {
-      const w = await tools.open(c.instance);
-      try {
-        for (const r of ran) w.execute(r.call);
-        probes.forEach((p, i) => outcomes[i].push(outcomeKey(w.preview(p))));
-      } finally {
-        w.free();
-      }
+      const seen = await tools.previewAfter(c.instance, calls, probes);
+      seen.forEach((o, i) => outcomes[i].push(outcomeKey(o)));
     }
     let best: { probe: ToolCall; score: number } | null = null;
     probes.forEach((probe, i) => {
