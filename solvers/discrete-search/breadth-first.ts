@@ -100,23 +100,45 @@ export function reachableStates<S, M>(
   problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors'>,
   opts: SearchOptions = {},
 ): { states: S[]; distance: number[]; byDistance: number[] } {
+  const { states, distance } = mapComponent(problem, opts, false);
+  const byDistance: number[] = [];
+  for (const d of distance) byDistance[d] = (byDistance[d] ?? 0) + 1;
+  return { states, distance, byDistance };
+}
+
+/**
+ * The breadth-first enumeration behind {@link reachableStates}; with `withEdges`, also each
+ * state's successors as state indices, in the order `successors` lists them (so a second search
+ * over the component need not generate and key every move again).
+ */
+function mapComponent<S, M>(
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors'>,
+  opts: SearchOptions,
+  withEdges: boolean,
+): { states: S[]; distance: number[]; index: Map<string | number, number>; edges: number[][] } {
   const maxStates = opts.maxStates ?? DEFAULT_MAX_STATES;
   const index = new Map<string | number, number>([[problem.key(problem.start), 0]]);
   const states = [problem.start];
   const distance = [0];
+  const edges: number[][] = [];
   for (let head = 0; head < states.length; head++) {
+    const out: number[] = [];
     for (const [, s] of problem.successors(states[head])) {
       const k = problem.key(s);
-      if (index.has(k)) continue;
+      const j = index.get(k);
+      if (j !== undefined) {
+        if (withEdges) out.push(j);
+        continue;
+      }
       if (states.length >= maxStates) throw new SpaceActError('invalid-state', `state enumeration stopped: more than ${maxStates} states`, { maxStates });
+      if (withEdges) out.push(states.length);
       index.set(k, states.length);
       states.push(s);
       distance.push(distance[head] + 1);
     }
+    if (withEdges) edges.push(out);
   }
-  const byDistance: number[] = [];
-  for (const d of distance) byDistance[d] = (byDistance[d] ?? 0) + 1;
-  return { states, distance, byDistance };
+  return { states, distance, index, edges };
 }
 
 /**
@@ -131,9 +153,7 @@ export function goalDistances<S, M>(
   problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'isGoal'>,
   opts: SearchOptions = {},
 ): { states: S[]; toGoal: number[]; toGoalByKey: Map<string | number, number> } {
-  const { states } = reachableStates(problem, opts);
-  const index = new Map<string | number, number>();
-  states.forEach((s, i) => index.set(problem.key(s), i));
+  const { states, index, edges } = mapComponent(problem, opts, true);
   const toGoal = new Array<number>(states.length).fill(-1);
   const queue: number[] = [];
   states.forEach((s, i) => {
@@ -142,11 +162,11 @@ export function goalDistances<S, M>(
       queue.push(i);
     }
   });
+  // Moves are reversible, so searching outward from the goals along the recorded moves gives
+  // every state's distance to its nearest goal.
   for (let head = 0; head < queue.length; head++) {
     const i = queue[head];
-    for (const [, s] of problem.successors(states[i])) {
-      const j = index.get(problem.key(s));
-      if (j === undefined) throw new SpaceActError('invalid-argument', 'goalDistances: a move led outside the enumerated component');
+    for (const j of edges[i]) {
       if (toGoal[j] < 0) {
         toGoal[j] = toGoal[i] + 1;
         queue.push(j);

@@ -45,8 +45,9 @@ export function slidingProblem(scene: { cols: number; rows: number; blocks: Grid
   });
   const dirsOf = blocks.map((b) => TRAY_DIRECTIONS.filter((d) => b.fixed ? false : !b.axis || (b.axis === 'ew' ? d === 'east' || d === 'west' : d === 'north' || d === 'south')));
   const keyCells = new Uint16Array(cols * rows);
+  const grid = new Int8Array(cols * rows);
   const occupancy = (s: SlideState): Int8Array => {
-    const g = new Int8Array(cols * rows).fill(-1);
+    const g = grid.fill(-1);
     s.forEach((p, i) => {
       const c0 = p % cols;
       const r0 = (p - c0) / cols;
@@ -58,6 +59,11 @@ export function slidingProblem(scene: { cols: number; rows: number; blocks: Grid
   // its place, and pieces can never swap places: a number in base max(cols, rows) is a faster key.
   const onRails = blocks.every((b) => b.axis || b.fixed) && Math.max(cols, rows) ** blocks.length <= Number.MAX_SAFE_INTEGER;
   const base = Math.max(cols, rows);
+  // Otherwise, when the grid is small enough, the per-cell key read as a number in base
+  // (kinds + 2): the sum over pieces of kind × base^cell (one piece's corner per cell, so the sum
+  // is exact and one-to-one). Building the string key was a third of generating a P1-L5 puzzle.
+  const kindBase = kinds.length + 2;
+  const cellPower = kindBase ** (cols * rows) <= Number.MAX_SAFE_INTEGER ? Array.from({ length: cols * rows }, (_, i) => kindBase ** i) : null;
   return {
     start: start ?? blocks.map((b) => b.col + b.row * cols),
     key(s) {
@@ -66,19 +72,31 @@ export function slidingProblem(scene: { cols: number; rows: number; blocks: Grid
         for (let i = s.length - 1; i >= 0; i--) k = k * base + (blocks[i].axis === 'ns' ? (s[i] - (s[i] % cols)) / cols : s[i] % cols);
         return k;
       }
+      if (cellPower) {
+        let k = 0;
+        for (let i = 0; i < s.length; i++) k += kindCode[i] * cellPower[s[i]];
+        return k;
+      }
       keyCells.fill(48);
       for (let i = 0; i < s.length; i++) keyCells[s[i]] = 48 + kindCode[i];
       return String.fromCharCode(...keyCells);
     },
     isGoal: (s) => s[0] === goalIndex,
-    *successors(s) {
+    successors(s) {
+      // An array, not a generator, and one occupancy grid reused: this is the inner loop of
+      // every distance table (P1 and P2 generation, and their episodes' progress).
       const g = occupancy(s);
+      const out: Array<readonly [SlideMove, SlideState]> = [];
       for (let i = 0; i < s.length; i++) {
         const b = blocks[i];
         const c0 = s[i] % cols;
         const r0 = (s[i] - c0) / cols;
-        for (const dir of dirsOf[i]) {
-          const [dc, dr] = DIRECTION_STEP[dir];
+        const dirs = dirsOf[i];
+        for (let d = 0; d < dirs.length; d++) {
+          const dir = dirs[d];
+          const step = DIRECTION_STEP[dir];
+          const dc = step[0];
+          const dr = step[1];
           for (let n = 1; ; n++) {
             // The leading edge's new cells must be inside and empty.
             const c = c0 + dc * n;
@@ -95,10 +113,11 @@ export function slidingProblem(scene: { cols: number; rows: number; blocks: Grid
             if (!free) break;
             const next = s.slice();
             next[i] = c + r * cols;
-            yield [{ block: i, dir, cells: n }, next] as const;
+            out.push([{ block: i, dir, cells: n }, next] as const);
           }
         }
       }
+      return out;
     },
   };
 }

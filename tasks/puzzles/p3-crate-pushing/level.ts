@@ -175,6 +175,30 @@ export function walks(level: Level, from: number, occupied: ReadonlySet<number> 
   return { dist, ways, lastDir };
 }
 
+/**
+ * Where the pusher can walk from `from` without crossing a crate (`crates[cell]` 1): marks the
+ * cells in `seen` with `stamp` and returns the lowest one, the region's canonical name. For
+ * searches that need only where the pusher can go, not how (see {@link walks}); `seen` and
+ * `stack` are the caller's scratch, reused across calls by passing a new stamp each time.
+ */
+export function pusherRegion(level: Level, from: number, crates: Uint8Array, seen: Uint32Array, stack: Int32Array, stamp: number): number {
+  let top = 0;
+  let low = from;
+  seen[from] = stamp;
+  stack[top++] = from;
+  while (top > 0) {
+    const a = stack[--top];
+    if (a < low) low = a;
+    for (let d = 0; d < 4; d++) {
+      const b = level.next[a * 4 + d];
+      if (b < 0 || crates[b] || seen[b] === stamp) continue;
+      seen[b] = stamp;
+      stack[top++] = b;
+    }
+  }
+  return low;
+}
+
 /** The directions of the first shortest walk to `to` (see {@link walks}). */
 export function walkTo(level: Level, w: { lastDir: Int8Array }, to: number): number[] {
   const dirs: number[] = [];

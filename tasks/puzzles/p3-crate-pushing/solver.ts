@@ -14,7 +14,7 @@
  */
 import { cheapestFirst, lexicographicCost, lexicographicCounts, type WeightedSearchResult } from '../../../solvers/discrete-search/index.ts';
 import type { Instance, ReferenceSolution, ShortestSolutions, ToolCall } from '../../types.ts';
-import { crateDistances, DIRS, opposite, parseLevel, step, walks, walkTo, type Level } from './level.ts';
+import { crateDistances, DIRS, opposite, parseLevel, pusherRegion, step, walks, walkTo, type Level } from './level.ts';
 import type { P3Scene } from './scene.ts';
 
 /** Steps per push in the folded cost: no solution has this many steps. */
@@ -116,48 +116,63 @@ export function solveScene(scene: P3Scene, opts: { maxStates?: number } = {}): P
 export function pullDistances(level: Level, opts: { maxStates?: number } = {}): Map<string, number> {
   const maxStates = opts.maxStates ?? 1_000_000;
   const n = level.kind.length;
-  const regionOf = (crates: ReadonlySet<number>, from: number): number => {
-    const w = walks(level, from, crates);
-    let low = from;
-    for (let i = 0; i < n; i++) if (w.dist[i] >= 0 && i < low) low = i;
-    return low;
+  // Flood fills on scratch arrays (a stamp per fill instead of clearing): the pull search floods
+  // once per position and once per pull, and this was most of generating a P3 room.
+  const crateAt = new Uint8Array(n);
+  const reach = new Uint32Array(n);
+  const seen = new Uint32Array(n);
+  const stack = new Int32Array(n);
+  let stamp = 0;
+  const setCrates = (crates: readonly number[], on: number): void => {
+    for (const c of crates) crateAt[c] = on;
   };
   const out = new Map<string, number>();
   const queue: P3State[] = [];
   const goals = [...level.goals].sort((a, b) => a - b);
   const goalSet = new Set(goals);
   const seenRegion = new Set<number>();
+  setCrates(goals, 1);
   for (let i = 0; i < n; i++) {
     if (level.kind[i] === 'wall' || goalSet.has(i)) continue;
-    const r = regionOf(goalSet, i);
+    const r = pusherRegion(level, i, crateAt, seen, stack, ++stamp);
     if (seenRegion.has(r)) continue;
     seenRegion.add(r);
     const s = { crates: goals, pusher: r };
     out.set(stateKey(s), 0);
     queue.push(s);
   }
+  setCrates(goals, 0);
   for (let head = 0; head < queue.length; head++) {
     const s = queue[head];
     const d0 = out.get(stateKey(s))!;
-    const crateSet = new Set(s.crates);
-    const w = walks(level, s.pusher, crateSet);
+    setCrates(s.crates, 1);
+    const here = ++stamp;
+    pusherRegion(level, s.pusher, crateAt, reach, stack, here);
     for (let p = 0; p < n; p++) {
-      if (w.dist[p] < 0) continue;
+      if (reach[p] !== here) continue;
       for (let d = 0; d < 4; d++) {
         // The pusher at p pulls the crate at c = p + d back onto p, stepping to r = p − d.
         const c = step(level, p, d);
-        if (c < 0 || !crateSet.has(c)) continue;
+        if (c < 0 || !crateAt[c]) continue;
         const r = step(level, p, opposite(d));
-        if (r < 0 || crateSet.has(r)) continue;
+        if (r < 0 || crateAt[r]) continue;
         const crates = s.crates.map((x) => (x === c ? p : x)).sort((a, b) => a - b);
-        const next = { crates, pusher: regionOf(new Set(crates), r) };
+        crateAt[c] = 0;
+        crateAt[p] = 1;
+        const next = { crates, pusher: pusherRegion(level, r, crateAt, seen, stack, ++stamp) };
+        crateAt[p] = 0;
+        crateAt[c] = 1;
         const k = stateKey(next);
         if (out.has(k)) continue;
-        if (out.size >= maxStates) throw new Error(`P3 pull search: more than ${maxStates} positions`);
+        if (out.size >= maxStates) {
+          setCrates(s.crates, 0);
+          throw new Error(`P3 pull search: more than ${maxStates} positions`);
+        }
         out.set(k, d0 + 1);
         queue.push(next);
       }
     }
+    setCrates(s.crates, 0);
   }
   return out;
 }
