@@ -41,6 +41,15 @@ export const ANSWER_POOL = 200;
 const PLAN_LIMIT = 3;
 /** Survivors sampled to score a probe (its outcome split); few, since scoring previews every probe on each. */
 const PROBE_SAMPLE = 16;
+/** Fewest survivors a probe is scored on when there are many probes. */
+const MIN_PROBE_SAMPLE = 4;
+/**
+ * Previews one node of the probing tree may cost (survivors sampled × probes scored): with many
+ * probes the sample shrinks to {@link MIN_PROBE_SAMPLE}, then the probes are spread. Scoring all
+ * 166 of A1-L7's probes on 16 survivors (2,656 settled previews) spent the tier's shared minute
+ * on one node, and the episodes after it went on unfiltered.
+ */
+const PREVIEWS_PER_NODE = 384;
 /** Probes scored per decision. */
 const MAX_PROBES = 160;
 
@@ -333,9 +342,11 @@ function spread<T>(xs: T[], n: number): T[] {
 /** The probe whose outcomes split the survivors best (least expected share left); null when none splits them. */
 async function bestProbe(tools: AdaptiveTools, view: SightlessView, ran: SightlessResult[], alive: Candidate[]): Promise<ToolCall | null> {
   return tools.shared(`probe:${historyKey(view, ran)}`, async () => {
-    const probes = acting(view).flatMap(probesOf);
-    if (probes.length === 0) return null;
-    const sample = spread(alive, PROBE_SAMPLE);
+    const all = acting(view).flatMap(probesOf);
+    if (all.length === 0) return null;
+    const size = Math.max(MIN_PROBE_SAMPLE, Math.min(PROBE_SAMPLE, Math.floor(PREVIEWS_PER_NODE / all.length)));
+    const sample = spread(alive, size);
+    const probes = spread(all, Math.max(1, Math.floor(PREVIEWS_PER_NODE / sample.length)));
     const outcomes: string[][] = probes.map(() => []);
     const calls = ran.map((r) => r.call);
     for (const c of sample) {
