@@ -71,7 +71,7 @@ interface LiveWorld {
 /**
  * A tier's candidate worlds kept live between simulations (issue 36: reconstruct-then-plan's
  * probing tree replayed a node's whole history from a fresh world for every candidate at every
- * split, so its cost grew with the square of the episode's length and most of P3-L5's and M4's
+ * split, so its cost grew with the square of the episode's length and many of M2's, A1's and P2's
  * episodes went on unfiltered past the tier's cap). The probing tree files every candidate
  * under one child of each split, so a candidate's world only ever moves forward along one
  * history: a simulation that extends it runs only the new calls. A history that diverges from
