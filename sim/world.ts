@@ -210,13 +210,25 @@ export class World {
     try {
       for (let i = 0; i < n; i++) {
         if (this.loads.length) this.applyLoads();
-        this.raw.step();
+        this.stepRaw();
         this.stepCount++;
         for (const fn of this.listeners) fn(this);
       }
     } finally {
       this.stepping = false;
     }
+  }
+
+  /**
+   * One Rapier step. `RAPIER.World.step` runs the pipeline and then walks every body, collider
+   * and joint from JavaScript to map ones the engine made itself (soft bodies tearing); this
+   * world never lets the engine make bodies — every body and collider is created, and removed,
+   * through the JavaScript sets, which map them at once — so the walk (about a tenth of a
+   * dynamic world's step) is skipped and the pipeline is called as `World.step` calls it.
+   */
+  private stepRaw(): void {
+    const r = this.raw;
+    r.physicsPipeline.step(r.gravity, r.integrationParameters, r.islands, r.broadPhase, r.narrowPhase, r.bodies, r.colliders, r.softBodies, r.impulseJoints, r.multibodyJoints, r.ccdSolver);
   }
 
   /**
@@ -997,8 +1009,11 @@ export class World {
    * Runs an action under rollback: snapshot, run `fn`, then check the topology predicates. On a
    * {@link ViolationError} (or a failed predicate) capture the violating scene, restore the
    * snapshot and return the violation; on any other error restore and rethrow.
+   *
+   * `captureScene: false` skips describing the violating scene (`violatingScene` is null): a
+   * caller that will not draw it saves copying every body's shapes.
    */
-  attempt<T>(fn: () => T): { ok: true; value: T } | { ok: false; violation: Violation; violatingScene: SceneBody[] } {
+  attempt<T>(fn: () => T, opts: { captureScene?: boolean } = {}): { ok: true; value: T } | { ok: false; violation: Violation; violatingScene: SceneBody[] | null } {
     if (typeof fn !== 'function') valid.invalid('fn', 'expected a function', fn);
     const snap = this.snapshot();
     try {
@@ -1008,7 +1023,7 @@ export class World {
       return { ok: true, value };
     } catch (err) {
       if (err instanceof ViolationError) {
-        const violatingScene = this.describe();
+        const violatingScene = opts.captureScene === false ? null : this.describe();
         this.restore(snap);
         return { ok: false, violation: err.violation, violatingScene };
       }

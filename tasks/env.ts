@@ -88,8 +88,14 @@ export class TaskEnv {
   private strobe: PoseSample[] = [];
   private movingBodies: string[] = [];
   private removeStepListener: (() => void) | null = null;
+  /**
+   * False for a world no one will draw (an adaptive agent's candidate worlds): no strobe poses
+   * are recorded and a refused call keeps no rollback scenes, which were about a fifth of a
+   * refused call's cost. Outcomes, messages and state hashes are the same either way.
+   */
+  readonly drawsImages: boolean;
 
-  private constructor(instance: Instance, family: TaskFamily, world: World, familyEnv: FamilyEnv, lockCamera: boolean) {
+  private constructor(instance: Instance, family: TaskFamily, world: World, familyEnv: FamilyEnv, lockCamera: boolean, drawsImages: boolean) {
     this.instance = instance;
     this.family = family;
     this.world = world;
@@ -97,6 +103,7 @@ export class TaskEnv {
     this.camera = structuredClone(instance.camera.initial);
     this.tools = lockCamera ? instance.tools.filter((t) => t.kind !== 'perception') : instance.tools;
     this.view = instanceView(instance, this.tools);
+    this.drawsImages = drawsImages;
   }
 
   /** World time now, seconds. */
@@ -107,8 +114,11 @@ export class TaskEnv {
   /**
    * Builds the world for `instance`. Moving worlds are run for one second first so the first
    * observation already has five strobe frames.
+   *
+   * `images: false` opens a world that is never observed with images (see {@link drawsImages});
+   * asking it for images is an `invalid-state` error.
    */
-  static async create(family: TaskFamily, instance: Instance, opts: { lockCamera?: boolean } = {}): Promise<TaskEnv> {
+  static async create(family: TaskFamily, instance: Instance, opts: { lockCamera?: boolean; images?: boolean } = {}): Promise<TaskEnv> {
     if (family.id !== instance.family) {
       throw new SpaceActError('invalid-instance', `instance ${instance.id} belongs to ${instance.family}, not ${family.id}`);
     }
@@ -126,7 +136,7 @@ export class TaskEnv {
       world.free();
       throw err;
     }
-    const env = new TaskEnv(instance, family, world, familyEnv, opts.lockCamera ?? false);
+    const env = new TaskEnv(instance, family, world, familyEnv, opts.lockCamera ?? false, opts.images ?? true);
     if (instance.dynamic) env.startStrobe();
     return env;
   }
@@ -145,8 +155,11 @@ export class TaskEnv {
       while (drop < this.strobe.length - 1 && this.strobe[drop].time < oldest) drop++;
       if (drop) this.strobe.splice(0, drop);
     };
-    record();
-    this.removeStepListener = w.addStepListener(record);
+    if (this.drawsImages) {
+      record();
+      this.removeStepListener = w.addStepListener(record);
+    }
+    // The world runs its first second either way, so its state does not depend on drawing.
     w.advance(span);
   }
 
@@ -168,6 +181,7 @@ export class TaskEnv {
    * the episode began are drawn where they are now.
    */
   strobeScenes(): { scenes: SceneDescription[]; labels: string[]; times: number[] } {
+    if (!this.drawsImages) throw new SpaceActError('invalid-state', 'this environment was opened with images: false and records no strobe frames');
     const now = this.world.time;
     const base = this.world.describe();
     const scenes: SceneDescription[] = [];
@@ -261,6 +275,7 @@ export class TaskEnv {
    * read-out. A rollback view is shown once: after this call it is gone, drawn or not.
    */
   async observation(opts: { renderer: Renderer | null; images: boolean; split?: boolean; plan?: boolean; state?: boolean }): Promise<EnvObservation> {
+    if (opts.images && !this.drawsImages) throw new SpaceActError('invalid-state', 'this environment was opened with images: false and cannot be drawn');
     if (opts.images && !opts.renderer) throw new SpaceActError('invalid-argument', 'an observation with images needs a renderer');
     const images = opts.images ? await this.observe(opts.renderer!, { split: opts.split !== false }) : [];
     this.lastRollback = null;
@@ -313,7 +328,7 @@ export class TaskEnv {
     }
     const handler = this.familyEnv.tools[spec.name];
     if (!handler) return result('invalid', `tool "${spec.name}" is not available in this episode`, { kind: spec.kind });
-    const strobeBefore = this.strobe.slice();
+    const strobeBefore = this.drawsImages ? this.strobe.slice() : this.strobe;
     let outcome: ReturnType<World['attempt']>;
     try {
       outcome = this.world.attempt(() => {
@@ -328,16 +343,15 @@ export class TaskEnv {
           }
         }
         return typeof out === 'string' ? { message: out } : out;
-      });
+      }, { captureScene: this.drawsImages });
     } catch (err) {
       this.strobe = strobeBefore;
       if (err instanceof SpaceActError) return result('invalid', err.message, { kind: spec.kind });
       throw err;
     }
     if (!outcome.ok) {
-      const violating = this.scene(outcome.violatingScene);
       this.strobe = strobeBefore;
-      this.lastRollback = { violation: outcome.violation, violating, restored: this.scene() };
+      if (outcome.violatingScene) this.lastRollback = { violation: outcome.violation, violating: this.scene(outcome.violatingScene), restored: this.scene() };
       this.refusals += 1;
       const allowed = this.instance.budgets.refusals;
       if (allowed !== undefined && this.refusals > allowed) {
@@ -368,7 +382,7 @@ export class TaskEnv {
   preview(call: ToolCall): { result: CallResult; progress: number; solved: boolean } {
     const snap = this.world.snapshot();
     const saved = {
-      strobe: this.strobe.slice(),
+      strobe: this.drawsImages ? this.strobe.slice() : this.strobe,
       end: this.endReason,
       refusals: this.refusals,
       rollback: this.lastRollback,

@@ -56,7 +56,7 @@ describe('sim: bricks', () => {
     if (!blocked.ok) {
       expect(blocked.violation.kind).to.equal('collision');
       expect(blocked.violation.bodies).to.deep.equal(['under', 'roof']);
-      expect(blocked.violatingScene.some((b) => b.name === 'under')).to.equal(true);
+      expect(blocked.violatingScene!.some((b) => b.name === 'under')).to.equal(true);
     }
     expect(world.stateHash()).to.equal(hash);
     expect(world.hasBody('under')).to.equal(false);

@@ -119,9 +119,9 @@ describe('sim: world', () => {
     if (result.ok) return;
     expect(result.violation.kind).to.equal('collision');
     expect(result.violation.bodies[0]).to.equal('tee');
-    const violating = result.violatingScene.find((b) => b.name === 'tee')!;
+    const violating = result.violatingScene!.find((b) => b.name === 'tee')!;
     expect(violating.pose.p[0]).to.be.greaterThan(before.p[0] + 0.1);
-    expect(result.violatingScene.some((b) => b.name === 'intruder')).to.equal(true);
+    expect(result.violatingScene!.some((b) => b.name === 'intruder')).to.equal(true);
     expect(world.stateHash()).to.equal(hash);
     expect([world.time, world.steps]).to.deep.equal([time, steps]);
     expect(world.meta.counter).to.equal(3);

@@ -153,7 +153,7 @@ export class LiveWorlds {
   }
 
   private async open(instance: Instance): Promise<LiveWorld> {
-    return { world: new EnvWorld(instance, await TaskEnv.create(this.family, instance)), keys: [], outcomes: [], ended: false };
+    return { world: new EnvWorld(instance, await TaskEnv.create(this.family, instance, { images: false })), keys: [], outcomes: [], ended: false };
   }
 
   private run(live: LiveWorld, calls: ToolCall[], keys: string[]): void {
@@ -190,7 +190,7 @@ export function releaseTierMemo(tierMemo: Map<string, unknown>): void {
 
 /** Opens a simulated world of `instance` (rendering off). */
 export async function openWorld(family: TaskFamily, instance: Instance): Promise<SimulatedWorld> {
-  return new EnvWorld(instance, await TaskEnv.create(family, instance));
+  return new EnvWorld(instance, await TaskEnv.create(family, instance, { images: false }));
 }
 
 /** CPU seconds of this process so far (user + system). */

@@ -62,7 +62,7 @@ function trimToSolved(world: World, env: FamilyEnv, calls: ToolCall[]): ToolCall
     for (let i = 0; i < calls.length; i++) {
       const handler = env.tools[calls[i].tool];
       if (!handler) return null;
-      const r = world.attempt(() => handler(calls[i].args));
+      const r = world.attempt(() => handler(calls[i].args), { captureScene: false });
       if (!r.ok) return null;
       if (env.solved()) return calls.slice(0, i + 1);
     }

@@ -34,7 +34,7 @@ export async function measuredTurn(instance: Instance<T6Scene>, train: Train): P
   try {
     const env = build(instance, world);
     for (const c of trainCalls(train)) {
-      const r = world.attempt(() => env.tools[c.tool](c.args));
+      const r = world.attempt(() => env.tools[c.tool](c.args), { captureScene: false });
       if (!r.ok) throw new SpaceActError('invalid-state', `${instance.id}: ${c.tool} ${JSON.stringify(c.args)} was refused: ${r.violation.message}`, { instance: instance.id });
     }
     return { degrees: world.meta.lastTurnDeg as number, solved: env.solved() };
