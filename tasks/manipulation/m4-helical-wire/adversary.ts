@@ -56,6 +56,8 @@ interface Candidate {
   arc: number[];
   pose: Pose;
   mismatches: number;
+  /** Turns of the history folded into `pose` and `mismatches` so far. */
+  folded: number;
 }
 
 interface EpisodeState {
@@ -103,7 +105,7 @@ function makeCandidate(scene: M4Scene): Candidate {
   const pts = scene.wire.points;
   const arc = [0];
   for (let i = 1; i < pts.length; i++) arc.push(arc[i - 1] + vdist(pts[i - 1], pts[i]));
-  return { scene, motion: m4Tools(yawQuat(scene.frameYawDeg)).motion, arc, pose: { p: [...scene.start.p], q: [...scene.start.q] }, mismatches: 0 };
+  return { scene, motion: m4Tools(yawQuat(scene.frameYawDeg)).motion, arc, pose: { p: [...scene.start.p], q: [...scene.start.q] }, mismatches: 0, folded: 0 };
 }
 
 /** Whether the ring at `pose` touches the wire (torus of square section against the centre line within the wire's radius). */
@@ -285,34 +287,57 @@ function chainOf(c: Candidate, count: number): ToolCall[] {
   return calls.slice(0, count);
 }
 
+/** Folds the outcomes of the turns `c` has not seen yet into its pose and mismatch count. */
+function foldInto(c: Candidate, history: SightlessContext['history']): void {
+  let pose = c.pose;
+  for (let t = c.folded; t < history.length; t++) {
+    for (const r of history[t]) {
+      if (r.status !== 'ok' && r.status !== 'violation') continue;
+      const predicted = predict(c, pose, r.call);
+      if ((predicted !== null) !== (r.status === 'ok')) c.mismatches++;
+      if (r.status === 'ok') {
+        // The ring really moved: follow the call in this candidate's frame.
+        try {
+          const legs = callLegs(c.motion, pose, r.call);
+          pose = legs[legs.length - 1];
+        } catch {
+          // an invalid call moved nothing
+        }
+      }
+    }
+  }
+  c.pose = pose;
+  c.folded = history.length;
+}
+
+/**
+ * The candidates with the fewest mismatches over the whole history, and that count. Folding is
+ * lazy but exact: a count only grows as turns are folded in, so a candidate whose partial count
+ * already exceeds the least full count can never be among the fewest and is left unfolded (most
+ * of the sampled wires, after the first refusals). The result is what folding every candidate
+ * would give, in the same order.
+ */
+function fewestMismatches(st: EpisodeState, history: SightlessContext['history']): { least: number; alive: Candidate[] } {
+  for (;;) {
+    let least = Infinity;
+    for (const c of st.candidates) least = Math.min(least, c.mismatches);
+    let folded = false;
+    for (const c of st.candidates) {
+      if (c.mismatches === least && c.folded < history.length) {
+        foldInto(c, history);
+        folded = true;
+      }
+    }
+    if (!folded) return { least, alive: st.candidates.filter((c) => c.mismatches === least) };
+  }
+}
+
 function stateFor(ctx: SightlessContext, draw: M4SceneDraw, draws: number, prior: EpisodeState | null): EpisodeState {
   let episode = prior;
   const seen = ctx.history.length;
   const key = `${ctx.view.id}/${ctx.seed}`;
   if (!episode || episode.key !== key || episode.seen > seen) {
     episode = { key, seen: 0, candidates: sampledScenes(draw, ctx.view.tier, draws).map(makeCandidate) };
-  }
-  // Fold in the outcomes of turns not seen yet.
-  for (let t = episode.seen; t < seen; t++) {
-    const results = ctx.history[t];
-    for (const c of episode.candidates) {
-      let pose = c.pose;
-      for (const r of results) {
-        if (r.status !== 'ok' && r.status !== 'violation') continue;
-        const predicted = predict(c, pose, r.call);
-        if ((predicted !== null) !== (r.status === 'ok')) c.mismatches++;
-        if (r.status === 'ok') {
-          // The ring really moved: follow the call in this candidate's frame.
-          try {
-            const legs = callLegs(c.motion, pose, r.call);
-            pose = legs[legs.length - 1];
-          } catch {
-            // an invalid call moved nothing
-          }
-        }
-      }
-      c.pose = pose;
-    }
   }
   episode.seen = seen;
   return episode;
@@ -338,10 +363,8 @@ export function wireCandidateProber(draw: M4SceneDraw, draws = CANDIDATE_DRAWS):
     adaptive: true,
     next(ctx) {
       const st = (episode = stateFor(ctx, draw, draws, episode));
-      let least = Infinity;
-      for (const c of st.candidates) least = Math.min(least, c.mismatches);
+      const { least, alive } = fewestMismatches(st, ctx.history);
       if (least > GIVE_UP_MISMATCHES) return null;
-      const alive = st.candidates.filter((c) => c.mismatches === least);
       const scorers = spread(alive, SCORERS);
       let bestCalls: ToolCall[] | null = null;
       let bestScore = -1;
