@@ -223,6 +223,12 @@ describe('battery: adaptive sightless agents', function () {
     const [silent] = await runBattery(switchFamily('X4', false), { seeds: 12, training: 0, strategies: [probeAndMap], skip: ['null', 'random'] });
     const b = silent.agents.find((x) => x.name === 'probe-and-map')!;
     expect(b.successes).to.be.at.most(2);
+    // The record says how far the probes' text told the pool apart: every world alike when silent.
+    expect(a.transcripts!.pool).to.be.greaterThan(2);
+    expect(a.transcripts!.transcripts).to.be.greaterThan(1);
+    expect(a.transcripts!.largest).to.be.below(a.transcripts!.pool);
+    expect(b.transcripts!.transcripts).to.equal(1);
+    expect(b.transcripts!.largest).to.equal(b.transcripts!.pool);
   });
 
   it('probe-and-map probes each pooled world once per tier, not once per episode, and reports that work apart', async () => {

@@ -4,7 +4,7 @@ import { DEFAULT_MODE } from '../agents/modes.ts';
 import { NullAgent } from '../agents/null.ts';
 import { RandomAgent } from '../agents/random-agent.ts';
 import { scoreEpisode } from '../agents/scoring.ts';
-import { ADAPTIVE_STRATEGIES, DEGRADED_MEMO } from '../agents/sightless/adaptive.ts';
+import { ADAPTIVE_STRATEGIES, DEGRADED_MEMO, TRANSCRIPT_SPREAD_MEMO, type TranscriptSpread } from '../agents/sightless/adaptive.ts';
 import { SightlessAgent } from '../agents/sightless/agent.ts';
 import { SHARED_STRATEGIES } from '../agents/sightless/shared.ts';
 import { EpisodeTools, processCpuSeconds, releaseTierMemo } from '../agents/sightless/simulate.ts';
@@ -104,6 +104,11 @@ export interface BatteryAgentResult {
    * so far without filtering by later calls — a real but weaker attempt than a full one.
    */
   unfiltered?: number;
+  /**
+   * `probe-and-map` only: how far its fixed probe schedule told the tier's candidate pool apart
+   * by text (pool size, distinct transcripts, largest group that reads alike).
+   */
+  transcripts?: TranscriptSpread;
 }
 
 /** The reference replayed on one seed the battery plays that it does not solve (issue 36 item 6). */
@@ -493,7 +498,13 @@ async function judgeTier(
         }
       },
       s.fit ? count : undefined,
-    ).finally(() => releaseTierMemo(tierMemo(s)));
+    )
+      .then(() => {
+        const spread = tierMemo(s).get(TRANSCRIPT_SPREAD_MEMO) as TranscriptSpread | undefined;
+        const row = report.agents[report.agents.length - 1];
+        if (spread && row?.name === s.name) row.transcripts = spread;
+      })
+      .finally(() => releaseTierMemo(tierMemo(s)));
   };
   for (const s of o.strategies) await runStrategy(s, 'shared');
   for (const s of family.sightless ?? []) await runStrategy(s, 'family');

@@ -468,7 +468,8 @@ function scheduleTranscript(world: SimulatedWorld, view: SightlessView, cap: num
 async function transcriptGroups(tools: AdaptiveTools, view: SightlessView, cap: number): Promise<Map<string, Candidate[]>> {
   return tools.precompute(`transcripts:${cap}:${digest(textKey(view))}`, async () => {
     const groups = new Map<string, Candidate[]>();
-    for (const c of await poolOf(tools, view)) {
+    const pool = await poolOf(tools, view);
+    for (const c of pool) {
       const w = await tools.open(c.instance);
       let key: string;
       try {
@@ -480,9 +481,28 @@ async function transcriptGroups(tools: AdaptiveTools, view: SightlessView, cap: 
       if (!g) groups.set(key, (g = []));
       g.push(c);
     }
+    let largest = 0;
+    for (const g of groups.values()) largest = Math.max(largest, g.length);
+    const spread: TranscriptSpread = { pool: pool.length, transcripts: groups.size, largest };
+    tools.tierMemo.set(TRANSCRIPT_SPREAD_MEMO, spread);
     return groups;
   });
 }
+
+/**
+ * How far probe-and-map's fixed probe schedule tells the tier's candidate worlds apart by text
+ * alone: the pool's size, how many distinct transcripts (calls, statuses and exact messages)
+ * its worlds give, and the largest group that reads alike. One transcript means the text of
+ * those probes tells no world from another, so filtering on it cannot narrow anything.
+ */
+export interface TranscriptSpread {
+  pool: number;
+  transcripts: number;
+  largest: number;
+}
+
+/** Key of the tier memo entry holding the {@link TranscriptSpread} (read by the battery). */
+export const TRANSCRIPT_SPREAD_MEMO = 'report:transcript-spread';
 
 /**
  * Probe-and-map's survivors: the candidates whose schedule transcript is the episode's (looked

@@ -46,7 +46,8 @@ function batteryLines(r: BatteryReport): string[] {
     const cost =
       (a.gaveUp ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode, gave up on ${a.gaveUp} (${(a.gaveUpReasons ?? []).join('; ')})` : a.cpuSeconds >= 0.1 ? `, ${a.cpuSeconds.toFixed(2)} s CPU/episode` : '') +
       (a.unfiltered ? `, ${a.unfiltered} played unfiltered past the tier's shared-work cap` : '') +
-      (a.precomputeSeconds ? `, ${a.precomputeSeconds.toFixed(0)} s CPU precomputed once for the tier` : '');
+      (a.precomputeSeconds ? `, ${a.precomputeSeconds.toFixed(0)} s CPU precomputed once for the tier` : '') +
+      (a.transcripts ? `, its probes read ${a.transcripts.transcripts} way${a.transcripts.transcripts === 1 ? '' : 's'} over ${a.transcripts.pool} candidate worlds (largest alike ${a.transcripts.largest})` : '');
     const score = (a.meanScore === null ? '' : `, mean score ${a.meanScore.toFixed(1)}`) + fitted + cost;
     const interval = `[${pct(a.interval[0])}, ${pct(a.interval[1])}]`;
     const mark = a.verdict === 'fail' ? '✗' : a.verdict === 'inconclusive' ? '?' : ' ';
