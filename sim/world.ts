@@ -106,6 +106,11 @@ function tv(v: RAPIER.Vector): Vec3 {
   return [v.x, v.y, v.z];
 }
 
+/** The clock Rapier's stage timers read during a step (see `World.stepRaw`). */
+function stoppedClock(): number {
+  return 0;
+}
+
 /** The simulated world. Create with {@link World.create}; release with {@link World.free}. */
 export class World {
   /** Internal fixed step, seconds. */
@@ -228,7 +233,19 @@ export class World {
    */
   private stepRaw(): void {
     const r = this.raw;
-    r.physicsPipeline.step(r.gravity, r.integrationParameters, r.islands, r.broadPhase, r.narrowPhase, r.bodies, r.colliders, r.softBodies, r.impulseJoints, r.multibodyJoints, r.ccdSolver);
+    // Rapier's step times its stages whether or not its profiler is on: about 34 calls a step
+    // from WebAssembly out to `performance.now()`, a tenth to a quarter of a small dynamic
+    // world's step. Nothing but those timings reads the clock (SpaceAct never reads them), so
+    // the step runs with a clock that costs nothing; the real one is back before any other code
+    // runs (the step is synchronous), also when the step throws.
+    const clock = performance as { now: () => number };
+    const realNow = clock.now;
+    clock.now = stoppedClock;
+    try {
+      r.physicsPipeline.step(r.gravity, r.integrationParameters, r.islands, r.broadPhase, r.narrowPhase, r.bodies, r.colliders, r.softBodies, r.impulseJoints, r.multibodyJoints, r.ccdSolver);
+    } finally {
+      clock.now = realNow;
+    }
   }
 
   /**
