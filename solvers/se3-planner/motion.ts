@@ -95,16 +95,11 @@ function turn(m: HeldPartMotion, q: Quat, axis: Vec3, deg: number): Quat {
 export function callLegs(m: HeldPartMotion, from: Pose, call: PlannedCall): Pose[] {
   const names = toolNames(m);
   const args = call.args ?? {};
-  const maxT = m.maxTranslate ?? 0.5;
-  const shift = (): Vec3 => {
-    const d: Vec3 = [finiteArg(args, 'dx_m', maxT, call.tool), finiteArg(args, 'dy_m', maxT, call.tool), finiteArg(args, 'dz_m', maxT, call.tool)];
-    return qrotate(m.frame ?? IDENTITY, d);
-  };
-  const angleOf = (): number => finiteArg(args, 'angle_deg', MAX_TURN_DEG, call.tool);
-  if (call.tool === names.translate) return [{ p: vadd(from.p, shift()), q: [...from.q] }];
+  // No closures here: adaptive agents call this for thousands of candidates a turn.
+  if (call.tool === names.translate) return [{ p: vadd(from.p, callShift(m, args, call.tool)), q: [...from.q] }];
   if (call.tool === names.rotate || (m.combined && call.tool === names.move)) {
-    const d = call.tool === names.rotate ? ([0, 0, 0] as Vec3) : shift();
-    const deg = angleOf();
+    const d = call.tool === names.rotate ? ([0, 0, 0] as Vec3) : callShift(m, args, call.tool);
+    const deg = finiteArg(args, 'angle_deg', MAX_TURN_DEG, call.tool);
     const axis = deg === 0 ? ([1, 0, 0] as Vec3) : axisVector(args.axis);
     const parts = Math.abs(deg) > HALF_TURN_SPLIT_DEG ? 2 : 1;
     const legs: Pose[] = [];
@@ -112,6 +107,12 @@ export function callLegs(m: HeldPartMotion, from: Pose, call: PlannedCall): Pose
     return legs;
   }
   throw new SpaceActError('invalid-argument', `the held-part motion has no tool "${call.tool}"`, { tool: call.tool });
+}
+
+/** A call's translation (`dx_m`, `dy_m`, `dz_m` in the working frame), in world axes. */
+function callShift(m: HeldPartMotion, args: Record<string, unknown>, tool: string): Vec3 {
+  const maxT = m.maxTranslate ?? 0.5;
+  return qrotate(m.frame ?? IDENTITY, [finiteArg(args, 'dx_m', maxT, tool), finiteArg(args, 'dy_m', maxT, tool), finiteArg(args, 'dz_m', maxT, tool)]);
 }
 
 /** Rotation from `a` to `b` as (unit axis in the rotation frame, degrees in [0, 180]), or null if equal. */

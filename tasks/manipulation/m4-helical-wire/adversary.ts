@@ -110,6 +110,8 @@ function makeCandidate(scene: M4Scene): Candidate {
 
 /** Whether the ring at `pose` touches the wire (torus of square section against the centre line within the wire's radius). */
 function hitsWire(s: M4Scene, pose: Pose, near: number[]): boolean {
+  // Scalars, not Vec3 arrays: this runs for every sample of every candidate's predicted motion
+  // (the same arithmetic, in the same order, as with the vector helpers).
   const c = pose.p;
   const n = qrotate(pose.q, [0, 1, 0]);
   const R = s.ring.radius;
@@ -119,11 +121,16 @@ function hitsWire(s: M4Scene, pose: Pose, near: number[]): boolean {
   const pts = s.wire.points;
   for (const i of near) {
     const a = pts[i];
-    const d = sub(pts[i + 1], a);
-    const ac = sub(a, c);
-    const dd = dot(d, d);
-    const b = dot(ac, d);
-    const cc = dot(ac, ac) - reach * reach;
+    const e = pts[i + 1];
+    const d0 = e[0] - a[0];
+    const d1 = e[1] - a[1];
+    const d2 = e[2] - a[2];
+    const ac0 = a[0] - c[0];
+    const ac1 = a[1] - c[1];
+    const ac2 = a[2] - c[2];
+    const dd = d0 * d0 + d1 * d1 + d2 * d2;
+    const b = ac0 * d0 + ac1 * d1 + ac2 * d2;
+    const cc = ac0 * ac0 + ac1 * ac1 + ac2 * ac2 - reach * reach;
     const disc = b * b - dd * cc;
     if (disc < 0) continue;
     const r = Math.sqrt(disc);
@@ -134,9 +141,11 @@ function hitsWire(s: M4Scene, pose: Pose, near: number[]): boolean {
     const k = Math.max(1, Math.ceil(((t1 - t0) * len) / 0.0015));
     for (let j = 0; j <= k; j++) {
       const t = t0 + ((t1 - t0) * j) / k;
-      const v: Vec3 = [ac[0] + d[0] * t, ac[1] + d[1] * t, ac[2] + d[2] * t];
-      const y = dot(v, n);
-      const rho = Math.hypot(v[0] - y * n[0], v[1] - y * n[1], v[2] - y * n[2]);
+      const v0 = ac0 + d0 * t;
+      const v1 = ac1 + d1 * t;
+      const v2 = ac2 + d2 * t;
+      const y = v0 * n[0] + v1 * n[1] + v2 * n[2];
+      const rho = Math.hypot(v0 - y * n[0], v1 - y * n[1], v2 - y * n[2]);
       const dy = Math.max(Math.abs(y) - h, 0);
       const dr = Math.max(R - h - rho, rho - R - h, 0);
       if (dy * dy + dr * dr < wr * wr) return true;
