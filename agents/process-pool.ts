@@ -188,6 +188,104 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
   return { workerCpuMs, workerStartupCpuMs };
 }
 
+/** Options of a {@link StandingWorker}. */
+export interface StandingWorkerOptions<Init> {
+  /** Absolute path of the worker entry module (it calls {@link serveJobs}). */
+  entry: string;
+  /** Start it from a bundle of the entry (as `ProcessPoolOptions.bundle`). Default false. */
+  bundle?: boolean;
+  /** V8 flags besides {@link SPACEACT_V8_FLAGS}. */
+  v8Flags?: readonly string[];
+  /** Sent once, before the process's first job. */
+  init: Init;
+}
+
+/**
+ * One worker process kept for job after job — a queue worker's verification pieces — so that
+ * what a process builds once (its modules, the physics engine, a family's tables, a browser)
+ * is not paid again for every piece, as a local `--concurrency` pool does not pay it either.
+ * Started on the first {@link run}; one job at a time. A job that fails rejects its `run` and
+ * the process goes on serving; a process that exits mid-job rejects that `run` and the next one
+ * starts a new process. An aborted `run` kills the process at once.
+ */
+export class StandingWorker<Init, Job, Result> {
+  private child: ChildProcess | null = null;
+  private nextIndex = 0;
+  private busy = false;
+
+  constructor(private readonly opts: StandingWorkerOptions<Init>) {}
+
+  /** Runs `job` in the standing process (starting it if there is none) and resolves with its result. */
+  async run(job: Job, opts: { signal?: AbortSignal; describe?: string } = {}): Promise<Result> {
+    if (this.busy) throw new SpaceActError('invalid-state', 'a standing worker runs one job at a time');
+    if (opts.signal?.aborted) throw new SpaceActError('invalid-state', 'the process pool was stopped');
+    this.busy = true;
+    try {
+      const child = this.child ?? (await this.start());
+      const index = this.nextIndex++;
+      return await new Promise<Result>((resolve, reject) => {
+        const cleanup = (): void => {
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          opts.signal?.removeEventListener('abort', onAbort);
+        };
+        const onMessage = (msg: FromPoolWorker<Result, never>): void => {
+          if ((msg.type !== 'done' && msg.type !== 'failed') || msg.index !== index) return;
+          cleanup();
+          if (msg.type === 'done') resolve(msg.result);
+          else reject(new SpaceActError(msg.error.code ?? 'invalid-state', msg.error.message, msg.error.details ?? {}));
+        };
+        const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+          cleanup();
+          if (this.child === child) this.child = null;
+          reject(new SpaceActError('io', `the worker running ${opts.describe ?? `job ${index}`} exited (${signal ?? `code ${code}`}) before finishing it`, { job: index }));
+        };
+        const onAbort = (): void => {
+          cleanup();
+          this.kill();
+          reject(new SpaceActError('invalid-state', 'the process pool was stopped'));
+        };
+        child.on('message', onMessage);
+        child.on('exit', onExit);
+        opts.signal?.addEventListener('abort', onAbort);
+        child.send({ type: 'run', index, job } satisfies ToPoolWorker<Init, Job>);
+      });
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Asks the process to exit (its `close` hook runs) and waits for it, killing it after `graceMs`. */
+  async close(graceMs = 10_000): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child.connected) child.send({ type: 'exit' } satisfies ToPoolWorker<Init, Job>);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    timer.unref();
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Stops the process at once (its job's work is dropped). */
+  kill(): void {
+    const child = this.child;
+    this.child = null;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  private async start(): Promise<ChildProcess> {
+    let bundle: string | null = this.opts.entry.endsWith('.js') ? this.opts.entry : null;
+    if (this.opts.bundle && !bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(this.opts.entry)).catch(() => null);
+    const flags = this.opts.v8Flags ?? [];
+    const child = bundle ? forkBundledWorker(bundle, flags) : forkTsWorker(this.opts.entry, flags);
+    child.send({ type: 'init', init: this.opts.init } satisfies ToPoolWorker<Init, Job>);
+    this.child = child;
+    return child;
+  }
+}
+
 /** What a job handler gets besides its job. */
 export interface JobContext<Init, Event> {
   init: Init;

@@ -26,7 +26,8 @@ import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { LEVER_PATTERN, tierLabel } from '../core/catalog.ts';
 import { SpaceActError } from '../core/errors.ts';
-import { runProcessPool } from '../agents/process-pool.ts';
+import { StandingWorker } from '../agents/process-pool.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 import { OneJobAtATime } from '../agents/queue/one-at-a-time.ts';
 import {
   ALIVE_RENEW_MS,
@@ -360,6 +361,12 @@ const VERIFY_WORKER_ENTRY = siblingModule(import.meta.url, './verify-worker');
 export class VerifyQueueWorker {
   private stopping = false;
   private current: { job: Job; token: string; abort: AbortController } | null = null;
+  /**
+   * The child process that runs this worker's pieces, kept from piece to piece while the
+   * settings are the same (a verification's pieces share them): its modules, engine, tables and
+   * browser are built once, not once per piece.
+   */
+  private standing: { settings: string; worker: StandingWorker<VerifySettings, VerifyJob, VerifyJobResult> } | null = null;
   private readonly log: (line: string) => void;
 
   private constructor(
@@ -413,6 +420,9 @@ export class VerifyQueueWorker {
       }
       void this.worker.close(true).catch(() => {});
     }
+    const standing = this.standing;
+    this.standing = null;
+    if (standing) await (inTime ? standing.worker.close(graceMs) : Promise.resolve(standing.worker.kill()));
     for (const c of [this.commands, this.bullConnection]) c.disconnect();
   }
 
@@ -446,19 +456,15 @@ export class VerifyQueueWorker {
       this.current = { job, token, abort };
       this.log(`${what} (verification ${data.verify}): checking`);
       try {
-        let result: VerifyJobResult | null = null;
-        await runProcessPool<VerifySettings, VerifyJob, VerifyJobResult>({
-          entry: VERIFY_WORKER_ENTRY,
-          bundle: true,
-          jobs: [data.job],
-          workers: 1,
-          init: data.settings,
-          onResult: (_, r) => (result = r),
-          describe: () => what,
-          signal: abort.signal,
-        });
+        const settings = canonicalJson(data.settings);
+        if (this.standing && this.standing.settings !== settings) {
+          await this.standing.worker.close();
+          this.standing = null;
+        }
+        this.standing ??= { settings, worker: new StandingWorker({ entry: VERIFY_WORKER_ENTRY, bundle: true, init: data.settings }) };
+        const result = await this.standing.worker.run(data.job, { signal: abort.signal, describe: what });
         this.log(`${what} (verification ${data.verify}): done`);
-        return result!;
+        return result;
       } finally {
         this.current = null;
       }
