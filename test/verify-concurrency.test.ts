@@ -50,6 +50,16 @@ describe('verify --concurrency', function () {
     expect(withoutTimes(parallel)).to.deep.equal(withoutTimes(serial));
   });
 
+  it('holds every seed the battery judges to the view rule by default, on every tier it plays', async function () {
+    const { viewSeeds: _, ...rest } = base;
+    const r = await verifyAll({ ...rest, instances: [ids[0]], batterySeeds: 2, concurrency: 1 });
+    const p1 = r.views.filter((v) => v.family === 'P1');
+    // L1 holds no released instance, but the battery plays it: its first views are checked too.
+    expect(p1.map((v) => v.tier).sort()).to.deep.equal([...tiersOf(getFamily('P1'))].sort());
+    expect(p1.every((v) => v.seeds === 2)).to.equal(true);
+    expect(r.textLeaks.filter((t) => t.family === 'P1').length).to.equal(tiersOf(getFamily('P1')).length);
+  });
+
   it('refuses an unknown instance before starting any worker', async function () {
     let error: unknown;
     try {

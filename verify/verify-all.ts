@@ -43,8 +43,9 @@ export interface VerifySettings {
   viewRule?: boolean;
   /**
    * View-rule sample: seeds per family × tier (those of the text-leak check) whose first view is
-   * held to the view rule besides the selected instances' (default {@link VERIFY_VIEW_SEEDS}; 0,
-   * or `viewRule: false`, skips it).
+   * held to the view rule besides the selected instances' (default: the battery's judged seeds
+   * when `batterySeeds` is above 0 — every seed the battery judges has its first view checked —
+   * else {@link VERIFY_VIEW_SEEDS}; 0, or `viewRule: false`, skips it).
    */
   viewSeeds?: number;
 }
@@ -255,7 +256,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     ...(opts.batteryAgents !== undefined ? { batteryAgents: opts.batteryAgents } : {}),
     ...(opts.textSeeds !== undefined ? { textSeeds: opts.textSeeds } : {}),
     ...(opts.viewRule !== undefined ? { viewRule: opts.viewRule } : {}),
-    ...(opts.viewSeeds !== undefined ? { viewSeeds: opts.viewSeeds } : {}),
+    ...(opts.viewSeeds !== undefined ? { viewSeeds: opts.viewSeeds } : (opts.batterySeeds ?? 0) > 0 ? { viewSeeds: opts.batterySeeds } : {}),
   };
   // Check every id and family first, so a typo fails before minutes of episodes. Only the id
   // is checked here (family and tier known, seed well formed): generating the instances too
@@ -270,8 +271,20 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     }
   }
   // The text-leak check and the view-rule sample cover every family × tier (a lever study's L5 +
-  // lever apart) that holds a selected instance; one job does both.
-  const textTiers = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 || viewSeedsOf(settings) > 0 ? [...new Set(opts.instances.map((id) => { const c = checkInstanceId(id); return `${getFamily(c.family).id} ${c.tier} ${c.lever ?? ''}`; }))] : [];
+  // lever apart) that holds a selected instance, and every tier the battery plays (issue 36
+  // item 7: every seed the battery judges has its first view checked, L1's too); one job does both.
+  const textTiers =
+    (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 || viewSeedsOf(settings) > 0
+      ? [
+          ...new Set([
+            ...opts.instances.map((id) => {
+              const c = checkInstanceId(id);
+              return `${getFamily(c.family).id} ${c.tier} ${c.lever ?? ''}`;
+            }),
+            ...families.flatMap((f) => tiersOf(f).map((tier) => `${f.id} ${tier} `)),
+          ]),
+        ]
+      : [];
   const work: VerifyUnitWork[] = [
     ...opts.instances.map((id, i): VerifyUnitWork => ({ kind: 'instance', id, family: instanceFamilies[i] })),
     ...textTiers.map((k): VerifyUnitWork => {

@@ -87,12 +87,12 @@ export function register(program: Command): void {
       `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
-    .option('--view-seeds <n>', `view-rule sample: seeds per tier (of the text-leak check's tiers) whose first view is rendered and held to the view rule (0 skips it)`, String(VERIFY_VIEW_SEEDS))
+    .option('--view-seeds <n>', `view-rule sample: seeds per tier (of the text-leak check's tiers) whose first view is rendered and held to the view rule (0 skips it; default: the battery's seeds, every one it judges, or ${VERIFY_VIEW_SEEDS} without a battery)`)
     .option('--agents <names>', 'shortcut battery: only these agents, comma-separated (e.g. reconstruct-then-plan,probe-and-map); default all')
     .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
     .option('--queue <url>', 'redis://HOST:PORT: hand the pieces (a family\'s instances, a family × tier\'s text check or battery) to `spaceact worker` processes on any machine with this checkout (results as a local run, in the same order)')
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; viewSeeds: string; concurrency: string; queue?: string }) => {
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; viewSeeds?: string; concurrency: string; queue?: string }) => {
       const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: VERIFY_LIMITS.randomSeeds, integer: true })!;
       const turns = numberOption(opts, 'randomTurns', { min: 1, max: VERIFY_LIMITS.randomTurns, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
@@ -110,7 +110,7 @@ export function register(program: Command): void {
       let batteryHeader = false;
       let textHeader = false;
       const textSeeds = numberOption(opts, 'textSeeds', { min: 0, max: VERIFY_LIMITS.textSeeds, integer: true })!;
-      const viewSeeds = numberOption(opts, 'viewSeeds', { min: 0, max: VERIFY_LIMITS.viewSeeds, integer: true })!;
+      const viewSeeds = opts.viewSeeds !== undefined ? numberOption(opts, 'viewSeeds', { min: 0, max: VERIFY_LIMITS.viewSeeds, integer: true })! : batterySeeds > 0 ? batterySeeds : VERIFY_VIEW_SEEDS;
       let viewHeader = false;
       const { instances: results, textLeaks, views, battery } = await verifyAll({
         textSeeds,
