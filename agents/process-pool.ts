@@ -97,6 +97,17 @@ function forkBundledWorker(bundle: string, v8Flags: readonly string[]): ChildPro
 }
 
 /**
+ * The plain JavaScript a worker of `entry` starts from, or null to start it through tsx: a
+ * compiled entry (an installed package's `dist/`) as it is, else with `bundle` the entry's
+ * bundle (null when it cannot be built).
+ */
+async function plainEntry(entry: string, bundle: boolean): Promise<string | null> {
+  if (entry.endsWith('.js')) return entry;
+  // Loaded only when asked for: workers themselves import this module and need no bundler.
+  return bundle ? import('./worker-bundle.ts').then((m) => m.workerBundle(entry)).catch(() => null) : null;
+}
+
+/**
  * Runs `jobs` in up to `workers` processes forked from `entry`, handing them out in order as
  * workers come free. Resolves once every worker has exited; rejects with the first failure
  * (a job that failed, or a worker that exited before finishing its job).
@@ -158,10 +169,7 @@ export async function runProcessPool<Init, Job, Result, Event = never>(opts: Pro
       handOut();
     });
 
-  // A compiled entry (an installed package's `dist/`) is plain JavaScript already: no loader, no bundle.
-  let bundle: string | null = opts.entry.endsWith('.js') ? opts.entry : null;
-  // Loaded only when asked for: workers themselves import this module and need no bundler.
-  if (opts.bundle && !bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(opts.entry)).catch(() => null);
+  const bundle = await plainEntry(opts.entry, opts.bundle ?? false);
   const done: Array<Promise<void>> = [];
   const flags = opts.v8Flags ?? [];
   for (let w = 0; w < Math.min(opts.workers, Math.max(1, opts.jobs.length)); w++) {
@@ -276,8 +284,7 @@ export class StandingWorker<Init, Job, Result> {
   }
 
   private async start(): Promise<ChildProcess> {
-    let bundle: string | null = this.opts.entry.endsWith('.js') ? this.opts.entry : null;
-    if (this.opts.bundle && !bundle) bundle = await import('./worker-bundle.ts').then((m) => m.workerBundle(this.opts.entry)).catch(() => null);
+    const bundle = await plainEntry(this.opts.entry, this.opts.bundle ?? false);
     const flags = this.opts.v8Flags ?? [];
     const child = bundle ? forkBundledWorker(bundle, flags) : forkTsWorker(this.opts.entry, flags);
     child.send({ type: 'init', init: this.opts.init } satisfies ToPoolWorker<Init, Job>);
