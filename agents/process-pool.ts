@@ -229,7 +229,9 @@ export class StandingWorker<Init, Job, Result> {
     if (opts.signal?.aborted) throw new SpaceActError('invalid-state', 'the process pool was stopped');
     this.busy = true;
     try {
-      const child = this.child ?? (await this.start());
+      // A process that died while idle (killed, out of memory) is replaced, not sent to.
+      const alive = this.child && this.child.connected && this.child.exitCode === null && this.child.signalCode === null;
+      const child = alive ? this.child! : await this.start();
       const index = this.nextIndex++;
       return await new Promise<Result>((resolve, reject) => {
         const cleanup = (): void => {
@@ -287,6 +289,9 @@ export class StandingWorker<Init, Job, Result> {
     const bundle = await plainEntry(this.opts.entry, this.opts.bundle ?? false);
     const flags = this.opts.v8Flags ?? [];
     const child = bundle ? forkBundledWorker(bundle, flags) : forkTsWorker(this.opts.entry, flags);
+    child.once('exit', () => {
+      if (this.child === child) this.child = null;
+    });
     child.send({ type: 'init', init: this.opts.init } satisfies ToPoolWorker<Init, Job>);
     this.child = child;
     return child;

@@ -70,8 +70,13 @@ describe('a standing worker process', function () {
     expect(err.message).to.contain('piece 7');
     const again = await w.run(5);
     expect(again.pid).to.not.equal(pid);
+    // A process that dies while idle is replaced by the next job, which does not hang.
+    process.kill(again.pid, 'SIGKILL');
+    expect(await gone(again.pid)).to.equal(true);
+    const third = await w.run(6);
+    expect(third.pid).to.not.equal(again.pid);
     await w.close();
     // Gone once close() resolves.
-    expect(await gone(again.pid)).to.equal(true);
+    expect(await gone(third.pid)).to.equal(true);
   });
 });
