@@ -2,13 +2,16 @@
  * The view rule over many seeds at once, for authors fixing pictures: every family × tier (or
  * those named) × the first N judged battery seeds, one line per instance that breaks the rule,
  * and a JSON line per picture (declaration less its scene, and the measurement) for study.
- *   npx tsx bench/view-scan.ts [--families P3,M2] [--tiers L7] [--seeds 20] [--out FILE.jsonl]
+ * `--training N` adds the battery's training seeds with N per tier (as `verify` checks them;
+ * default 8, 0 leaves them out).
+ *   npx tsx bench/view-scan.ts [--families P3,M2] [--tiers L7] [--seeds 20] [--training 8] [--out FILE.jsonl]
  */
 import { writeFileSync, appendFileSync } from 'node:fs';
 import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { FAMILIES } from '../tasks/registry.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
+import { batterySeedLists, DEFAULT_BATTERY_TRAINING } from '../verify/battery.ts';
 import type { Tier } from '../tasks/types.ts';
 
 const arg = (name: string): string | undefined => {
@@ -18,6 +21,7 @@ const arg = (name: string): string | undefined => {
 const only = arg('families')?.split(',');
 const tiers = arg('tiers')?.split(',');
 const count = Number(arg('seeds') ?? 20);
+const training = Number(arg('training') ?? DEFAULT_BATTERY_TRAINING);
 const out = arg('out');
 if (out) writeFileSync(out, '');
 const renderer = new Renderer({ frameCache: 0 });
@@ -25,7 +29,8 @@ let bad = 0;
 let total = 0;
 try {
   for (const family of FAMILIES.filter((f) => !only || only.includes(f.id))) {
-    const seeds = family.batterySeeds ? family.batterySeeds(count, 'judged', count) : Array.from({ length: count }, (_, i) => i);
+    const lists = batterySeedLists(family, { seeds: count, training });
+    const seeds = training > 0 ? [...lists.judged, ...lists.training] : lists.judged;
     for (const tier of Object.keys(family.tiers) as Tier[]) {
       if (tiers && !tiers.includes(tier)) continue;
       let tierBad = 0;

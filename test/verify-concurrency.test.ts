@@ -8,6 +8,7 @@ import { SpaceActError } from '../core/errors.ts';
 import { getFamily, tiersOf } from '../tasks/registry.ts';
 import { releasedInstances } from '../tasks/suites.ts';
 import { planJobs, verifyAll, type VerifyAllOptions, type VerifyAllResult, type VerifyUnit } from '../verify/verify-all.ts';
+import { batterySeedLists } from '../verify/battery.ts';
 
 /**
  * The records without what timing may change: measured seconds, and how many adaptive episodes
@@ -50,13 +51,17 @@ describe('verify --concurrency', function () {
     expect(withoutTimes(parallel)).to.deep.equal(withoutTimes(serial));
   });
 
-  it('holds every seed the battery judges to the view rule by default, on every tier it plays', async function () {
+  it('holds every seed the battery plays to the view rule by default, on every tier it plays', async function () {
     const { viewSeeds: _, ...rest } = base;
-    const r = await verifyAll({ ...rest, instances: [ids[0]], batterySeeds: 2, concurrency: 1 });
+    const r = await verifyAll({ ...rest, instances: [ids[0]], batterySeeds: 2, batteryTraining: 3, concurrency: 1 });
     const p1 = r.views.filter((v) => v.family === 'P1');
     // L1 holds no released instance, but the battery plays it: its first views are checked too.
     expect(p1.map((v) => v.tier).sort()).to.deep.equal([...tiersOf(getFamily('P1'))].sort());
-    expect(p1.every((v) => v.seeds === 2)).to.equal(true);
+    // The two judged seeds and the training seeds the battery fits its strategies on.
+    const { judged, training } = batterySeedLists(getFamily('P1'), { seeds: 2, training: 3 });
+    expect(judged.length).to.equal(2);
+    expect(training.length).to.be.at.least(3);
+    expect(p1.every((v) => v.seeds === judged.length + training.length)).to.equal(true);
     expect(r.textLeaks.filter((t) => t.family === 'P1').length).to.equal(tiersOf(getFamily('P1')).length);
   });
 

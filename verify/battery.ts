@@ -202,6 +202,26 @@ function seedsOf(family: TaskFamily, count: number, purpose: 'judged' | 'trainin
   return out;
 }
 
+/**
+ * The seeds the battery plays on each tier of a family with these options: the judged seeds and
+ * one list of training seeds, as long as the most any strategy asks for (when strategies may
+ * ask; each fits on a prefix of it). The reference is certified on all of them, and `verify`
+ * holds all of them to the view rule: every seed the battery plays is a seed a model could be
+ * shown.
+ */
+export function batterySeedLists(
+  family: TaskFamily,
+  opts: Pick<BatteryOptions, 'seeds' | 'training' | 'strategies' | 'strategyTraining'> = {},
+): { judged: number[]; training: number[] } {
+  const seeds = opts.seeds ?? DEFAULT_BATTERY_SEEDS;
+  const trainingCount = opts.training ?? DEFAULT_BATTERY_TRAINING;
+  const strategies = opts.strategies ?? [...SHARED_STRATEGIES, ...ADAPTIVE_STRATEGIES];
+  const mostTraining = (opts.strategyTraining ?? true)
+    ? Math.max(trainingCount, ...[...strategies, ...(family.sightless ?? [])].map((s) => s.training ?? 0))
+    : trainingCount;
+  return { judged: seedsOf(family, seeds, 'judged', seeds), training: seedsOf(family, mostTraining, 'training', seeds) };
+}
+
 /** A fixed script as a strategy: calls in order, a turn's worth at a time; a refused call is skipped. */
 function scriptStrategy(calls: ToolCall[]): SightlessStrategy {
   return {
@@ -255,19 +275,15 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
   const trainingCount = opts.training ?? DEFAULT_BATTERY_TRAINING;
   const randomTurns = opts.randomTurns ?? DEFAULT_BATTERY_RANDOM_TURNS;
   const strategies = [...(opts.strategies ?? [...SHARED_STRATEGIES, ...ADAPTIVE_STRATEGIES])];
-  // One list of training seeds per tier, as long as the most any strategy asks for (when
-  // strategies may ask); each strategy fits on a prefix of it.
-  const mostTraining = (opts.strategyTraining ?? true)
-    ? Math.max(trainingCount, ...[...strategies, ...(family.sightless ?? [])].map((s) => s.training ?? 0))
-    : trainingCount;
+  const seedLists = batterySeedLists(family, opts);
   const reports: BatteryReport[] = [];
   for (const tier of opts.tiers ?? tiersOf(family)) {
     const started = performance.now();
     const report: BatteryReport = {
       family: family.id,
       tier,
-      seeds: seedsOf(family, seeds, 'judged', seeds),
-      training: seedsOf(family, mostTraining, 'training', seeds),
+      seeds: [...seedLists.judged],
+      training: [...seedLists.training],
       agents: [],
       referenceFailures: [],
       referenceSeconds: 0,

@@ -13,7 +13,7 @@ import { tierLabel } from '../core/catalog.ts';
 import { checkInstanceId, familyAtLever, getFamily, familyAndInstanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import { Renderer } from '../render/renderer.ts';
-import { batteryAgentNames, runBattery, type BatteryReport } from './battery.ts';
+import { batteryAgentNames, DEFAULT_BATTERY_TRAINING, runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
 import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
 import { VERIFY_VIEW_SEEDS, viewSampleRecord, type ViewSampleReport } from './view-sample.ts';
@@ -45,7 +45,8 @@ export interface VerifySettings {
    * View-rule sample: seeds per family × tier (those of the text-leak check) whose first view is
    * held to the view rule besides the selected instances' (default: the battery's judged seeds
    * when `batterySeeds` is above 0 — every seed the battery judges has its first view checked —
-   * else {@link VERIFY_VIEW_SEEDS}; 0, or `viewRule: false`, skips it).
+   * else {@link VERIFY_VIEW_SEEDS}; 0, or `viewRule: false`, skips it). With a battery, the
+   * training seeds it plays on each tier are checked too.
    */
   viewSeeds?: number;
 }
@@ -165,7 +166,10 @@ async function viewSample(family: string, tier: Tier, settings: VerifySettings, 
   const n = viewSeedsOf(settings);
   if (n <= 0) return null;
   const renderer = withRenderer(settings).renderer!;
-  return viewSampleRecord(family, tier, n, renderer, lever);
+  // With a battery, its training seeds too: the battery plays them (the reference is certified
+  // on them), so they are seeds a model could be shown.
+  const battery = (settings.batterySeeds ?? 0) > 0 && !lever;
+  return viewSampleRecord(family, tier, battery ? { judged: n, training: settings.batteryTraining ?? DEFAULT_BATTERY_TRAINING } : n, renderer, lever);
 }
 
 /** Closes the browser this process started for the view rule, if any. */

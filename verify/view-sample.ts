@@ -9,6 +9,7 @@ import { TaskEnv } from '../tasks/env.ts';
 import { familyAtLever, getFamily } from '../tasks/registry.ts';
 import type { TaskFamily, Tier } from '../tasks/types.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
+import { batterySeedLists } from './battery.ts';
 
 /** Seeds per family × tier whose first view `verify` holds to the view rule (beside the released instance's). */
 export const VERIFY_VIEW_SEEDS = 20;
@@ -19,20 +20,40 @@ export interface ViewSampleReport {
   tier: Tier;
   /** The lever of a single-factor lever study, when the tier carries one. */
   lever?: string;
-  /** Seeds whose first view was checked. */
+  /** How many seeds' first views were checked (judged seeds, then training seeds when asked). */
   seeds: number;
   passed: boolean;
   /** Each instance whose first view breaks the rule, with the rule's sentences. */
   failures: Array<{ instance: string; problems: string[] }>;
 }
 
+/** Which seeds of a family × tier {@link viewSampleRecord} checks. */
+export interface ViewSampleSeeds {
+  /** The first `judged` seeds the battery judges (0, 1, … or the family's own `batterySeeds`). */
+  judged: number;
+  /**
+   * Also the training seeds the battery plays with this many training seeds per tier (the most
+   * any of its strategies asks for, as the battery counts them); absent: none.
+   */
+  training?: number;
+}
+
 /**
- * The first views of `count` seeds of a family × tier (the battery's judged seeds 0, 1, … or the
- * family's own `batterySeeds`), each held to the view rule with `renderer`.
+ * The first views of a family × tier's battery seeds (`judged` of its judged seeds, and its
+ * training seeds when asked), each held to the view rule with `renderer`. A bare number is
+ * `{ judged: n }`.
  */
-export async function viewSampleRecord(familyOrId: string | TaskFamily, tier: Tier, count: number, renderer: Renderer, lever?: string): Promise<ViewSampleReport> {
+export async function viewSampleRecord(
+  familyOrId: string | TaskFamily,
+  tier: Tier,
+  sample: number | ViewSampleSeeds,
+  renderer: Renderer,
+  lever?: string,
+): Promise<ViewSampleReport> {
   const family = familyAtLever(typeof familyOrId === 'string' ? getFamily(familyOrId) : familyOrId, lever);
-  const seeds = family.batterySeeds ? family.batterySeeds(count, 'judged', count) : Array.from({ length: count }, (_, i) => i);
+  const { judged, training } = typeof sample === 'number' ? { judged: sample, training: undefined } : sample;
+  const lists = batterySeedLists(family, { seeds: judged, ...(training !== undefined ? { training } : {}) });
+  const seeds = training === undefined ? lists.judged : [...lists.judged, ...lists.training];
   const failures: ViewSampleReport['failures'] = [];
   for (const seed of seeds) {
     const env = await TaskEnv.create(family, family.generate(seed, tier));

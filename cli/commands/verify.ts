@@ -87,7 +87,7 @@ export function register(program: Command): void {
       `shortcut battery: seeds per tier each sightless agent is judged on (0 skips it; default ${DEFAULT_BATTERY_SEEDS}, or 0 with --instance or --suite)`,
     )
     .option('--battery-training <n>', 'shortcut battery: seeds per tier fitted agents learn from', String(DEFAULT_BATTERY_TRAINING))
-    .option('--view-seeds <n>', `view-rule sample: seeds per tier (of the text-leak check's tiers) whose first view is rendered and held to the view rule (0 skips it; default: the battery's seeds, every one it judges, or ${VERIFY_VIEW_SEEDS} without a battery)`)
+    .option('--view-seeds <n>', `view-rule sample: seeds per tier (of the text-leak check's tiers) whose first view is rendered and held to the view rule (0 skips it; default: the battery's seeds, every one it judges, or ${VERIFY_VIEW_SEEDS} without a battery; with a battery its training seeds are checked too)`)
     .option('--agents <names>', 'shortcut battery: only these agents, comma-separated (e.g. reconstruct-then-plan,probe-and-map); default all')
     .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
@@ -142,9 +142,9 @@ export function register(program: Command): void {
           if (opts.json) return;
           if (!viewHeader) {
             viewHeader = true;
-            out.write(`\nView rule over ${viewSeeds} seed(s) per tier: every first view held to the rule the released instances meet.\n`);
+            out.write(`\nView rule over ${viewSeeds} seed(s) per tier${batterySeeds > 0 ? ' and the battery\'s training seeds' : ''}: every first view held to the rule the released instances meet.\n`);
           }
-          out.write(`${`${r.family} ${tierLabel(r.tier, r.lever)}`.padEnd(10)} ${r.passed ? 'ok' : `FAILED on ${r.failures.length} of ${r.seeds}`}\n`);
+          out.write(`${`${r.family} ${tierLabel(r.tier, r.lever)}`.padEnd(10)} ${r.passed ? `ok (${r.seeds} seeds)` : `FAILED on ${r.failures.length} of ${r.seeds}`}\n`);
           for (const f of r.failures.slice(0, 5)) out.write(`    ✗ ${f.problems.join('; ')}\n`);
           if (r.failures.length > 5) out.write(`    … and ${r.failures.length - 5} more\n`);
         },
