@@ -3,8 +3,9 @@
  * those named) × the first N judged battery seeds, one line per instance that breaks the rule,
  * and a JSON line per picture (declaration less its scene, and the measurement) for study.
  * `--training N` adds the battery's training seeds with N per tier (as `verify` checks them;
- * default 8, 0 leaves them out).
- *   npx tsx bench/view-scan.ts [--families P3,M2] [--tiers L7] [--seeds 20] [--training 8] [--out FILE.jsonl]
+ * default 8, 0 leaves them out); `--training-only` checks those alone (the judged seeds still count
+ * for where training seeds start).
+ *   npx tsx bench/view-scan.ts [--families P3,M2] [--tiers L7] [--seeds 20] [--training 8 [--training-only]] [--out FILE.jsonl]
  */
 import { writeFileSync, appendFileSync } from 'node:fs';
 import { Renderer } from '../render/renderer.ts';
@@ -30,7 +31,7 @@ let total = 0;
 try {
   for (const family of FAMILIES.filter((f) => !only || only.includes(f.id))) {
     const lists = batterySeedLists(family, { seeds: count, training });
-    const seeds = training > 0 ? [...lists.judged, ...lists.training] : lists.judged;
+    const seeds = process.argv.includes('--training-only') ? lists.training : training > 0 ? [...lists.judged, ...lists.training] : lists.judged;
     for (const tier of Object.keys(family.tiers) as Tier[]) {
       if (tiers && !tiers.includes(tier)) continue;
       let tierBad = 0;

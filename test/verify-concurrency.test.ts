@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import { SpaceActError } from '../core/errors.ts';
 import { getFamily, tiersOf } from '../tasks/registry.ts';
+import type { TaskFamily } from '../tasks/types.ts';
 import { releasedInstances } from '../tasks/suites.ts';
-import { planJobs, verifyAll, type VerifyAllOptions, type VerifyAllResult, type VerifyUnit } from '../verify/verify-all.ts';
+import { closeViewRenderer, planJobs, textAndViewRecords, verifyAll, type VerifyAllOptions, type VerifyAllResult, type VerifyUnit } from '../verify/verify-all.ts';
 import { batterySeedLists } from '../verify/battery.ts';
 
 /**
@@ -47,7 +48,9 @@ describe('verify --concurrency', function () {
     expect(serial.instances.map((r) => r.instance)).to.deep.equal(ids);
     expect(serial.battery.map((r) => r.tier)).to.deep.equal(tiersOf(getFamily('P1')));
     expect(seenParallel).to.deep.equal(seenSerial);
-    expect(serial.views.map((v) => `${v.tier} ${v.seeds}`)).to.deep.equal(serial.textLeaks.map((t) => `${t.tier} 2`));
+    // The view sample's two seeds per tier and the battery's training seeds (it plays them too).
+    const training = batterySeedLists(getFamily('P1'), { seeds: 2, training: 1 }).training.length;
+    expect(serial.views.map((v) => `${v.tier} ${v.seeds}`)).to.deep.equal(serial.textLeaks.map((t) => `${t.tier} ${2 + training}`));
     expect(withoutTimes(parallel)).to.deep.equal(withoutTimes(serial));
   });
 
@@ -63,6 +66,26 @@ describe('verify --concurrency', function () {
     expect(training.length).to.be.at.least(3);
     expect(p1.every((v) => v.seeds === judged.length + training.length)).to.equal(true);
     expect(r.textLeaks.filter((t) => t.family === 'P1').length).to.equal(tiersOf(getFamily('P1')).length);
+  });
+
+  it('generates each seed once for the text-leak check and the view sample of a tier', async function () {
+    const family = getFamily('P4') as TaskFamily;
+    const generate = family.generate;
+    const calls = new Map<number, number>();
+    family.generate = (seed, tier, ...rest) => {
+      calls.set(seed, (calls.get(seed) ?? 0) + 1);
+      return generate.call(family, seed, tier, ...rest);
+    };
+    try {
+      const { report, views } = await textAndViewRecords('P4', 'L1', { textSeeds: 4, viewSeeds: 4 });
+      expect(report?.seeds).to.equal(4);
+      expect(views?.seeds).to.equal(4);
+      // Both read seeds 0–3: one generation each, not one per check.
+      expect([...calls.entries()].sort((a, b) => a[0] - b[0])).to.deep.equal([[0, 1], [1, 1], [2, 1], [3, 1]]);
+    } finally {
+      family.generate = generate;
+      await closeViewRenderer();
+    }
   });
 
   it('refuses an unknown instance before starting any worker', async function () {

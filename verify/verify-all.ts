@@ -13,6 +13,7 @@ import { tierLabel } from '../core/catalog.ts';
 import { checkInstanceId, familyAtLever, getFamily, familyAndInstanceFromId, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import { Renderer } from '../render/renderer.ts';
+import { TierInstances } from './family-checks.ts';
 import { batteryAgentNames, DEFAULT_BATTERY_TRAINING, runBattery, type BatteryReport } from './battery.ts';
 import { jobTimeKey, readJobTimes, recordJobTimes, type JobTimes } from './job-times.ts';
 import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-leak.ts';
@@ -132,8 +133,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
   }
   if (job.kind === 'text') {
     const since = process.cpuUsage();
-    const report = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? textLeakRecord(job.family, job.tier, settings, job.lever) : null;
-    const views = await viewSample(job.family, job.tier, settings, job.lever);
+    const { report, views } = await textAndViewRecords(job.family, job.tier, settings, job.lever);
     return { kind: 'text', ...(report ? { report } : {}), ...(views ? { views } : {}), cpuSeconds: [cpuSince(since)] };
   }
   const since = process.cpuUsage();
@@ -162,14 +162,26 @@ function viewSeedsOf(settings: VerifySettings): number {
 }
 
 /** The view-rule sample of a family × tier with this process's renderer, or null when the settings skip it. */
-async function viewSample(family: string, tier: Tier, settings: VerifySettings, lever?: string): Promise<ViewSampleReport | null> {
+async function viewSample(instances: TierInstances, settings: VerifySettings, lever?: string): Promise<ViewSampleReport | null> {
   const n = viewSeedsOf(settings);
   if (n <= 0) return null;
   const renderer = withRenderer(settings).renderer!;
   // With a battery, its training seeds too: the battery plays them (the reference is certified
   // on them), so they are seeds a model could be shown.
   const battery = (settings.batterySeeds ?? 0) > 0 && !lever;
-  return viewSampleRecord(family, tier, battery ? { judged: n, training: settings.batteryTraining ?? DEFAULT_BATTERY_TRAINING } : n, renderer, lever);
+  return viewSampleRecord(instances.family, instances.tier, battery ? { judged: n, training: settings.batteryTraining ?? DEFAULT_BATTERY_TRAINING } : n, renderer, lever, instances);
+}
+
+/**
+ * The text-leak record and the view-rule sample of one family × tier (each null when the
+ * settings skip it). Both read the same seeds (0 … n−1 for most families), so each seed is
+ * generated once for the two: a slow generator (V1, P2) paid the same draws twice before.
+ */
+export async function textAndViewRecords(familyId: string, tier: Tier, settings: VerifySettings, lever?: string): Promise<{ report: TextLeakReport | null; views: ViewSampleReport | null }> {
+  const instances = new TierInstances(familyAtLever(getFamily(familyId), lever), tier);
+  const report = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? textLeakRecord(familyId, tier, settings, lever, instances) : null;
+  const views = await viewSample(instances, settings, lever);
+  return { report, views };
 }
 
 /** Closes the browser this process started for the view rule, if any. */
@@ -183,9 +195,10 @@ export async function closeViewRenderer(): Promise<void> {
  * The text-leak record of one family × tier (or × L5 plus a lever, for a lever study): its
  * instance text over `textSeeds` seeds 0, 1, …
  */
-export function textLeakRecord(familyId: string, tier: Tier, settings: VerifySettings, lever?: string): TextLeakReport {
+export function textLeakRecord(familyId: string, tier: Tier, settings: VerifySettings, lever?: string, instances?: TierInstances): TextLeakReport {
   const n = settings.textSeeds ?? VERIFY_TEXT_SEEDS;
-  return staticTextLeaks(familyAtLever(getFamily(familyId), lever), tier, Array.from({ length: n }, (_, i) => i));
+  const seeds = Array.from({ length: n }, (_, i) => i);
+  return staticTextLeaks(familyAtLever(getFamily(familyId), lever), tier, seeds, instances?.of(seeds));
 }
 
 /** One record of the serial output: an instance's verdict, a text-leak record or a battery tier's report. */
@@ -325,8 +338,7 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       for (const [k, u] of units.entries()) {
         if (u.kind !== 'text') continue;
         const since = process.cpuUsage();
-        const r = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? textLeakRecord(u.family, u.tier, settings, u.lever) : null;
-        const v = await viewSample(u.family, u.tier, settings, u.lever);
+        const { report: r, views: v } = await textAndViewRecords(u.family, u.tier, settings, u.lever);
         tookCpu(k, cpuSince(since));
         if (r) {
           textLeaks.push(r);

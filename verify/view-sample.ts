@@ -7,7 +7,7 @@
 import type { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { familyAtLever, getFamily } from '../tasks/registry.ts';
-import type { TaskFamily, Tier } from '../tasks/types.ts';
+import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
 import { checkFirstView } from '../tasks/view-rule.ts';
 import { batterySeedLists } from './battery.ts';
 
@@ -41,7 +41,8 @@ export interface ViewSampleSeeds {
 /**
  * The first views of a family × tier's battery seeds (`judged` of its judged seeds, and its
  * training seeds when asked), each held to the view rule with `renderer`. A bare number is
- * `{ judged: n }`.
+ * `{ judged: n }`. `instances` gives each seed's instance when the caller has made (or will
+ * make) them for another check of the same family × tier; it must be that family × tier's.
  */
 export async function viewSampleRecord(
   familyOrId: string | TaskFamily,
@@ -49,6 +50,7 @@ export async function viewSampleRecord(
   sample: number | ViewSampleSeeds,
   renderer: Renderer,
   lever?: string,
+  instances?: { get(seed: number): Instance },
 ): Promise<ViewSampleReport> {
   const family = familyAtLever(typeof familyOrId === 'string' ? getFamily(familyOrId) : familyOrId, lever);
   const { judged, training } = typeof sample === 'number' ? { judged: sample, training: undefined } : sample;
@@ -56,7 +58,7 @@ export async function viewSampleRecord(
   const seeds = training === undefined ? lists.judged : [...lists.judged, ...lists.training];
   const failures: ViewSampleReport['failures'] = [];
   for (const seed of seeds) {
-    const env = await TaskEnv.create(family, family.generate(seed, tier));
+    const env = await TaskEnv.create(family, instances ? instances.get(seed) : family.generate(seed, tier));
     try {
       const verdict = await checkFirstView(env, renderer);
       if (verdict.problems.length) failures.push({ instance: env.instance.id, problems: verdict.problems });
