@@ -3,10 +3,13 @@
  * elliptic integral) on hand-built pendulums, light and heavy rods; the ideal pendulum's windows
  * against the engine's; the reference strikes while releases just too early and too late miss in
  * the real world; the L7 heavy rod shifts the timing by more than the window; the tools (release
- * works once and takes no world time; nothing returned says where the drum is); and the text.
+ * works once and takes no world time; nothing returned says where the drum is); the text; and
+ * the first view of the seeds whose post ruler version 1 left unreadable.
  */
 import { expect } from 'chai';
+import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 import { t3PendulumStrike } from '../tasks/temporal/t3-pendulum-strike/family.ts';
 import { analyticWindows, DT, effectiveLength, ellipticK, exactPeriod, LIGHT_ROD_DENSITY, period, smallAnglePeriod, type T3Scene } from '../tasks/temporal/t3-pendulum-strike/scene.ts';
 import { phaseWindows, playRelease, solveT3 } from '../tasks/temporal/t3-pendulum-strike/solver.ts';
@@ -145,5 +148,29 @@ describe('T3 pendulum strike', function () {
         expect(JSON.stringify(i.tools)).to.equal(JSON.stringify(base.tools));
       }
     }
+  });
+
+  describe('the first view (version 2)', () => {
+    const renderer = new Renderer();
+    after(async () => {
+      await renderer.close();
+    });
+
+    it('the post ruler keeps its labels on the seeds version 1 framed too tight: the view rule holds, every label from 0 to 40 cm shown', async () => {
+      // Version 1 kept 5 cm right of the post for labels that reach 7.5 cm past it: on these
+      // small, closely framed swings every label but "0" crossed the frame's edge.
+      const seeds: [Tier, number][] = [['L3', 40], ['L3', 79], ['L5', 21], ['L5', 69], ['L5', 86], ['L7', 52]];
+      for (const [tier, seed] of seeds) {
+        const env = await TaskEnv.create(family as TaskFamily, family.generate(seed, tier));
+        try {
+          const verdict = await checkFirstView(env, renderer);
+          expect(verdict.problems, env.instance.id).to.deep.equal([]);
+          const post = verdict.views[0].measurement.labels.filter((l) => l.ruler === 1 && l.state === 'shown').map((l) => l.text);
+          expect(post, env.instance.id).to.include.members(['0', '10 cm', '20 cm', '30 cm', '40 cm']);
+        } finally {
+          env.free();
+        }
+      }
+    });
   });
 });

@@ -4,10 +4,13 @@
  * barrel misses the catcher in the engine too), the tools (the first picture already shows a
  * shot; placing and firing put the ball back in the cradle and take no world time; nothing
  * returned says where the ball went), the reference and placements too near and too far that
- * must fail in the real world, and the generator's text.
+ * must fail in the real world, the generator's text, and the first view of the seeds whose ruler
+ * strip version 1 showed too small.
  */
 import { expect } from 'chai';
+import { Renderer } from '../render/renderer.ts';
 import { TaskEnv } from '../tasks/env.ts';
+import { checkFirstView } from '../tasks/view-rule.ts';
 import { analyticCatch } from '../tasks/temporal/t4-catcher/episode.ts';
 import { t4Catcher } from '../tasks/temporal/t4-catcher/family.ts';
 import { analyticLanding, CATCHER_HALF_OUTER, speedForLanding, type T4Scene } from '../tasks/temporal/t4-catcher/scene.ts';
@@ -111,5 +114,28 @@ describe('T4 catcher', function () {
       expect(family.generate(1, tier).rules).to.equal(family.generate(2, tier).rules);
       expect(JSON.stringify(family.generate(1, tier).tools)).to.equal(JSON.stringify(family.generate(2, tier).tools));
     }
+  });
+
+  describe('the first view (version 2)', () => {
+    const renderer = new Renderer();
+    after(async () => {
+      await renderer.close();
+    });
+
+    it('frames taller than 352 pixels let the camera use the width: the ruler strip clears its floor on the tall flights version 1 framed too far out', async () => {
+      // Version 1's frames stopped at 352 pixels: T4-L5-s31 showed the strip in 4,496 pixels,
+      // T4-L7-s304 (a training seed of the battery) in 4,482, both under the 4,584 asked.
+      const seeds: [Tier, number][] = [['L5', 31], ['L7', 304]];
+      for (const [tier, seed] of seeds) {
+        const env = await TaskEnv.create(family as TaskFamily, family.generate(seed, tier));
+        try {
+          expect(env.frameSize(renderer).height, env.instance.id).to.be.greaterThan(352);
+          const verdict = await checkFirstView(env, renderer);
+          expect(verdict.problems, env.instance.id).to.deep.equal([]);
+        } finally {
+          env.free();
+        }
+      }
+    });
   });
 });

@@ -26,7 +26,7 @@ import { reference } from './solver.ts';
 /** What T3 is: id, version, category, title, summary and tiers. */
 export const T3_DESCRIPTOR: FamilyDescriptor = {
   id: 'T3',
-  version: 1,
+  version: 2,
   category: 'T',
   title: 'Pendulum strike',
   summary:

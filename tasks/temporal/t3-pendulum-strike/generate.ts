@@ -21,8 +21,25 @@ const ELEVATION = 10;
 /** Width of each strobe frame, pixels, and the heights allowed. */
 const FRAME_WIDTH = 1024;
 const FRAME_HEIGHTS: [number, number] = [480, 800];
-/** Room for the labels beside a ruler, m. */
-const LABEL_ROOM = 0.05;
+/**
+ * How the renderer sizes the labels of a ruler with 10 cm majors (render/page/rulers.ts), for the
+ * room the right post's labels need: each hangs from a point 3.3 cm out from the ruler's line (its
+ * band, 0.3 of a major, and a margin of 0.03 of one); it is 2 cm tall in the world (0.2 of a major)
+ * unless the camera is far out, where the renderer keeps it at 2.4 % of the frame's height, at
+ * most 2.2 cm here (T3's frames show at most 0.9 m of height); and "70 cm", the widest text the
+ * post's ruler carries, is 2.83 times as wide as tall (2.9 with a little slack).
+ */
+const LABEL_OFFSET = 0.033;
+const LABEL_HEIGHT_MAX = 0.022;
+const LABEL_ASPECT_MAX = 2.9;
+/**
+ * Room the frame keeps right of the right post for its ruler's labels, m from the post's right
+ * face (the ruler's line runs up the post's middle), with 5 mm to spare. Version 1 kept 5 cm,
+ * less than the 7.5 cm a 2 cm label reaches past the face: the frame's 2.5 % margin made up the
+ * rest only while the camera stood far out, so on small swings, framed close, every label but
+ * "0" fell across the frame's edge and was left out.
+ */
+const LABEL_ROOM = LABEL_OFFSET + LABEL_ASPECT_MAX * LABEL_HEIGHT_MAX - postHalfWidth() + 0.005;
 
 const TOOLS: ToolSpec[] = [
   {

@@ -26,7 +26,7 @@ import { reference } from './solver.ts';
 /** What T4 is: id, version, category, title, summary and tiers. */
 export const T4_DESCRIPTOR: FamilyDescriptor = {
   id: 'T4',
-  version: 1,
+  version: 2,
   category: 'T',
   title: 'Catcher',
   summary:

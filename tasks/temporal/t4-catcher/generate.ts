@@ -18,6 +18,16 @@ import { ACTION_BUDGET, apexHeight, PLACE_RANGE, SHELF_END, STOP_THICKNESS, STRI
 
 /** Camera elevation of the first view, degrees: low, so that heights read nearly at full size. */
 const ELEVATION_DEG = 16;
+/**
+ * Heights the first view's frames may take, pixels (each 1280 wide). The track kit's default
+ * stops at 352, made for T1's and T2's long, low tracks; a T4 scene (2.1 m of table and shelf
+ * under a flight whose top is up to 0.75 m above the floor) is taller, so version 1's camera
+ * backed off to fit the flight's top into 352 pixels and left a third of the width empty. The
+ * ruler strip, lying flat on the shelf and seen from 16° up, shrank with it below its pixel
+ * floor on the tallest flights (T4-L5-s31: 4,496 pixels of the 4,584 asked). Up to 480 pixels,
+ * the camera is fitted to the scene's width on most seeds and backs off much less on the rest.
+ */
+const FRAME_HEIGHTS: [number, number] = [240, 480];
 /** Where the catcher is parked before the first placement, m from the table's edge. */
 const CATCHER_PARK = 1.62;
 
@@ -72,7 +82,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
     { from: [0, roundTo(shelfHeight + 0.0008, 4), stripZ], to: [SHELF_END + STOP_THICKNESS / 2, roundTo(shelfHeight + 0.0008, 4), stripZ], tickDir: [0, 0, 1], minor: 0.01, major: 0.1 },
     { from: [rulerX, shelfHeight, TABLE_HALF_DEPTH + 0.0008], to: [rulerX, roundTo(tableHeight - 0.005, 4), TABLE_HALF_DEPTH + 0.0008], tickDir: [1, 0, 0], minor: 0.01, major: 0.1 },
   ];
-  const view = fitTrackCamera(framePoints(scene, apexHeight(scene)), { elevation: ELEVATION_DEG });
+  const view = fitTrackCamera(framePoints(scene, apexHeight(scene)), { elevation: ELEVATION_DEG, heights: FRAME_HEIGHTS });
   return makeInstance(family, tier, seed, {
     ...(lever ? { lever } : {}),
     title: 'Catcher',
