@@ -8,7 +8,7 @@ import { SpaceActError } from '../core/errors.ts';
 import { getFamily, tiersOf } from '../tasks/registry.ts';
 import type { TaskFamily } from '../tasks/types.ts';
 import { releasedInstances } from '../tasks/suites.ts';
-import { closeViewRenderer, planJobs, textAndViewRecords, verifyAll, type VerifyAllOptions, type VerifyAllResult, type VerifyUnit } from '../verify/verify-all.ts';
+import { closeViewRenderer, planJobs, runVerifyJob, textAndViewRecords, verifyAll, type VerifyAllOptions, type VerifyAllResult, type VerifyUnit } from '../verify/verify-all.ts';
 import { batterySeedLists } from '../verify/battery.ts';
 
 /**
@@ -88,6 +88,31 @@ describe('verify --concurrency', function () {
     }
   });
 
+  it('a battery job with its text records generates each seed once for all three', async function () {
+    const family = getFamily('P4') as TaskFamily;
+    const generate = family.generate;
+    const calls = new Map<number, number>();
+    family.generate = (seed, tier, ...rest) => {
+      calls.set(seed, (calls.get(seed) ?? 0) + 1);
+      return generate.call(family, seed, tier, ...rest);
+    };
+    try {
+      const settings = { textSeeds: 3, viewSeeds: 3, batterySeeds: 3, batteryTraining: 1, batterySkipAdaptive: true };
+      const result = await runVerifyJob({ kind: 'battery', family: 'P4', tier: 'L1', withText: true }, settings);
+      if (result.kind !== 'battery') throw new Error('not a battery result');
+      expect(result.text?.report?.seeds).to.equal(3);
+      expect(result.cpuSeconds.length).to.equal(2);
+      expect(result.report.referenceFailures).to.deep.equal([]);
+      const { judged, training } = batterySeedLists(family, { seeds: 3, training: 1, strategies: [] });
+      // Judged seeds (text, view, battery) and training seeds (view, battery): once each.
+      for (const seed of [...judged, ...training.slice(0, 1)]) expect(calls.get(seed), `seed ${seed}`).to.equal(1);
+      expect([...calls.values()].every((n) => n === 1)).to.equal(true);
+    } finally {
+      family.generate = generate;
+      await closeViewRenderer();
+    }
+  });
+
   it('refuses an unknown instance before starting any worker', async function () {
     let error: unknown;
     try {
@@ -113,6 +138,21 @@ describe('verify --concurrency', function () {
       expect(jobsOf(plan)).to.deep.equal(['B1-L3-s1+B1-L5-s1', 'battery A1-L3', 'C1-L3-s1', 'A1-L3-s1+A1-L5-s1']);
       // Every record belongs to exactly one job.
       expect(plan.flatMap((p) => p.units).sort()).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    });
+
+    it('puts a tier\'s text-leak check and view sample in its battery job', function () {
+      const withText: VerifyUnit[] = [
+        ...units,
+        { kind: 'text', family: 'A1', tier: 'L3', timeKey: 'text A1-L3' },
+        { kind: 'text', family: 'A1', tier: 'L5', timeKey: 'text A1-L5' },
+        { kind: 'text', family: 'A1', tier: 'L5', lever: 'occ', timeKey: 'text A1-L5+occ' },
+      ];
+      const plan = planJobs(withText, 2, new Map([['battery A1-L3', 6]]));
+      // A1-L3 has a battery: its text unit (6) rides with it (5), text record first. A1-L5 and the
+      // lever study have none: their text units stay jobs of their own.
+      expect(plan.find((p) => p.job.kind === 'battery')).to.deep.equal({ job: { kind: 'battery', family: 'A1', tier: 'L3', withText: true }, units: [6, 5] });
+      expect(plan.filter((p) => p.job.kind === 'text').map((p) => p.units)).to.have.deep.members([[7], [8]]);
+      expect(plan.flatMap((p) => p.units).sort((a, b) => a - b)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     });
 
     it("splits a family longer than a worker's share, and puts unmeasured battery tiers first", function () {

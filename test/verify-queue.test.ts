@@ -142,5 +142,16 @@ describe('verify --queue: pieces of a verification on queue workers (issue 35)',
     expect(() => checkVerifyQueueResult(job, { kind: 'battery', report: {} })).to.throw('not the result of an instances job');
     expect(() => checkVerifyQueueResult({ kind: 'battery', family: 'P6', tier: 'L3' }, { kind: 'battery', report: { family: 'P6', tier: 'L5', passed: true }, cpuSeconds: [1] })).to.throw('not the P6-L3 battery record');
     expect(checkVerifyQueueResult(job, { kind: 'instances', results: [verdict('P6-L3-s100'), verdict('P6-L5-s100')], cpuSeconds: [1, 2] })).to.have.property('kind', 'instances');
+    // A battery piece that also runs its tier's text-leak check and view sample.
+    const tierJob = { kind: 'battery' as const, family: 'P6', tier: 'L3' as const, withText: true };
+    expect(checkVerifyQueueJob({ ...ok, job: tierJob })).to.deep.equal({ ...ok, job: tierJob });
+    expect(() => checkVerifyQueueJob({ ...ok, job: { kind: 'text', family: 'P6', tier: 'L3', withText: true } })).to.throw('withText belongs to a battery piece');
+    const battery = { family: 'P6', tier: 'L3', passed: true };
+    const text = { report: { family: 'P6', tier: 'L3', passed: true }, views: { family: 'P6', tier: 'L3', passed: true, failures: [] } };
+    expect(checkVerifyQueueResult(tierJob, { kind: 'battery', report: battery, text, cpuSeconds: [1, 2] })).to.have.property('kind', 'battery');
+    expect(() => checkVerifyQueueResult(tierJob, { kind: 'battery', report: battery, cpuSeconds: [1, 2] })).to.throw('no P6-L3 text records');
+    expect(() => checkVerifyQueueResult(tierJob, { kind: 'battery', report: battery, text: { ...text, views: { ...text.views, tier: 'L5' } }, cpuSeconds: [1, 2] })).to.throw('not the P6-L3 view sample');
+    expect(() => checkVerifyQueueResult(tierJob, { kind: 'battery', report: battery, text, cpuSeconds: [1] })).to.throw('no CPU seconds for the text records and the battery');
+    expect(() => checkVerifyQueueResult({ kind: 'battery', family: 'P6', tier: 'L3' }, { kind: 'battery', report: battery, text, cpuSeconds: [1] })).to.throw('text records from a battery job that was not asked for them');
   });
 });

@@ -191,6 +191,12 @@ export interface BatteryOptions {
   skipAdaptive?: boolean;
   /** Called after each family × tier. */
   onReport?(r: BatteryReport): void;
+  /**
+   * Instances of a tier already made (or to be shared) by other checks of the same run: the
+   * battery takes its judged and training instances from here instead of generating them again
+   * (a slow generator is paid once per seed). Must give what `family.generate(seed, tier)` does.
+   */
+  instances?(tier: Tier): { get(seed: number): Instance };
 }
 
 /** The seeds of one purpose: the family's own choice, or {@link defaultBatterySeeds}; checked disjoint. */
@@ -307,6 +313,7 @@ export async function runBattery(family: TaskFamily, opts: BatteryOptions = {}):
         cpuCap: opts.episodeCpuCap ?? DEFAULT_EPISODE_CPU_CAP,
         tierCpuCap: opts.tierCpuCap ?? DEFAULT_TIER_CPU_CAP,
         certify: opts.certifyReferences === false ? 0 : opts.certifyReferences === true || opts.certifyReferences === undefined ? Infinity : opts.certifyReferences,
+        ...(opts.instances ? { instances: opts.instances(tier) } : {}),
       });
       report.passed = report.agents.every((a) => a.passed) && report.referenceFailures.length === 0;
     } catch (err) {
@@ -359,18 +366,22 @@ async function judgeTier(
     tierCpuCap: number;
     /** Seeds whose reference is replayed (Infinity: all). */
     certify: number;
+    /** Instances made by other checks of the tier (see `BatteryOptions.instances`). */
+    instances?: { get(seed: number): Instance };
   },
 ): Promise<void> {
+  const made = o.instances;
+  const generate = (seed: number): Instance => (made ? made.get(seed) : family.generate(seed, tier));
   const judged: Instance[] = [];
-  for (const s of report.seeds) judged.push(family.generate(s, tier));
-  if (o.certify > 0) await certifyReferences(family, tier, report, judged, o.certify);
+  for (const s of report.seeds) judged.push(generate(s));
+  if (o.certify > 0) await certifyReferences(family, report, judged, generate, o.certify);
   // Training examples are made once and shared: a strategy that asks for more gets a longer
   // prefix of the same seeds.
   const training: TrainingExample[] = [];
   const trainingSet = async (count = o.trainingCount): Promise<TrainingExample[]> => {
     count = Math.min(count, report.training.length);
     while (training.length < count) {
-      const instance = family.generate(report.training[training.length], tier);
+      const instance = generate(report.training[training.length]);
       training.push({ instance, reference: await referenceSolution(family, instance) });
     }
     return training.slice(0, count);
@@ -549,13 +560,13 @@ async function judgeTier(
  * the real loop without images: each must solve its instance. A seed whose reference fails (or
  * whose solver throws) is listed with its instance id and fails the tier (issue 36 item 6).
  */
-async function certifyReferences(family: TaskFamily, tier: Tier, report: BatteryReport, judged: Instance[], count = Infinity): Promise<void> {
+async function certifyReferences(family: TaskFamily, report: BatteryReport, judged: Instance[], generate: (seed: number) => Instance, count = Infinity): Promise<void> {
   const started = processCpuSeconds();
   // Judged seeds first; training seeds are generated only when the count reaches them.
   const judgedPart = judged.slice(0, count);
   const instances: Array<{ instance: Instance; purpose: ReferenceFailure['purpose'] }> = [
     ...judgedPart.map((instance) => ({ instance, purpose: 'judged' as const })),
-    ...report.training.slice(0, count - judgedPart.length).map((seed) => ({ instance: family.generate(seed, tier), purpose: 'training' as const })),
+    ...report.training.slice(0, count - judgedPart.length).map((seed) => ({ instance: generate(seed), purpose: 'training' as const })),
   ];
   for (const { instance, purpose } of instances) {
     let reason: string | null = null;

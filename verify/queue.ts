@@ -135,7 +135,7 @@ const checkJobData: ValidateFunction = ajv.compile({
           type: 'object',
           additionalProperties: false,
           required: ['kind', 'family', 'tier'],
-          properties: { kind: { enum: ['battery', 'text'] }, family: FAMILY, tier: TIER, lever: { type: 'string', pattern: LEVER_PATTERN.source } },
+          properties: { kind: { enum: ['battery', 'text'] }, family: FAMILY, tier: TIER, lever: { type: 'string', pattern: LEVER_PATTERN.source }, withText: { type: 'boolean' } },
         },
       ],
     },
@@ -167,7 +167,12 @@ export function checkVerifyQueueJob(data: unknown): VerifyQueueJobData {
         throw new SpaceActError('invalid-argument', `not a verification job: ${clip((err as Error).message, 160)}`);
       }
     }
-  } else known(d.job.family, d.job.tier);
+  } else {
+    known(d.job.family, d.job.tier);
+    const job = d.job as { kind: string; lever?: string; withText?: boolean };
+    if (job.kind === 'battery' && job.lever !== undefined) throw new SpaceActError('invalid-argument', 'not a verification job: a battery piece has no lever');
+    if (job.kind === 'text' && job.withText !== undefined) throw new SpaceActError('invalid-argument', 'not a verification job: withText belongs to a battery piece');
+  }
   return d;
 }
 
@@ -192,16 +197,33 @@ export function checkVerifyQueueResult(job: VerifyJob, value: unknown): VerifyJo
     });
     if (!seconds(value.cpuSeconds, job.ids.length)) bad('no CPU seconds per instance');
   } else {
-    const report = value.report;
     const lever = job.kind === 'text' ? job.lever : undefined;
-    // A text job may carry only its view sample (--text-seeds 0); every other record is required.
-    const optional = job.kind === 'text' && report === undefined && value.views !== undefined;
-    if (!optional && (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== lever || typeof report.passed !== 'boolean')) bad(`not the ${job.family}-${tierLabel(job.tier, lever)} ${job.kind} record`);
-    const views = value.views;
-    if (views !== undefined && (job.kind !== 'text' || !isObject(views) || views.family !== job.family || views.tier !== job.tier || views.lever !== lever || typeof views.passed !== 'boolean' || !Array.isArray(views.failures))) {
-      bad(`not the ${job.family}-${tierLabel(job.tier, lever)} view sample`);
+    // The text records: a text job's own, or those a battery job `withText` carries first.
+    const checkText = (text: Record<string, unknown>): void => {
+      const report = text.report;
+      // The view sample may come alone (--text-seeds 0), and the text record alone (--view-seeds 0).
+      if (report === undefined && text.views === undefined) bad(`no ${job.family}-${tierLabel(job.tier, lever)} text-leak record or view sample`);
+      if (report !== undefined && (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== lever || typeof report.passed !== 'boolean')) {
+        bad(`not the ${job.family}-${tierLabel(job.tier, lever)} text record`);
+      }
+      const views = text.views;
+      if (views !== undefined && (!isObject(views) || views.family !== job.family || views.tier !== job.tier || views.lever !== lever || typeof views.passed !== 'boolean' || !Array.isArray(views.failures))) {
+        bad(`not the ${job.family}-${tierLabel(job.tier, lever)} view sample`);
+      }
+    };
+    if (job.kind === 'text') {
+      checkText(value);
+      if (!seconds(value.cpuSeconds, 1)) bad('no CPU seconds');
+    } else {
+      const report = value.report;
+      if (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== undefined || typeof report.passed !== 'boolean') bad(`not the ${job.family}-${job.tier} battery record`);
+      if (value.views !== undefined) bad(`a battery job's view sample travels in its text records`);
+      if (job.withText) {
+        if (!isObject(value.text)) bad(`no ${job.family}-${job.tier} text records`);
+        checkText(value.text as Record<string, unknown>);
+      } else if (value.text !== undefined) bad(`text records from a battery job that was not asked for them`);
+      if (!seconds(value.cpuSeconds, job.withText ? 2 : 1)) bad(job.withText ? 'no CPU seconds for the text records and the battery' : 'no CPU seconds');
     }
-    if (!seconds(value.cpuSeconds, 1)) bad('no CPU seconds');
   }
   return value as unknown as VerifyJobResult;
 }

@@ -100,14 +100,22 @@ export interface VerifyAllResult {
 /**
  * One piece of a parallel verification: instances verified one after another in one worker
  * (usually a whole family's, so its generator, solver tables and compiled code are built in
- * one process only), or one family × tier of the battery.
+ * one process only), one family × tier's text-leak check and view sample, or one family × tier
+ * of the battery — with that tier's text-leak check and view sample first when `withText` (they
+ * and the battery read the same seeds, which are then generated once for all three).
  */
-export type VerifyJob = { kind: 'instances'; ids: string[] } | { kind: 'battery'; family: string; tier: Tier } | { kind: 'text'; family: string; tier: Tier; lever?: string };
+export type VerifyJob =
+  | { kind: 'instances'; ids: string[] }
+  | { kind: 'battery'; family: string; tier: Tier; withText?: boolean }
+  | { kind: 'text'; family: string; tier: Tier; lever?: string };
 
-/** What a verify worker sends back for a job. */
+/**
+ * What a verify worker sends back for a job: CPU seconds per record (a battery job `withText`
+ * has two, the text records' and the battery's).
+ */
 export type VerifyJobResult =
   | { kind: 'instances'; results: VerifyResult[]; cpuSeconds: number[] }
-  | { kind: 'battery'; report: BatteryReport; cpuSeconds: number[] }
+  | { kind: 'battery'; report: BatteryReport; text?: { report?: TextLeakReport; views?: ViewSampleReport }; cpuSeconds: number[] }
   | { kind: 'text'; report?: TextLeakReport; views?: ViewSampleReport; cpuSeconds: number[] };
 
 /** CPU seconds (user + system, every thread of this process) since `since`. */
@@ -136,15 +144,27 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     const { report, views } = await textAndViewRecords(job.family, job.tier, settings, job.lever);
     return { kind: 'text', ...(report ? { report } : {}), ...(views ? { views } : {}), cpuSeconds: [cpuSince(since)] };
   }
+  const family = getFamily(job.family);
+  const instances = new TierInstances(family, job.tier);
+  const cpuSeconds: number[] = [];
+  let text: { report?: TextLeakReport; views?: ViewSampleReport } | undefined;
+  if (job.withText) {
+    const since = process.cpuUsage();
+    const { report, views } = await textAndViewRecords(job.family, job.tier, settings, undefined, instances);
+    text = { ...(report ? { report } : {}), ...(views ? { views } : {}) };
+    cpuSeconds.push(cpuSince(since));
+  }
   const since = process.cpuUsage();
-  const [report] = await runBattery(getFamily(job.family), {
+  const [report] = await runBattery(family, {
     seeds: settings.batterySeeds ?? 0,
     ...(settings.batteryTraining !== undefined ? { training: settings.batteryTraining } : {}),
     ...(settings.batterySkipAdaptive ? { skipAdaptive: true } : {}),
     ...(settings.batteryAgents ? { only: settings.batteryAgents } : {}),
     tiers: [job.tier],
+    instances: () => instances,
   });
-  return { kind: 'battery', report, cpuSeconds: [cpuSince(since)] };
+  cpuSeconds.push(cpuSince(since));
+  return { kind: 'battery', report, ...(text ? { text } : {}), cpuSeconds };
 }
 
 let viewRenderer: Renderer | null = null;
@@ -176,9 +196,15 @@ async function viewSample(instances: TierInstances, settings: VerifySettings, le
  * The text-leak record and the view-rule sample of one family × tier (each null when the
  * settings skip it). Both read the same seeds (0 … n−1 for most families), so each seed is
  * generated once for the two: a slow generator (V1, P2) paid the same draws twice before.
+ * `instances` (that family × tier's) may be shared with the battery of the tier as well.
  */
-export async function textAndViewRecords(familyId: string, tier: Tier, settings: VerifySettings, lever?: string): Promise<{ report: TextLeakReport | null; views: ViewSampleReport | null }> {
-  const instances = new TierInstances(familyAtLever(getFamily(familyId), lever), tier);
+export async function textAndViewRecords(
+  familyId: string,
+  tier: Tier,
+  settings: VerifySettings,
+  lever?: string,
+  instances = new TierInstances(familyAtLever(getFamily(familyId), lever), tier),
+): Promise<{ report: TextLeakReport | null; views: ViewSampleReport | null }> {
   const report = (settings.textSeeds ?? VERIFY_TEXT_SEEDS) > 0 ? textLeakRecord(familyId, tier, settings, lever, instances) : null;
   const views = await viewSample(instances, settings, lever);
   return { report, views };
@@ -232,10 +258,21 @@ export function planJobs(units: readonly VerifyUnit[], workers: number, times: J
 
   const planned: Array<{ job: VerifyJob; units: number[]; seconds: number; battery: boolean }> = [];
   const byFamily = new Map<string, number[]>();
+  // A tier's text-leak check and view sample go with its battery: all three read the same
+  // seeds, which one process then generates once.
+  const textOf = new Map<string, number>();
   units.forEach((u, i) => {
-    if (u.kind === 'battery' || u.kind === 'text') {
-      const job: VerifyJob = u.kind === 'text' ? { kind: 'text', family: u.family, tier: u.tier, ...(u.lever ? { lever: u.lever } : {}) } : { kind: 'battery', family: u.family, tier: u.tier };
-      planned.push({ job, units: [i], seconds: estimate(i), battery: !times.has(u.timeKey) });
+    if (u.kind === 'text' && !u.lever) textOf.set(`${u.family} ${u.tier}`, i);
+  });
+  const withBattery = new Set(units.flatMap((u) => (u.kind === 'battery' && textOf.has(`${u.family} ${u.tier}`) ? [textOf.get(`${u.family} ${u.tier}`)!] : [])));
+  units.forEach((u, i) => {
+    if (u.kind === 'text') {
+      if (withBattery.has(i)) return;
+      planned.push({ job: { kind: 'text', family: u.family, tier: u.tier, ...(u.lever ? { lever: u.lever } : {}) }, units: [i], seconds: estimate(i), battery: false });
+    } else if (u.kind === 'battery') {
+      const text = textOf.get(`${u.family} ${u.tier}`);
+      const job: VerifyJob = { kind: 'battery', family: u.family, tier: u.tier, ...(text !== undefined ? { withText: true } : {}) };
+      planned.push({ job, units: text !== undefined ? [text, i] : [i], seconds: estimate(i) + (text !== undefined ? estimate(text) : 0), battery: !times.has(u.timeKey) });
     } else {
       byFamily.set(u.family, [...(byFamily.get(u.family) ?? []), i]);
     }
@@ -416,12 +453,18 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       records[at[0]] = { kind: 'text', ...(result.report ? { report: result.report } : {}), ...(result.views ? { views: result.views } : {}) };
       tookCpu(at[0], result.cpuSeconds[0]);
     } else {
-      records[at[0]] = { kind: 'battery', report: result.report };
-      tookCpu(at[0], result.cpuSeconds[0]);
+      if (at.length === 2) {
+        const text = result.text ?? {};
+        records[at[0]] = { kind: 'text', ...(text.report ? { report: text.report } : {}), ...(text.views ? { views: text.views } : {}) };
+        tookCpu(at[0], result.cpuSeconds[0]);
+      }
+      records[at.at(-1)!] = { kind: 'battery', report: result.report };
+      tookCpu(at.at(-1)!, result.cpuSeconds.at(-1)!);
     }
     flush();
   };
-  const describe = (job: VerifyJob): string => (job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak and view sample` : `the ${job.family}-${job.tier} battery`);
+  const describe = (job: VerifyJob): string =>
+    job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak and view sample` : `the ${job.family}-${job.tier} ${job.withText ? 'text-leak, view sample and battery' : 'battery'}`;
   if (opts.queue) {
     // Loaded only here: a verify worker process (which imports this module) needs no queue client.
     const { runVerifyQueue } = await import('./queue.ts');
