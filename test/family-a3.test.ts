@@ -4,14 +4,17 @@
  * certificate of the released tiers, and in the real world the reference solving, a monotone
  * order (the blockers never lifted out) refused with the one refusal text and nothing moved,
  * the starting pieces standing where the scene says, and `remove` setting a starting piece down
- * on its own free place.
+ * on its own free place; and the first view's estimate of the pieces in the box (a piece buried
+ * under another is re-drawn).
  */
 import { expect } from 'chai';
 import { breadthFirst } from '../solvers/discrete-search/index.ts';
 import type { Cell } from '../solvers/polycube.ts';
 import { a3BlockedInsertion as family } from '../tasks/assembly/a3-blocked-insertion/family.ts';
 import { homeCells, orderCertificate, orderProblem, packingLowerBound } from '../tasks/assembly/a3-blocked-insertion/order.ts';
-import { TIER_SPECS, type A3Scene } from '../tasks/assembly/a3-blocked-insertion/scene.ts';
+import { INITIAL_CAMERA, TIER_SPECS, type A3Piece, type A3Scene } from '../tasks/assembly/a3-blocked-insertion/scene.ts';
+import { sceneProblem } from '../tasks/assembly/a3-blocked-insertion/generate.ts';
+import { START_PIECE_MIN_PIXELS, START_PIECE_SEEN_ESTIMATE, startPiecesSeenPixels } from '../tasks/assembly/a3-blocked-insertion/view.ts';
 import { cellKey } from '../tasks/kits/polycube-pieces/cells.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { CLEAR_AND_PROBE } from '../tasks/assembly/a3-blocked-insertion/prober.ts';
@@ -77,6 +80,32 @@ describe('A3 blocked insertion', function () {
       expect(packingLowerBound(packing, [B, X, null])).to.deep.equal({ bound: 1, mustMove: [] });
       // A starting piece on top of one that must move must move as well (it is lifted out first).
       expect(packingLowerBound([B, X, Y], [B, null, Y]).mustMove).to.deep.equal([0, 2]);
+    });
+  });
+
+  describe('the first view of the pieces in the box', () => {
+    // A 4 × 3 × 2 box with two flat pieces in it: brown on the floor along column 0 (and one cube
+    // in column 1 at the back), blue on top of it covering every brown cube.
+    const brown: A3Piece = { name: 'brown', color: '#8a5a2b', cells: [[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 0, 0]], position: [-0.14, 0.014, 0.045], hidden: false, start: { turns: [], cell: [0, 0, 0] } };
+    const blue: A3Piece = { name: 'blue', color: '#2d6cd3', cells: [[0, 0, 0], [0, 0, 1], [0, 0, 2], [1, 0, 0], [1, 0, 1]], position: [-0.24, 0.014, 0.045], hidden: false, start: { turns: [], cell: [0, 0, 1] } };
+    const scene = (pieces: A3Piece[]): A3Scene => ({ box: { cols: 4, rows: 3, layers: 2 }, pieces, spares: false, wall: false });
+
+    it('a piece buried under another shows only its front strip, and the generator re-draws such a scene', () => {
+      // The old A3-L5-s24 had this brown under that blue: 408 pixels drawn, estimated 420.
+      const [under, over] = startPiecesSeenPixels(scene([brown, blue]), INITIAL_CAMERA) as number[];
+      expect(under).to.be.below(START_PIECE_MIN_PIXELS);
+      expect(over).to.be.above(START_PIECE_SEEN_ESTIMATE);
+      expect(sceneProblem(scene([brown, blue]), 'L5')).to.match(/^brown in the box would show about \d+ pixels/);
+      // With blue on the table, brown's top shows.
+      const [alone] = startPiecesSeenPixels(scene([brown, { ...blue, start: null }]), INITIAL_CAMERA) as number[];
+      expect(alone).to.be.above(2 * START_PIECE_SEEN_ESTIMATE);
+    });
+
+    it('every piece that starts in the box at the seeds that once broke the view rule now shows by the estimate', () => {
+      for (const [tier, seed] of [['L5', 24], ['L5', 52], ['L5', 54]] as const) {
+        const seen = startPiecesSeenPixels(family.generate(seed, tier).scene, INITIAL_CAMERA).filter((v): v is number => v !== null);
+        expect(Math.min(...seen), `${tier} s${seed}`).to.be.at.least(START_PIECE_SEEN_ESTIMATE);
+      }
     });
   });
 

@@ -14,7 +14,8 @@ import { physicalAnswer, TIER_SPECS } from '../tasks/assembly/a6-part-to-whole/p
 import type { A6Scene, PhysicalScene, QuestionScene } from '../tasks/assembly/a6-part-to-whole/scene.ts';
 import { polycompInstances, questionSeed, SERIES_LENGTH, SERIES_MIX, seriesAnswer, seriesKind } from '../tasks/assembly/a6-part-to-whole/polycomp.ts';
 import { drawProblem, fitsInside, isChiral, LETTERS, mirrored, recurrence, recurrenceTell } from '../tasks/assembly/a6-part-to-whole/problem.ts';
-import { COMPOSITE, visibleCubes } from '../tasks/assembly/a6-part-to-whole/question.ts';
+import { boundingDiagonal, COMPOSITE, visibleCubes } from '../tasks/assembly/a6-part-to-whole/question.ts';
+import { CELL } from '../tasks/kits/polycube-pieces/pieces.ts';
 import { TARGET_KINDS } from '../tasks/assembly/a6-part-to-whole/shapes.ts';
 import { Rng } from '../core/rng.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
@@ -302,6 +303,19 @@ describe('A6 part-to-whole', function () {
       const seen = new Set(s.targetViews.flatMap((v) => [...visibleCubes(v.cells, v.azimuth, v.elevation)]));
       expect(seen.size).to.equal(s.target.length);
       for (const o of s.options) for (const v of o) expect(visibleCubes(v.cells, v.azimuth, v.elevation).size).to.equal(v.cells.length);
+    });
+
+    it('the one scale leaves room for every solid, a component larger than the target too (L1)', () => {
+      // A6-L1-s1039: option B's first component, three cubes tall, is longer across than the
+      // 2×2×2 target; it was cut by the top of its picture when the target alone set the scale.
+      const s = family.generate(1039, 'L1').scene as QuestionScene;
+      const solids = [s.target, ...s.options.flatMap((o) => o.map((v) => v.cells))];
+      const largest = Math.max(...solids.map(boundingDiagonal));
+      expect(largest).to.be.above(boundingDiagonal(s.target));
+      for (const cells of solids) expect(boundingDiagonal(cells) * CELL, 'a solid longer across than its picture').to.be.below(s.orthoHeight);
+      // At L5 every piece fits inside the target's outline, so the target sets the scale as before.
+      const l5 = gen('composite').scene;
+      expect(l5.orthoHeight).to.be.closeTo(boundingDiagonal(l5.target) * CELL * 1.08, 1e-9);
     });
 
     it('the three presentations: one composite, five neutral labels, five descriptive labels; the five images are the composite\'s panels', async () => {

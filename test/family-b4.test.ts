@@ -3,7 +3,8 @@
  * columns (the harmonic numbers, a column a millimetre past its limit, a block on nothing), the
  * same columns in the real world (Rapier holds a column built at the rule's margin from the
  * longest blocks the generator draws; the exact check refuses one past it and the world is put
- * back), the tools, the generator's guarantees and the sightless column fitted to the prior.
+ * back), the tools, the generator's guarantees (the straight first view's elevation among them)
+ * and the sightless column fitted to the prior.
  */
 import { expect } from 'chai';
 import { b4OverhangStack } from '../tasks/construction/b4-overhang-stack/family.ts';
@@ -13,7 +14,8 @@ import { TaskEnv } from '../tasks/env.ts';
 import { arrangementFailure, arrangementReach, contactForcesBalance, farthestTree, landingLevel, treeShapes, type ArrangedBlock } from '../tasks/kits/loose-blocks/arrangement.ts';
 import { bestColumn, columnFailure, columnReach, farthestColumn } from '../tasks/kits/loose-blocks/column.ts';
 import { solveLp } from '../tasks/kits/loose-blocks/lp.ts';
-import { BLOCK_HEIGHT, blockBody, mixedSupplyLengths, supplyPose } from '../tasks/kits/loose-blocks/table-edge.ts';
+import { BLOCK_DEPTH, BLOCK_HEIGHT, blockBody, mixedSupplyLengths, SUPPLY_PITCH, supplyPose } from '../tasks/kits/loose-blocks/table-edge.ts';
+import { STRAIGHT_VIEW_ELEVATION } from '../tasks/construction/b4-overhang-stack/generate.ts';
 import { Rng } from '../core/rng.ts';
 import { SpaceActError } from '../core/errors.ts';
 import type { Instance, TaskFamily, Tier } from '../tasks/types.ts';
@@ -372,6 +374,17 @@ describe('B4 overhang stack', function () {
         expect(family.generate(1, tier).rules).to.equal(family.generate(2, tier).rules);
         expect(JSON.stringify(family.generate(1, tier).tools)).to.equal(JSON.stringify(family.generate(2, tier).tools));
       }
+    });
+
+    it('the straight first view looks down at 45° (a block hides little of the one behind it); the turned views keep the kit\'s 30°', () => {
+      for (const tier of ['L1', 'L3', 'L5'] as Tier[]) expect(family.generate(27, tier).camera.initial.elevation, tier).to.equal(STRAIGHT_VIEW_ELEVATION);
+      expect(family.generate(27, 'L7').camera.initial.elevation).to.equal(30);
+      expect(family.generate(27, 'L5', '+rot').camera.initial.elevation).to.equal(30);
+      // B4-L5-s27: the orange block, short and in the back row behind the long purple one, showed
+      // 788 pixels at 30°. Looking down at 45°, the row in front hides only a 5 mm strip of its
+      // top: a block in front reaches BLOCK_HEIGHT / tan(45°) back, past the rows' 15 mm gap.
+      const hidden = BLOCK_HEIGHT / Math.tan((STRAIGHT_VIEW_ELEVATION * Math.PI) / 180) - (SUPPLY_PITCH - BLOCK_DEPTH);
+      expect(hidden).to.be.closeTo(0.005, 1e-9);
     });
   });
 });

@@ -22,6 +22,7 @@ import { piecePlacement, type PlacedPiece } from '../../kits/polycube-pieces/pla
 import { ROTATIONS } from '../../kits/polycube-pieces/rotations.ts';
 import { homeCells, orderProblem } from './order.ts';
 import { instanceSettings } from '../../levers.ts';
+import { START_PIECE_MIN_PIXELS } from './view.ts';
 import { A3_LEVERS, boxTop, cellCentre, TIER_SPECS, FLOOR, FLOOR_TOP, FRONT_RIM, HIDE_WALL, inBox, ORIGIN_MARK_HALF, TABLE, WALL, type A3Scene } from './scene.ts';
 
 /** Adds the table, the box (floor and walls), the cell marks, the column-0 mark and the `+occ` wall. */
@@ -152,7 +153,7 @@ export function build(instance: Instance<A3Scene>, world: World): FamilyEnv {
           { name: 'box', minPixels: 3000 },
           { name: 'box-front', minPixels: 800 },
           { name: 'origin-mark', minPixels: 40 },
-          ...s.pieces.map((p) => ({ name: p.name, minPixels: p.start ? 800 : 1500 })),
+          ...s.pieces.map((p) => ({ name: p.name, minPixels: p.start ? START_PIECE_MIN_PIXELS : 1500 })),
         ],
         // The floor lines show only where no piece covers the floor: a box nearly full from the
         // first view shows a few pixels of them (A3-L7-s4: 21), by the task's nature, not the

@@ -16,7 +16,7 @@ import { leverInfo } from '../../levers.ts';
 /** What A3 is: id, version, category, title, summary and tiers. */
 export const A3_DESCRIPTOR: FamilyDescriptor = {
   id: 'A3',
-  version: 1,
+  version: 2,
   category: 'A',
   title: 'Blocked insertion',
   summary:

@@ -3,9 +3,9 @@
  * random partition of the box into polycube pieces, the pieces that start in the box (blockers
  * that every solution must lift out and put back, and at L5+ a decoy that never needs to move),
  * spare pieces that fit in no filling, table orientations and slots (some behind the wall at
- * L7), re-drawn deterministically until the tier's requirements hold and the order certificate
- * (`order.ts`) proves that no monotone order exists and that the search's fewest moves are
- * minimal among all play.
+ * L7), re-drawn deterministically until the tier's requirements hold, every piece that starts in
+ * the box shows in the first view (`view.ts`), and the order certificate (`order.ts`) proves that
+ * no monotone order exists and that the search's fewest moves are minimal among all play.
  */
 import { SpaceActError } from '../../../core/errors.ts';
 import type { Rng } from '../../../core/rng.ts';
@@ -25,6 +25,7 @@ import { hiddenBehindWall } from '../../kits/polycube-pieces/sight.ts';
 import { tableOrientation } from '../../kits/polycube-pieces/statics.ts';
 import { placeParameters, removeParameters } from '../../kits/polycube-pieces/tools.ts';
 import { breadthFirst } from '../../../solvers/discrete-search/index.ts';
+import { START_PIECE_SEEN_ESTIMATE, startPiecesSeenPixels } from './view.ts';
 import { above, MAX_PACKINGS, orderCertificate, orderProblem, packingLowerBound, type OrderCertificate, type OrderMove } from './order.ts';
 import {
   boxTop, CELL_MAX, FLOOR, FRONT_RIM, HIDDEN_SLOTS, HIDE_WALL_BOX, INITIAL_CAMERA, TABLE_RULER, TIER_SPECS, VISIBLE_SLOTS, WALL, A3_LEVERS,
@@ -191,6 +192,12 @@ function drawOnce(rng: Rng, spec: TierSpec): A3Scene | string {
 
 /** Why a scene does not meet its tier, or its certificate when it does. */
 export function sceneProblem(scene: A3Scene, tier: Tier, spec: TierSpec = TIER_SPECS[tier]): string | OrderCertificate {
+  // The cheap test first: a piece standing in the box must show in the first view (a flat piece
+  // under another shows only its front cube's strip above the rim), or the agent cannot tell
+  // which cells it fills.
+  const seenPixels = startPiecesSeenPixels(scene, INITIAL_CAMERA);
+  const buried = scene.pieces.findIndex((_, p) => seenPixels[p] !== null && seenPixels[p]! < START_PIECE_SEEN_ESTIMATE);
+  if (buried >= 0) return `${scene.pieces[buried].name} in the box would show about ${Math.round(seenPixels[buried]!)} pixels in the first view`;
   const cert = orderCertificate(scene);
   if (cert.fillingSubsets.length !== 1) return `${cert.fillingSubsets.length} subsets of the pieces fill the box`;
   if (!cert.complete) return 'too many packings to certify';

@@ -21,7 +21,7 @@ import { reference } from './solver.ts';
 /** What A6 is: id, version, category, title, summary and tiers. */
 export const A6_DESCRIPTOR: FamilyDescriptor = {
   id: 'A6',
-  version: 4,
+  version: 5,
   category: 'A',
   title: 'Part-to-whole',
   summary:

@@ -6,7 +6,8 @@
  * answer is `{"option": "A" | "B" | "C" | "D"}` through the `answer` tool.
  *
  * Pictures are drawn by the real renderer: each solid from an oblique orthographic camera, all
- * at one scale, every solid turned by a seeded cube rotation. Views are re-drawn until every
+ * at one scale that leaves room for the largest solid seen from any side, every solid turned by
+ * a seeded cube rotation. Views are re-drawn until every
  * cube of every solid shows at least one face (for the target, in one of its two views), so no
  * option hangs on a cube nobody can see. The five separate images are exactly the panels the
  * composite is assembled from.
@@ -108,6 +109,21 @@ function targetViews(rng: Rng, cells: readonly Cell[], below: boolean): [SolidVi
 }
 
 /**
+ * How much taller than the largest solid's bounding diagonal every picture is: 4 % of the
+ * picture clear above and below a solid seen from any side.
+ */
+const PICTURE_MARGIN = 1.08;
+
+/**
+ * The diagonal of a solid's bounding box, in cubes: no view of the solid, turned any way, is
+ * longer than that across (its bounding sphere's diameter, centred where the camera looks).
+ */
+export function boundingDiagonal(cells: readonly Cell[]): number {
+  const ext = [0, 1, 2].map((a) => Math.max(...cells.map((c) => c[a])) - Math.min(...cells.map((c) => c[a])) + 1);
+  return Math.hypot(ext[0], ext[1], ext[2]);
+}
+
+/**
  * Draws the pictures' parameters for a problem, or says why it could not (the caller re-draws).
  * `below` (the `+rot` tier) lets cameras look from underneath.
  */
@@ -121,9 +137,11 @@ export function questionScene(rng: Rng, problem: Problem, index: number, present
     if (!a || !b) return `${problem.name}: no view shows every cube of a component of option ${LETTERS[i]}`;
     options.push([a, b]);
   }
-  // One scale for every picture: the target's bounding sphere with a margin.
-  const ext = [0, 1, 2].map((a) => Math.max(...problem.target.map((c) => c[a])) + 1);
-  const orthoHeight = round9(Math.hypot(ext[0], ext[1], ext[2]) * CELL * 1.08);
+  // One scale for every picture, wide enough for the largest solid drawn: at L1 a distractor's
+  // component may stick out past the target's proportions (A6-L1-s1039: a component three cubes
+  // tall beside a 2×2×2 target was cut by the top of its picture).
+  const solids = [problem.target, ...problem.options.flatMap((o) => o.pieces)];
+  const orthoHeight = round9(Math.max(...solids.map(boundingDiagonal)) * CELL * PICTURE_MARGIN);
   return {
     form: 'question',
     presentation,

@@ -31,7 +31,7 @@ import { reference } from './solver.ts';
 /** What B4 is: id, version, category, title, summary and tiers. */
 export const B4_DESCRIPTOR: FamilyDescriptor = {
   id: 'B4',
-  version: 2,
+  version: 3,
   category: 'B',
   title: 'Overhang stack',
   summary:

@@ -27,6 +27,26 @@ const GOAL = 'Goal: stack blocks in one column on the table at its edge so that 
 /** B4's goal at the counterweighted tier. */
 const GOAL_ANY = 'Goal: build with blocks on the table at its edge — one on another, or side by side on one level — so that the far (right) end of a block reaches past the red post, as seen from above, and the blocks stand. The episode ends as soon as they do.';
 
+/**
+ * How far the straight first view looks down, degrees. The kit's camera looks down at 30°, where
+ * each supply block hides the front half of the top of the block in the row behind it; at L5 the
+ * short blocks of the six-row supply then showed as little as 788 pixels (B4-L5-s27's orange,
+ * back row, behind the long purple). At 45° a block hides only a 5 mm strip of the one behind it,
+ * and every top face is seen less foreshortened.
+ */
+export const STRAIGHT_VIEW_ELEVATION = 45;
+
+/**
+ * The first camera: the kit's (`tableEdgeCamera`: the whole table, the supply, the ruler and the
+ * post in frame), looking down at {@link STRAIGHT_VIEW_ELEVATION} when it looks from straight
+ * in front. A turned view (L7, `+rot`) keeps the kit's 30°: it backs off to fit the slanted
+ * ruler, and its blocks are checked by sight lines where they might line up.
+ */
+export function firstCamera(scene: B4Scene, turn: number): Instance['camera'] {
+  const camera = tableEdgeCamera(scene, turn);
+  return turn ? camera : { ...camera, initial: { ...camera.initial, elevation: STRAIGHT_VIEW_ELEVATION } };
+}
+
 /** One draw of the generator; `attempt` picks a fresh seeded stream (see solvers/redraw.ts). */
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string | undefined, attempt: number): Instance<B4Scene> {
   const t = tierSettings('B4', TIERS, tier, lever, B4_LEVERS);
@@ -54,7 +74,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, lever: string 
     rules: tableEdgeRules(scene, { goal: t.counterweight ? GOAL_ANY : GOAL, margin: RULE_MARGIN, actions, sideBySide: t.counterweight }),
     tools: [placeToolSpec(scene, t.counterweight), t.counterweight ? REMOVE_LAST_TOOL_SPEC : REMOVE_TOOL_SPEC],
     budgets: { turns: TURNS, actionsPerTurn: 5, actions },
-    camera: tableEdgeCamera(scene, turn),
+    camera: firstCamera(scene, turn),
     rulers: tableEdgeRulers(scene),
     ground: { ...TABLE_EDGE_GROUND },
     dynamic: false,
