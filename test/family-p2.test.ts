@@ -3,6 +3,7 @@ import { expectTextAlikeOverSeeds } from './support/text-alike.ts';
 import { TaskEnv } from '../tasks/env.ts';
 import { p2TrafficJam } from '../tasks/puzzles/p2-traffic-jam/family.ts';
 import { SHORTCUT_FILTERS, SIGHTLESS } from '../tasks/puzzles/p2-traffic-jam/filters.ts';
+import { compassX } from '../tasks/puzzles/p2-traffic-jam/episode.ts';
 import { actionBudget, drawScene, lotProblem, TIER_SPEC } from '../tasks/puzzles/p2-traffic-jam/generate.ts';
 import type { P2Scene } from '../tasks/puzzles/p2-traffic-jam/scene.ts';
 import { solveTraffic } from '../tasks/puzzles/p2-traffic-jam/solver.ts';
@@ -119,6 +120,18 @@ describe('P2 traffic jam', () => {
       } finally {
         env.free();
       }
+    });
+  });
+
+  describe('first view', () => {
+    it('lays the compass N at the middle of the north rim unless the tall vehicle hides it there (version 6: P2-L7-s39)', () => {
+      // No tall vehicle: the N stays where the grid-tray kit lays it.
+      expect(compassX(p2TrafficJam.generate(39, 'L5'))).to.equal(0);
+      expect(compassX(p2TrafficJam.generate(100, 'L7'))).to.equal(0);
+      // P2-L7-s39: the tall car B stands in the second row from the north, just east of the middle; the N moves a column west.
+      const inst = p2TrafficJam.generate(39, 'L7');
+      expect(inst.scene.tall).to.equal('B');
+      expect(compassX(inst)).to.equal(-0.05);
     });
   });
 

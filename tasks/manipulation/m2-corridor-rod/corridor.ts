@@ -65,6 +65,22 @@ export function exitPlane(c: M2Scene['corridor']): { point: Vec3; out: Vec3 } {
   return { point: c.points[n], out: segmentDirection(c.points, n - 1) };
 }
 
+/**
+ * The green pad beyond a level exit, where the rod ends up: a floor patch as wide as the
+ * corridor and as long as the rod, starting 3 cm past the exit plane. None for an upward exit
+ * (L7's shaft). The episode draws it and the first camera frames it from this one place, so the
+ * two cannot drift apart (version 6: the framing took a centre line 3 cm short of the pad's far
+ * edge, and the pad's corners ran off the picture's bottom).
+ */
+export function goalPad(s: M2Scene): { centre: Vec3; half: Vec3 } | undefined {
+  const c = s.corridor;
+  const { point, out } = exitPlane(c);
+  if (out[1] > 0.5) return undefined;
+  const centre: Vec3 = [point[0] + out[0] * (s.rod.length / 2 + 0.03), 0.0008, point[2] + out[2] * (s.rod.length / 2 + 0.03)];
+  const half: Vec3 = [Math.abs(out[0]) > 0.5 ? s.rod.length / 2 : c.width / 2, 0.0008, Math.abs(out[2]) > 0.5 ? s.rod.length / 2 : c.width / 2];
+  return { centre, half };
+}
+
 function beyondExit(c: M2Scene['corridor'], p: Vec3): boolean {
   const { point, out } = exitPlane(c);
   return (p[0] - point[0]) * out[0] + (p[1] - point[1]) * out[1] + (p[2] - point[2]) * out[2] > 0;

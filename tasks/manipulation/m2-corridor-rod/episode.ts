@@ -10,7 +10,7 @@ import { Route } from '../../kits/held-part/route.ts';
 import { heldPartHandlers } from '../../kits/held-part/tools.ts';
 import { heldPartViewParts } from '../../kits/held-part/view.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
-import { boxShapes, exitPlane, frameArrowPoint, rodEnds, rodOut, rodShapes, rodTurn, routePoses, sceneBounds, shellBoxes } from './corridor.ts';
+import { boxShapes, exitPlane, frameArrowPoint, goalPad, rodEnds, rodOut, rodShapes, rodTurn, routePoses, sceneBounds, shellBoxes } from './corridor.ts';
 import { WALL, type M2Scene } from './scene.ts';
 import { M2_TOOLS } from './tools.ts';
 
@@ -37,12 +37,11 @@ export function build(instance: Instance<M2Scene>, world: World): FamilyEnv {
   world.addBody({ name: 'floor', kind: 'static', pose: { p: [(b.max[0] + b.min[0]) / 2, -WALL / 2, (b.max[2] + b.min[2]) / 2], q: I }, shapes: [{ type: 'box', half: floorHalf }], color: COLORS.floor });
   world.addBody({ name: 'walls', kind: 'static', pose: { p: [0, 0, 0], q: I }, shapes: boxShapes(shell.walls), color: COLORS.walls });
   world.addBody({ name: 'ceiling', kind: 'static', pose: { p: [0, 0, 0], q: I }, shapes: boxShapes(shell.roof), color: COLORS.roof, opacity: 0.28 });
-  // The green pad where the rod ends up, on the floor beyond the exit (horizontal exits) or
-  // over the top of the shaft (L7).
+  // The green pad where the rod ends up, on the floor beyond a level exit (an upward exit,
+  // L7's shaft, has none).
   const { point, out } = exitPlane(c);
-  const padCentre: Vec3 = [point[0] + out[0] * (s.rod.length / 2 + 0.03), out[1] > 0.5 ? point[1] + s.rod.length / 2 : 0.0008, point[2] + out[2] * (s.rod.length / 2 + 0.03)];
-  const padHalf: Vec3 = out[1] > 0.5 ? [c.width / 2, 0.0008, c.height / 2] : [Math.abs(out[0]) > 0.5 ? s.rod.length / 2 : c.width / 2, 0.0008, Math.abs(out[2]) > 0.5 ? s.rod.length / 2 : c.width / 2];
-  if (out[1] <= 0.5) world.addBody({ name: 'goal-pad', kind: 'static', collides: false, pose: { p: padCentre, q: I }, shapes: [{ type: 'box', half: padHalf }], color: COLORS.pad, opacity: 0.8 });
+  const pad = goalPad(s);
+  if (pad) world.addBody({ name: 'goal-pad', kind: 'static', collides: false, pose: { p: pad.centre, q: I }, shapes: [{ type: 'box', half: pad.half }], color: COLORS.pad, opacity: 0.8 });
   // 10 cm arrows: the corridor is framed whole from high up, and a shorter +y showed as a dot.
   for (const body of frameArrowBodies('frame', frameArrowPoint(c), I, 0.1)) world.addBody(body);
   world.addBody({ name: 'rod', kind: 'kinematic', pose: { p: [...s.start.p], q: [...s.start.q] }, shapes: rodShapes(s.rod), color: COLORS.rod, material: { density: 2700, friction: 0.4, restitution: 0 } });
@@ -60,7 +59,7 @@ export function build(instance: Instance<M2Scene>, world: World): FamilyEnv {
           { name: 'walls', minPixels: 15000 },
           { name: 'ceiling', minPixels: 15000 },
           // The green pad beyond a horizontal exit (an upward exit, L7's shaft, has none).
-          ...(out[1] <= 0.5 ? [{ name: 'goal-pad', minPixels: 1500 }] : []),
+          ...(pad ? [{ name: 'goal-pad', minPixels: 1500 }] : []),
         ],
         frameArrows: 'frame',
       }),

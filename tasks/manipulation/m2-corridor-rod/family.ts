@@ -13,7 +13,7 @@ import { reference } from './solver.ts';
 /** What M2 is: id, version, category, title, summary and tiers. */
 export const M2_DESCRIPTOR: FamilyDescriptor = {
   id: 'M2',
-  version: 5,
+  version: 6,
   category: 'M',
   title: 'Corridor rod',
   summary:

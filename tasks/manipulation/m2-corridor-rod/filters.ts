@@ -13,7 +13,8 @@
  *
  * - `first-view-clear`: the first camera shows the rod at the view rule's size, its upper side,
  *   the frame arrows and two labels of each ruler (sight lines, `view.ts`): not a shortcut, a
- *   picture no candidate camera could frame.
+ *   picture no candidate camera could frame. A draw is re-drawn when version 5's camera search
+ *   could not frame it (kept so every seed keeps its world) or its own first camera is not clear.
  *
  * Sightless strategies: the held-part kit's memorised plan, straight line and blind probing.
  */
@@ -26,7 +27,7 @@ import { callsBetween } from '../../../solvers/se3-planner/motion.ts';
 import { lineSearch, nextProbeCalls, stopProbing } from '../../kits/held-part/prober.ts';
 import { alongQuat, goalPoses, inFreeSpace } from './corridor.ts';
 import { M2_TOOLS } from './tools.ts';
-import { firstCamera } from './view.ts';
+import { unseenAtVersion5, unseenFrom } from './view.ts';
 import { bendCriticals, segmentDirection, segmentSection, type M2Scene } from './scene.ts';
 
 /** Shortcut filters: each names a way an instance could be trivial or loose; failing draws are re-drawn. */
@@ -70,11 +71,16 @@ export const SHORTCUT_FILTERS: InstanceFilter<M2Scene>[] = [
   {
     // Not a shortcut but a picture the generator cannot frame: a long two-bend corridor framed
     // whole can leave the rod too small from every candidate camera (M2-L5-s4: 343 pixels), or
-    // a ruler with one label. Such draws are re-drawn (version 5).
+    // a ruler with one label. Such draws are re-drawn (version 5). The draws re-drawn are those
+    // version 5's camera search could not frame, so every seed keeps its world (view.ts,
+    // `unseenAtVersion5`); and (version 6) a draw whose own first camera is not clear is
+    // re-drawn too, so no instance starts from a picture the search knows to be short.
     name: 'first-view-clear',
     check(instance) {
-      const camera = instance.camera.initial;
-      const unseen = firstCamera(instance.scene, camera, instance.rulers ?? [], undefined, [camera]).unseen;
+      const rulers = instance.rulers ?? [];
+      const before = unseenAtVersion5(instance.scene, rulers);
+      if (before.length) return `no candidate camera of version 5 shows everything: ${before.slice(0, 3).map((p) => p.what).join('; ')}`;
+      const unseen = unseenFrom(instance.scene, rulers, instance.camera.initial);
       return unseen.length ? `no candidate first camera shows everything: ${unseen.slice(0, 3).map((p) => p.what).join('; ')}` : null;
     },
   },

@@ -9,12 +9,9 @@ import type { Rng } from '../../../core/rng.ts';
 import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { heldPartToolSpecs } from '../../kits/held-part/tools.ts';
-import { framePoints } from '../../kits/part-sight/table-scene.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, Tier } from '../../types.ts';
-import { alongQuat, exitPlane, FIRST_AZIMUTH, frameArrowPoint, freeBoxes, shellBoxes } from './corridor.ts';
-import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { rulerLabelPoints } from '../../kits/sight-lines.ts';
+import { alongQuat } from './corridor.ts';
 import { firstCamera } from './view.ts';
 import { SHORTCUT_FILTERS } from './filters.ts';
 import { actionBudget, bendCriticals, flatCritical, segmentDirection, START_GAP, TIERS, WALL, type M2Scene } from './scene.ts';
@@ -109,34 +106,9 @@ function planText(s: M2Scene): string {
   );
 }
 
-/**
- * A camera from `azimuth`, `elevation` framing the corridor's shell, the pad, the arrows and the
- * rulers' label anchors in 86 % of the picture (the part-sight kit's `framePoints`): closer than
- * the sphere round them all, so the rod, a few per cent of the corridor's length across, shows
- * at the view rule's size (issue 32).
- */
-function framed(shell: { min: Vec3; max: Vec3 }[], rulers: RulerSpec[]): (azimuth: number, elevation: number) => CameraSpec {
-  const points: Vec3[] = shell.flatMap((b) => Array.from({ length: 8 }, (_, k) => [k & 1 ? b.max[0] : b.min[0], k & 2 ? b.max[1] : b.min[1], k & 4 ? b.max[2] : b.min[2]] as Vec3));
-  points.push(...rulerLabelPoints(rulers).map((p) => p.point));
-  return (azimuth, elevation) => framePoints(points, azimuth, elevation, 0.86);
-}
-
 function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: number): Instance<M2Scene> {
   const scene = drawScene(tier, redrawRng('M2', tier, seed, attempt));
   const c = scene.corridor;
-  // Frame the corridor and (for a level exit) the pad beyond it; the open space above an
-  // upward exit is left to the agent's zoom.
-  const shell = freeBoxes(c).map((x) => ({ min: x.min.map((v) => v - WALL) as Vec3, max: x.max.map((v) => v + WALL) as Vec3 }));
-  const { point, out } = exitPlane(c);
-  if (out[1] < 0.5) shell.push({ min: [point[0] + Math.min(0, out[0]) * scene.rod.length, 0, point[2] + Math.min(0, out[2]) * scene.rod.length], max: [point[0] + Math.max(0, out[0]) * scene.rod.length, 0, point[2] + Math.max(0, out[2]) * scene.rod.length] });
-  const arrows = frameArrowPoint(c);
-  // The arrows run from their origin toward +x, +y and +z.
-  shell.push({ min: [arrows[0] - 0.02, 0, arrows[2] - 0.02], max: [arrows[0] + 0.14, 0.14, arrows[2] + 0.14] });
-  const b = { min: [0, 1, 2].map((j) => Math.min(...shell.map((x) => x.min[j]))) as Vec3, max: [0, 1, 2].map((j) => Math.max(...shell.map((x) => x.max[j]))) as Vec3 };
-  const centre: Vec3 = [(b.min[0] + b.max[0]) / 2, (Math.max(0, b.min[1]) + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2];
-  // Far enough that the sphere around it all fits the 40° view.
-  const radius = Math.hypot(b.max[0] - b.min[0], b.max[1] - Math.max(0, b.min[1]), b.max[2] - b.min[2]) / 2;
-  const distance = (1.05 * radius) / Math.sin((20 * Math.PI) / 180);
   // A ruler along the top of the first stretch's wall, on the side away from the first bend.
   const d0 = segmentDirection(c.points, 0);
   const d1 = segmentDirection(c.points, 1);
@@ -170,7 +142,7 @@ function draw(family: FamilyDescriptor, seed: number, tier: Tier, attempt: numbe
     tools: heldPartToolSpecs(M2_TOOLS),
     budgets: { turns: 100, actionsPerTurn: 5, actions: actionBudget(tier) },
     camera: {
-      initial: firstCamera(scene, { azimuth: FIRST_AZIMUTH, elevation: 58, distance: roundTo(distance, 3), target: [roundTo(centre[0], 3), roundTo(centre[1], 3), roundTo(centre[2], 3)] }, rulers, framed(shell, rulers)).camera,
+      initial: firstCamera(scene, rulers).camera,
       elevationRange: [-10, 90],
     },
     rulers,

@@ -9,13 +9,57 @@ import { ViolationError } from '../../../sim/violation.ts';
 import type { World } from '../../../sim/world.ts';
 import { lazy } from '../../../core/lazy.ts';
 import { goalDistances } from '../../../solvers/discrete-search/index.ts';
-import { addPiece, addTray, labelOf, pieceCell, trayViewBodies, trayLetters, slidePiece, TRAY_DIRECTIONS, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import { addPiece, addTray, blockCentre, labelOf, pieceCell, trayViewBodies, trayLetters, slidePiece, TRAY_DIRECTIONS, TRAY_MARGIN, trayQuat, trayToWorld, WALL_THICKNESS, type TrayDirection, type TrayLayout } from '../../kits/grid-tray.ts';
+import { glyphShapes } from '../../kits/glyphs.ts';
+import { unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import type { Vec3 } from '../../../sim/types.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { CAR_HEIGHT, GOAL_COLOR, hiddenBehindTall, TALL_HEIGHT, TARGET_COLOR, TRUCK_HEIGHT, VEHICLE_COLORS, WALL_HEIGHT, type P2Scene, type P2Vehicle } from './scene.ts';
 import { trafficProblem } from './solver.ts';
 
 /** The north rim of the lot when a vehicle is tall (the lower L7 camera), m. */
 const L7_NORTH_MARGIN = 0.09;
+
+/** Letter height of the compass N, m: the grid-tray kit's for its rim (`addTray`). */
+const COMPASS_SIZE = Math.min(0.03, TRAY_MARGIN * 0.5);
+
+/**
+ * Where the compass N lies along the north rim, as x in the lot's frame (m). It lies at the
+ * middle, as the grid-tray kit lays it, unless the tall vehicle stands in front of it as the
+ * first camera sees it. Then it moves a column at a time, first away from the tall vehicle,
+ * to the first spot where the first camera sees all of it past that vehicle (by sight lines).
+ * Version 6: at P2-L7-s39 the tall car stood in the second row from the north, just east of
+ * the middle, and hid half of the N (107 pixels shown; the view rule asks for 120). The rules
+ * name every direction by the N. A lot with no tall vehicle keeps its N at the middle.
+ */
+export function compassX(instance: Instance<P2Scene>): number {
+  const s = instance.scene;
+  const tall = s.vehicles.find((v) => v.id === s.tall);
+  if (!tall) return 0;
+  const tray: TrayLayout = { cols: s.size, rows: s.size, cell: s.cell, yawDeg: 0 };
+  const { w, h } = footprint(tall);
+  const [cx, cz] = blockCentre(tray, tall.col, tall.row, w, h);
+  // The tall vehicle's box, without the clearance round a piece: a little wider than drawn.
+  const box: SightBox = { center: [cx, TALL_HEIGHT / 2, cz], half: [(w * s.cell) / 2, TALL_HEIGHT / 2, (h * s.cell) / 2] };
+  const z = compassZ(s);
+  // The letter's corners and middle, with half a centimetre round it.
+  const reach = COMPASS_SIZE / 2 + 0.005;
+  const letter = (x: number): SightPoint[] =>
+    [[0, 0], [-1, -1], [-1, 1], [1, -1], [1, 1]].map(([i, j]) => ({ point: [x + i * reach, 0.0006, z + j * reach] as Vec3, what: 'compass N' }));
+  const away = cx > 0 ? -1 : 1;
+  const spots = [0, ...[1, 2, 3].map((k) => away * k * s.cell), ...[1, 2, 3].map((k) => -away * k * s.cell)];
+  return spots.find((x) => unseenPoints(instance.camera.initial, letter(x), [box]).length === 0) ?? 0;
+}
+
+/** The width of the rim beyond the north wall, m: wider at L7 (see `build`). */
+function northRim(s: P2Scene): number {
+  return s.tall ? L7_NORTH_MARGIN : TRAY_MARGIN;
+}
+
+/** The compass N's z in the lot's frame (m): where the grid-tray kit lays it on the north rim. */
+function compassZ(s: P2Scene): number {
+  return -(s.size * s.cell) / 2 - WALL_THICKNESS - northRim(s) + COMPASS_SIZE / 2 + 0.006;
+}
 
 /** Body name of a vehicle. */
 export function vehicleBody(id: string): string {
@@ -32,7 +76,17 @@ export function build(instance: Instance<P2Scene>, world: World): FamilyEnv {
   const tray: TrayLayout = { cols: s.size, rows: s.size, cell: s.cell, yawDeg: 0 };
   // The L7 camera looks lower (42°, so the tall vehicle hides what stands behind it): a wider
   // north rim keeps the N out of what the north wall hides.
-  addTray(world, tray, { wallHeight: WALL_HEIGHT, floorColor: '#b9bcc0', wallColor: '#6b6f75', northMargin: s.tall ? L7_NORTH_MARGIN : undefined });
+  addTray(world, tray, { wallHeight: WALL_HEIGHT, floorColor: '#b9bcc0', wallColor: '#6b6f75', northMargin: s.tall ? northRim(s) : undefined, compass: false });
+  // The compass N, laid as the kit lays it but moved along the rim out from behind the tall
+  // vehicle (compassX).
+  world.addBody({
+    name: 'compass-N',
+    kind: 'static',
+    collides: false,
+    pose: { p: trayToWorld(tray, compassX(instance), 0.0006, compassZ(s)), q: trayQuat(tray) },
+    shapes: glyphShapes('N', COMPASS_SIZE, 0.001),
+    color: '#1f2d3d',
+  });
   const a = s.vehicles[0];
   const half = (s.size * s.cell) / 2;
   const laneZ = (a.row + 0.5 - s.size / 2) * s.cell;

@@ -14,7 +14,7 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P2 is: id, version, category, title, summary and tiers. */
 export const P2_DESCRIPTOR: FamilyDescriptor = {
   id: 'P2',
-  version: 5,
+  version: 6,
   category: 'P',
   title: 'Traffic jam',
   summary:

@@ -12,7 +12,7 @@ import type { World } from '../../../sim/world.ts';
 import type { FamilyEnv, Instance } from '../../types.ts';
 import { yawQuat } from '../../../sim/math.ts';
 import { glyphShapes, inkPose, platePose, plateShape } from '../../kits/part-sight/letters.ts';
-import { DISK_COLOR_NAMES, letterPlates, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegLetter, pegOfLetter, pegXZ, type P6Scene, type PegState } from './scene.ts';
+import { BOARD_HALF_LENGTH, BOARD_HALF_WIDTH, DISK_COLOR_NAMES, letterPlates, DISK_COLORS, DISK_THICKNESS, diskRadius, DROP_GAP, HOLE_RADIUS, PEG_HEIGHT, PEG_NAMES, PEG_RADIUS, pegLetter, pegOfLetter, pegXZ, type P6Scene, type PegState } from './scene.ts';
 import { applyMove, distanceOf, distancesToGoal, moveProblem, topDisk, type PegRules } from './solver.ts';
 
 /**
@@ -46,7 +46,7 @@ export function build(instance: Instance<P6Scene>, world: World): FamilyEnv {
     name: 'board',
     kind: 'static',
     pose: { p: [0, -0.01, 0], q: turn },
-    shapes: [{ type: 'box', half: [0.2, 0.01, 0.07] }],
+    shapes: [{ type: 'box', half: [BOARD_HALF_LENGTH, 0.01, BOARD_HALF_WIDTH] }],
     material: wood,
     color: '#b08d5b',
   });

@@ -14,7 +14,7 @@ import { reference, shortestSolutions } from './solver.ts';
 /** What P6 is: id, version, category, title, summary and tiers. */
 export const P6_DESCRIPTOR: FamilyDescriptor = {
   id: 'P6',
-  version: 5,
+  version: 6,
   category: 'P',
   title: 'Peg transfer',
   summary:

@@ -10,8 +10,9 @@ import { makeInstance } from '../../instance.ts';
 import { tierSettings } from '../../levers.ts';
 import type { FamilyDescriptor, Instance, Tier, ToolSpec } from '../../types.ts';
 import type { CameraSpec } from '../../../render/camera-spec.ts';
-import { boxScreenArea, firstClearCamera, orbitCandidates, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
-import { actionBudget, boardPoint, REFUSALS_ALLOWED, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
+import { boxScreenArea, firstClearCamera, orbitCandidates, screenPoint, unseenPoints, type SightBox, type SightPoint } from '../../kits/sight-lines.ts';
+import type { Vec3 } from '../../../sim/types.ts';
+import { actionBudget, BOARD_HALF_LENGTH, BOARD_HALF_WIDTH, boardPoint, REFUSALS_ALLOWED, DISK_THICKNESS, diskRadius, facingSide, GROUND_Y, letterPlates, PEG_HEIGHT, PEG_RADIUS, pegXZ, PEG_NAMES, pegLetter, P6_LEVERS, TIER_TABLE, type P6Scene, type PegState } from './scene.ts';
 import { distanceOf, distancesToGoal, solvePegTransfer, type PegRules } from './solver.ts';
 
 function moveTool(adjacentOnly: boolean): ToolSpec {
@@ -61,13 +62,28 @@ function planText(s: P6Scene): string {
 }
 
 /**
+ * Which first camera to choose: version 6's (`first-view`), or version 5's, which the lever
+ * studies' re-draw rule still judges a turn by so that every study keeps its turn.
+ */
+type CameraRules = 'first-view' | 'version-5';
+
+/**
  * The first camera: from the front, 22° above, or — for a board turned near 90°, whose pegs
  * line up along the line of sight — the lowest of a few steeper views from which no peg's
  * disks and no other peg hide a peg's upper part, a disk's near rim or a letter stand (issue 32:
  * at 22° the front stack hid the pegs and small disks behind it). The azimuth stays 0, so the
  * board's turn on screen is the drawn one.
+ *
+ * Version 6 (`first-view`): a disk's near rim in sight did not mean enough of the disk was. At
+ * P6-L7-s22 the board stands turned 85°, the small red disk lies on the far peg under a larger
+ * one, and the middle peg's post ran up the front of it: 703 pixels drawn from 22°, where the
+ * view rule asks 800. So every disk must also show {@link FIRST_VIEW_DISK_PIXELS} by
+ * {@link smallDisk}. From the usual distance, views steeper than 38° can cut the near end of a
+ * board turned along the line of sight off the picture's bottom. So the board's corners must be
+ * in the picture, and 38°, 46° and 54° are tried again from 4 cm further off. P6-L7-s22 now looks
+ * from 46°, 0.66 m.
  */
-function firstCamera(s: P6Scene): CameraSpec {
+function firstCamera(s: P6Scene, rules: CameraRules = 'first-view'): CameraSpec {
   const base: CameraSpec = { azimuth: 0, elevation: 22, distance: 0.62, target: [0, 0.045, 0] };
   const stacks: number[][] = [[], [], []];
   for (let i = s.start.length - 1; i >= 0; i--) stacks[s.start[i]].push(i);
@@ -93,26 +109,64 @@ function firstCamera(s: P6Scene): CameraSpec {
     disks.forEach((d, level) => points.push({ point: [x, (level + 1) * DISK_THICKNESS, z + 0.6 * diskRadius(d)], what: `disk ${d}`, own }));
   });
   for (const plate of letterPlates(s)) points.push({ point: [plate.at[0], GROUND_Y + 0.02, plate.at[1]], what: `stand ${plate.letter}` });
-  return firstClearCamera(orbitCandidates(base, [], [8, 16, 24]), points, boxes).camera;
+  const near = orbitCandidates(base, [], [8, 16, 24]);
+  if (rules === 'version-5') return firstClearCamera(near, points, boxes).camera;
+  // The board's eight corners (its top at 0, its bottom 2 cm down), which only the picture's
+  // edges may cut off: nothing on the board stands in front of them.
+  const corners: Vec3[] = [-1, 1].flatMap((i) =>
+    [-1, 1].flatMap((j) =>
+      [0, GROUND_Y].map((y): Vec3 => {
+        const [x, z] = boardPoint(s.yawDeg, i * BOARD_HALF_LENGTH, j * BOARD_HALF_WIDTH);
+        return [x, y, z];
+      }),
+    ),
+  );
+  // Out of the picture. Not the kit's `inPicture`, which keeps a twentieth of the picture's
+  // height clear of each edge: from the front at 22° the board's near corners come within 0.02
+  // of the edges, and from 38° a board turned along the line of sight within 0.01, both uncut.
+  const boardCut = (camera: CameraSpec): SightPoint[] =>
+    corners
+      .filter((p) => {
+        const at = screenPoint(camera, p);
+        return !at || Math.abs(at[0]) > 0.5 || Math.abs(at[1]) > 0.5;
+      })
+      .map((p) => ({ point: p, what: 'board corner out of the picture' }));
+  const further = [16, 24, 32].map((de) => ({ ...base, elevation: base.elevation + de, distance: base.distance + 0.04 }));
+  const more = (camera: CameraSpec): SightPoint[] => [
+    ...boardCut(camera),
+    ...(smallDisk(s, camera, FIRST_VIEW_DISK_PIXELS) ? [{ point: [0, 0, 0] as Vec3, what: 'a disk shows too little' }] : []),
+  ];
+  return firstClearCamera([...near, ...further], points, boxes, 1, more).camera;
 }
 
 /** Turns a lever study may draw before it keeps the last. */
 const STUDY_TURN_DRAWS = 20;
 
 /**
- * Sight-line pixels (at 768 × 768) a disk must keep in a lever study's first view: the view rule
- * asks 800 of the render, and the estimate (the disk's screen area times the share of sample
- * points on its top and rim that no peg or other stack hides) runs about 60 short of it: 724 and
- * 648 estimated showed 787 and 709 (study seeds 16 and 18), 789 estimated showed over 800.
+ * Sight-line pixels (at 768 × 768) a disk must keep in a lever study's first view (as version 5
+ * chose it) for the study to keep its turn: the view rule asks 800 of the render, and the
+ * estimate (the disk's screen area times the share of sample points on its top and rim that no
+ * peg or other stack hides) ran about 60 short of it: 724 and 648 estimated showed 787 and 709
+ * (study seeds 16 and 18), 789 estimated showed over 800.
  */
 const STUDY_DISK_MIN_PIXELS = 760;
 
 /**
- * Whether a disk shows too little in the first view of a turned board (`+rot` lever study):
- * turned near 90°, the pegs line up along the line of sight and a stack in front, or the peg
- * through it, hides much of a small disk. Pure geometry (tasks/kits/sight-lines.ts).
+ * Sight-line pixels a disk must keep in the first view (version 6): the rule's 800 and a fifth
+ * more. At L7's turned boards the estimate misses in both directions. It ran short where a
+ * stack hides the disk (801 estimated, 834 drawn at s69; 904 and 1,022 at s33). It ran over where
+ * only a peg's thin post crosses the disk, because the post falls between the sample points
+ * (929 estimated, 810 drawn at s280 from 38°; 811 and 811 at s22 from 38°).
  */
-function smallDisk(s: P6Scene, camera: CameraSpec): boolean {
+const FIRST_VIEW_DISK_PIXELS = 950;
+
+/**
+ * Whether a disk shows too little from `camera` (a turned board's first view: the lever
+ * studies' re-draw rule, and since version 6 the first camera's choice): turned near 90°, the
+ * pegs line up along the line of sight and a stack in front, or the peg through it, hides much
+ * of a small disk. Pure geometry (tasks/kits/sight-lines.ts).
+ */
+function smallDisk(s: P6Scene, camera: CameraSpec, minPixels: number): boolean {
   const stacks: number[][] = [[], [], []];
   for (let i = s.start.length - 1; i >= 0; i--) stacks[s.start[i]].push(i);
   const boxes: SightBox[] = [];
@@ -138,7 +192,7 @@ function smallDisk(s: P6Scene, camera: CameraSpec): boolean {
       }
       const shown = 1 - unseenPoints(camera, points, boxes).length / points.length;
       const area = boxScreenArea(camera, { center: [x, DISK_THICKNESS * (level + 0.5), z], half: [r, DISK_THICKNESS / 2, r] }) * (Math.PI / 4);
-      return area * 768 * 768 * shown < STUDY_DISK_MIN_PIXELS;
+      return area * 768 * 768 * shown < minPixels;
     });
   });
 }
@@ -164,12 +218,15 @@ export function generate(family: FamilyDescriptor, seed: number, tier: Tier, lev
     // letters were shuffled.
     const letters = T.shuffledLetters ? rng.shuffle(PEG_NAMES.slice()) : PEG_NAMES.slice();
     const dressed: P6Scene = { start, target, adjacentOnly: T.adjacentOnly, yawDeg, letters };
-    return { scene: dressed, camera: firstCamera(dressed) };
+    return { scene: dressed, camera: firstCamera(dressed, 'version-5') };
   };
   let { scene, camera } = dress();
-  // Lever studies only: a turn whose first view shows a disk too little is drawn again (with the
-  // letters) from the same stream. L7 keeps its one draw, and its instances.
-  for (let k = 0; lever && k < STUDY_TURN_DRAWS && smallDisk(scene, camera); k++) ({ scene, camera } = dress());
+  // Lever studies only: a turn whose first view (as version 5 chose it) shows a disk too little
+  // is drawn again (with the letters) from the same stream. L7 keeps its one draw, and its
+  // instances.
+  for (let k = 0; lever && k < STUDY_TURN_DRAWS && smallDisk(scene, camera, STUDY_DISK_MIN_PIXELS); k++) ({ scene, camera } = dress());
+  // The first camera of the turn kept, chosen so that every disk shows enough (version 6).
+  camera = firstCamera(scene);
   const yawDeg = scene.yawDeg;
   const budget = actionBudget(T);
   // The ruler runs along the board's long edge away from the first view (its back, or its front

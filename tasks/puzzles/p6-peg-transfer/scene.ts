@@ -43,6 +43,10 @@ export function pegOfLetter(s: Pick<P6Scene, 'letters'>, letter: string): number
 }
 /** Distance between neighbouring pegs, m. */
 export const PEG_SPACING = 0.12;
+/** Half the board's length (along the row of pegs), m. */
+export const BOARD_HALF_LENGTH = 0.2;
+/** Half the board's width (across the row of pegs), m. */
+export const BOARD_HALF_WIDTH = 0.07;
 export const PEG_RADIUS = 0.005;
 export const PEG_HEIGHT = 0.11;
 /** Radius of the hole through every disk, m. */
