@@ -22,6 +22,7 @@ import {
   VisibilityTester,
   type SolidBox,
 } from '../tasks/perception/v1-block-counting/visibility.ts';
+import { rulerLabelPoints, unseenPoints } from '../tasks/kits/sight-lines.ts';
 import type { Instance, Tier } from '../tasks/types.ts';
 
 const cube = (name: string, x: number, y: number, z: number): SolidBox => ({
@@ -177,6 +178,19 @@ describe('V1 block counting', function () {
       for (const c of counts) freq.set(c, (freq.get(c) ?? 0) + 1);
       expect(freq.size, counts.join(',')).to.be.at.least(6);
       expect(Math.max(...freq.values()), counts.join(',')).to.be.at.most(4);
+    });
+
+    it('L7: every label of the ruler the first view must show stays in sight past the wall, even with the camera square to it (V1-L7-s58)', () => {
+      // Version 4: from the old, nearer camera the wall's end hid that ruler's "0" whenever the
+      // camera looked squarely at the wall (V1-L7-s58, s60, s72, s93).
+      for (const seed of [58, 100]) {
+        const inst = gen('L7', seed);
+        const s = inst.scene;
+        if (seed === 58) expect(inst.camera.initial.azimuth % 90, 'V1-L7-s58 no longer faces the wall squarely: pick another seed that does').to.equal(0);
+        const boxes = [...s.blocks, ...s.walls].map((b) => ({ center: b.pose.p, half: b.half, q: b.pose.q }));
+        const unseen = unseenPoints(inst.camera.initial, rulerLabelPoints(inst.rulers, [1]), boxes);
+        expect(unseen.map((p) => p.what), `V1-L7-s${seed}`).to.deep.equal([]);
+      }
     });
 
     it('the rules name the counted class and the decoys from L3 up, and give no count', () => {

@@ -17,6 +17,7 @@ import { buildTableScene, checkedViews, sceneSight, type TableScene } from '../t
 import { v2ChiralOddOneOut } from '../tasks/perception/v2-chiral-odd-one-out/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/perception/v2-chiral-odd-one-out/filters.ts';
 import type { V2Scene } from '../tasks/perception/v2-chiral-odd-one-out/scene.ts';
+import { PART_SHOWN_PIXELS } from '../tasks/perception/v2-chiral-odd-one-out/table.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 import { rotate, rotations24 } from '../solvers/polycube.ts';
 
@@ -85,6 +86,22 @@ describe('V2 chiral odd-one-out', function () {
       const open = structuredClone(inst);
       open.scene.walls = [];
       expect(filter('first-view-open').check(open)).to.match(/tells parts/);
+    });
+
+    it('L7: every part keeps enough pixels in sight behind its wall, at the seeds whose back-row parts once fell short (V2-L7-s46, s85)', () => {
+      // Version 2: 15 % of a small back-row part was under the view rule's 250 pixels.
+      for (const seed of [46, 85]) {
+        const inst = gen('L7', seed);
+        const sight = sceneSight(inst.scene);
+        inst.scene.parts.forEach((p, i) => expect(sight.seenPixels(inst.camera.initial, i), `V2-L7-s${seed} part ${p.letter}`).to.be.at.least(PART_SHOWN_PIXELS));
+        expect(filter('first-view-pixels').check(inst)).to.equal(null);
+      }
+      // A wall three times as wide and tall before part A leaves too little of it: refused.
+      const hidden = structuredClone(gen('L7'));
+      const w = hidden.scene.walls[0];
+      w.pose.p[1] += 2 * w.half[1];
+      w.half = [3 * w.half[0], 3 * w.half[1], w.half[2]];
+      expect(filter('first-view-pixels').check(hidden)).to.match(/shows fewer than/);
     });
 
     it('answers land on every letter over seeds (answer place from its own stream)', () => {

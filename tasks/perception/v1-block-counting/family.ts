@@ -15,7 +15,7 @@ import { reference } from './solver.ts';
 /** What V1 is: id, version, category, title, summary and tiers. */
 export const V1_DESCRIPTOR: FamilyDescriptor = {
   id: 'V1',
-  version: 3,
+  version: 4,
   category: 'V',
   title: 'Block counting',
   summary:

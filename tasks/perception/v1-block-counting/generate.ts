@@ -10,7 +10,7 @@ import type { RulerSpec, Vec3 } from '../../../sim/types.ts';
 import { generateFiltered, redrawRng } from '../../../solvers/redraw.ts';
 import { makeInstance } from '../../instance.ts';
 import type { FamilyDescriptor, Instance, InstanceFilter, Tier, ToolSpec } from '../../types.ts';
-import { labelPlates, rulerLabelPoints, unseenPoints } from '../../kits/sight-lines.ts';
+import { inPicture, labelPlates, rulerLabelPoints, unseenPoints } from '../../kits/sight-lines.ts';
 import { SHORTCUT_FILTERS, unclearBlock } from './filters.ts';
 import { CUBE, drawPile, PITCH, pileHeight, type PileBlock } from './pile.ts';
 import { tierSettings } from '../../levers.ts';
@@ -170,8 +170,11 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, lever: str
   // Walls (L7) are framed too, so the first view shows what hides the pile.
   const frameMargin = settings.walls ? WALL_GAP : 0;
   const radius = Math.hypot(halfX + frameMargin, halfZ + frameMargin, height / 2);
-  const baseDistance = (radius / Math.sin((20 * Math.PI) / 180)) * 1.3;
-  const cameraAt = (distance: number): CameraSpec => ({ azimuth, elevation, distance: roundTo(distance, 2), target: [0, roundTo(height * TARGET_HEIGHT, 3), 0] });
+  // With the wall (L7) the camera stands WALLED_DOLLY times farther back with the narrower
+  // WALLED_FOV lens (version 4): see those constants for why.
+  const baseDistance = (radius / Math.sin((20 * Math.PI) / 180)) * 1.3 * (settings.walls ? WALLED_DOLLY : 1);
+  const lens = settings.walls ? { fov: WALLED_FOV } : {};
+  const cameraAt = (distance: number): CameraSpec => ({ azimuth, elevation, distance: roundTo(distance, 2), target: [0, roundTo(height * TARGET_HEIGHT, 3), 0], ...lens });
   const [near, second] = sidesFacing(azimuth);
   const walls: WallBox[] = [];
   if (settings.walls) {
@@ -227,8 +230,11 @@ function assemble(family: FamilyDescriptor, seed: number, tier: Tier, lever: str
   // The rulers' labels hang past the pile, so a camera that frames the pile can cut a long
   // ruler's far label (V1-L3-s14's "20 cm" at the picture's left edge): step back until every
   // label's plate lies inside the picture (only such seeds' cameras move; version 3).
+  // The walled tier's tighter lens could also cut the table or the wall (they reach past the
+  // pile toward the camera): there the camera steps back until their corners fit too.
+  const framed = (c: CameraSpec): boolean => labelsInPicture(c, rulers) && (walls.length === 0 || cornersInPicture(c, [boxCorners(lo, hi), ...walls.map((w) => boxCorners(sub(w.pose.p, w.half), add(w.pose.p, w.half)))].flat()));
   let camera = cameraAt(baseDistance);
-  for (let step = 1; step <= LABEL_FRAMING_STEPS && !labelsInPicture(camera, rulers); step++) camera = cameraAt(baseDistance * (1 + LABEL_FRAMING_STEP * step));
+  for (let step = 1; step <= LABEL_FRAMING_STEPS && !framed(camera); step++) camera = cameraAt(baseDistance * (1 + LABEL_FRAMING_STEP * step));
   const cubeCount = blocks.filter((b) => b.kind === 'cube').length;
   const scene: V1Scene = { blocks, walls, table, cubeCount, firstViewCount: 0, decoys: plan.decoys[1] > 0 };
   const parts = {
@@ -255,6 +261,40 @@ const LABEL_FRAMING_STEP = 0.04;
 const LABEL_FRAMING_STEPS = 10;
 /** Share of the picture's height kept clear at each edge around a label's plate. */
 const LABEL_FRAME_MARGIN = 0.01;
+
+/**
+ * How much farther back the first camera of the walled tier (L7, and the `+occ` lever) stands
+ * than the other tiers' framing puts it. The side ruler's far end lies behind the wall's end
+ * when the camera looks squarely at the wall: from the old distance (about 0.78 m) the wall's
+ * end hid its "0" label (V1-L7-s58, s60, s72, s93: the camera's azimuth exactly square with the
+ * wall). A farther camera flattens the perspective, so the ruler's labels, which hang 2.8 cm
+ * past the wall's end, stay beside it: the "0" clears the wall's end from about 1.04 m on, and
+ * 1.7 times the old distance (1.33 m) leaves it about 6 mm clear of the wall's end.
+ */
+export const WALLED_DOLLY = 1.7;
+
+/**
+ * Vertical field of view of the walled tier's first camera, degrees (the other tiers use the
+ * renderer's 40°). With {@link WALLED_DOLLY} it shows the scene about 1.2 times larger than the
+ * old 40° lens did from the nearer camera: framed for the pile and the wall's gap around it, the
+ * walled tier's picture was a third emptier than the others' (table and labels spanned about 500
+ * of 768 pixels, against 650 at L5), and a low pile behind the wall showed too little of itself
+ * (V1-L7-s23: 9,601 pixels of blocks above the wall).
+ */
+export const WALLED_FOV = 20;
+
+const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+
+/** The eight corners of the axis-aligned box from `lo` to `hi`. */
+function boxCorners(lo: Vec3, hi: Vec3): Vec3[] {
+  return [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]]);
+}
+
+/** Whether every point falls inside a square picture, {@link LABEL_FRAME_MARGIN} of its height clear of each edge. */
+function cornersInPicture(camera: CameraSpec, points: readonly Vec3[]): boolean {
+  return points.every((p) => inPicture(camera, p, 1, 2 * LABEL_FRAME_MARGIN));
+}
 
 /** Whether every ruler label's plate (at its largest size) falls inside a square picture. */
 function labelsInPicture(camera: CameraSpec, rulers: readonly RulerSpec[]): boolean {

@@ -15,7 +15,7 @@ import { reference } from './solver.ts';
 /** What V2 is: id, version, category, title, summary and tiers. */
 export const V2_DESCRIPTOR: FamilyDescriptor = {
   id: 'V2',
-  version: 1,
+  version: 2,
   category: 'V',
   title: 'Chiral odd-one-out',
   summary:

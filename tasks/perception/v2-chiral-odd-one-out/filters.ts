@@ -12,6 +12,7 @@ import type { AnswerPlace, Instance, TaskFamily } from '../../types.ts';
 import { instanceSettings } from '../../levers.ts';
 import { V2_LEVERS, TIERS, type V2Scene } from './scene.ts';
 import { rulesText } from './rules.ts';
+import { PART_SHOWN_PIXELS } from './table.ts';
 
 type Filter = NonNullable<TaskFamily<V2Scene>['shortcutFilters']>[number];
 
@@ -26,6 +27,8 @@ type Filter = NonNullable<TaskFamily<V2Scene>['shortcutFilters']>[number];
  *   worked out;
  * - `first-view`: every part shows at least 15 % of itself and every letter stand reads clearly
  *   in the first view;
+ * - `first-view-pixels` (where walls stand): every part shows at least `PART_SHOWN_PIXELS` in the
+ *   first view (ray-cast estimate), so the view rule's pixel floor holds behind the walls too;
  * - `first-view-open` (L7): the first view cannot tell any part from its mirror image, so it
  *   leaves every part possible as the answer (and walls, alike for all parts, say nothing);
  * - `text-says-nothing`: the rules text is the tier's fixed text, the same whatever the answer.
@@ -45,6 +48,16 @@ export const SHORTCUT_FILTERS: Filter[] = [
     },
   },
   ...tableFilters<V2Scene>(),
+  {
+    name: 'first-view-pixels',
+    check(instance) {
+      const s = instance.scene;
+      if (s.walls.length === 0) return null;
+      const sight = sceneSight(s);
+      const faint = s.parts.findIndex((_, i) => sight.seenPixels(instance.camera.initial, i) < PART_SHOWN_PIXELS);
+      return faint < 0 ? null : `part ${s.parts[faint].letter} shows fewer than ${PART_SHOWN_PIXELS} pixels in the first view`;
+    },
+  },
   {
     name: 'first-view-open',
     check(instance: Instance<V2Scene>) {

@@ -14,7 +14,7 @@ import { HIDING_WALL, LOW_WALL, searchWall, WALL_TRIES } from '../../kits/part-s
 import { readOddOneOut, type OddOneOutReading } from '../../kits/part-sight/readings.ts';
 import { chiralPool, standingPoses } from '../../kits/part-sight/shape-pool.ts';
 import type { LetterPlate } from '../../kits/part-sight/letters.ts';
-import type { SolidBox } from '../../kits/part-sight/parts.ts';
+import type { PartsSight, SolidBox } from '../../kits/part-sight/parts.ts';
 import {
   PLATE_SIDE,
   type TableLayout,
@@ -53,6 +53,18 @@ const ROW_Z = [-0.15, 0.2];
 export const STEP_HEIGHT = 0.09;
 /** Gap from a part's footprint circle to its plate's near edge, metres. */
 const PLATE_AHEAD = 0.07;
+/**
+ * Fewest pixels (the ray-cast estimate of `PartsSight.seenPixels`, in a 768-pixel picture) a part
+ * behind its wall must show in the first view (version 2). The view rule asks 250 rendered
+ * pixels of every part where walls stand (tasks/kits/part-sight/table-question.ts), and the
+ * walls were searched only for a share of each part (15 %): a back-row part, far from the camera,
+ * shows 1,500 to 4,000 pixels without its wall (median 2,500, at L7), and 15 % of the smaller
+ * ones fell below the floor (V2-L7-s46's part C: 223 pixels, s85's part A: 240). The estimate runs high: over the L7
+ * parts that show under 800 pixels, the rendered count was 0.76 to 1.06 of it (median 0.88), so
+ * 360 estimated pixels leave at least 270 rendered.
+ */
+export const PART_SHOWN_PIXELS = 360;
+
 /** A drawn odd-one-out table and what its first view shows. */
 export interface OddOneOutDraw {
   scene: TableScene;
@@ -108,16 +120,22 @@ export function drawOddOneOut(rng: Rng, plan: OddOneOutPlan, odd: number, letter
   const walls: Wall[] = [];
   for (const pi of plan.walls === 'none' ? [] : parts.keys()) {
     const other = pi === odd ? shape : mirror;
+    // Besides its share of itself (the kit's FIRST_VIEW_SHOWN), the part keeps PART_SHOWN_PIXELS
+    // in sight behind its wall: a small back-row part's share alone can be too few pixels to see.
+    const shows = (sight: PartsSight): boolean => sight.seenPixels(camera, 0) >= PART_SHOWN_PIXELS;
     const wall =
       plan.walls === 'hiding'
-        ? searchWall(rng, layout(walls), pi, camera, HIDING_WALL, (sight) => consistentPlacement(sight, camera, 0, other) !== null)
-        : searchWall(rng, layout(walls), pi, camera, LOW_WALL, () => true);
+        ? searchWall(rng, layout(walls), pi, camera, HIDING_WALL, (sight) => shows(sight) && consistentPlacement(sight, camera, 0, other) !== null)
+        : searchWall(rng, layout(walls), pi, camera, LOW_WALL, shows);
     if (!wall) return `no wall among ${WALL_TRIES} ${plan.walls === 'hiding' ? 'hides the hand of' : 'fits before'} part ${letters[pi]}`;
     walls.push(wall);
   }
   const done = finishTable(layout(walls), camera, plan.elevationRange);
   if (typeof done === 'string') return done;
   const { scene, sight } = done;
+  // The other walls only hide more, but the whole table is read again, as finishTable reads it.
+  const faint = plan.walls === 'none' ? -1 : scene.parts.findIndex((_, i) => sight.seenPixels(camera, i) < PART_SHOWN_PIXELS);
+  if (faint >= 0) return `part ${scene.parts[faint].letter} shows fewer than ${PART_SHOWN_PIXELS} pixels in the first view`;
   // Read only where the tier hides things on purpose: elsewhere the first view may decide.
   const firstView = plan.walls === 'hiding' ? readOddOneOut(sight, camera, shape, odd) : null;
   if (firstView && firstView.ambiguous.length < parts.length) {
