@@ -15,6 +15,7 @@ import { v4RulerReading } from '../tasks/perception/v4-ruler-reading/family.ts';
 import { SHORTCUT_FILTERS } from '../tasks/perception/v4-ruler-reading/filters.ts';
 import { RANGES, ROUND_STEP_CM, type V4Scene } from '../tasks/perception/v4-ruler-reading/scene.ts';
 import { endHidden, PIECE, readableFrom, RulerSight, rulerFrame, rulerPartlyHidden, spanLength, spanOnRuler } from '../tasks/perception/v4-ruler-reading/sight.ts';
+import { screenHidesOnlyTheEnd } from '../tasks/perception/v4-ruler-reading/generate.ts';
 import { readingView } from '../tasks/perception/v4-ruler-reading/solver.ts';
 import type { Instance, Tier, ToolCall } from '../tasks/types.ts';
 
@@ -75,6 +76,25 @@ describe('V4 ruler reading', function () {
       i.rulers = [{ ...r, to: [r.from[0] + dir[0] * 0.03, r.from[1] + dir[1] * 0.03, r.from[2] + dir[2] * 0.03] }];
     });
     expect(filter('readable').check(shortRuler)).to.be.a('string');
+  });
+
+  it('the first view must show the screen too: a block standing before it is refused (V4-L5-s63, version 4)', () => {
+    const l5 = gen('L5');
+    const screen = l5.scene.boxes.find((b) => b.role === 'screen')!;
+    const camera = l5.camera.initial;
+    // The screen alone, no rulers: in sight.
+    const alone: V4Scene = { ...l5.scene, boxes: [screen], hiddenEnd: -1 };
+    expect(screenHidesOnlyTheEnd(alone, [], camera)).to.equal(true);
+    // A block a fifth of the way from the screen to the camera, wider and twice as tall.
+    const eye = cameraFrame(camera).position;
+    const at: Vec3 = [0, 2].reduce((p, k) => ((p[k] = screen.pose.p[k] + 0.2 * (eye[k] - screen.pose.p[k])), p), [0, 0, 0] as Vec3);
+    const h = screen.parts[0].half;
+    at[1] = 2 * h[1];
+    const blocker = { ...structuredClone(screen), name: 'decoy-9', role: 'decoy' as const, parts: [{ half: [1.5 * h[0], 2 * h[1], 0.01] as Vec3, p: [0, 0, 0] as Vec3 }], pose: { p: at, q: screen.pose.q } };
+    expect(screenHidesOnlyTheEnd({ ...alone, boxes: [screen, blocker] }, [], camera)).to.equal(false);
+    // The seed that broke the view rule now draws a screen in sight.
+    const s63 = gen('L5', 63);
+    expect(screenHidesOnlyTheEnd(s63.scene, s63.rulers, s63.camera.initial)).to.equal(true);
   });
 
   it('an answer within the tolerance solves, one just outside does not, and a bad one is refused', async () => {

@@ -15,7 +15,7 @@ import { reference } from './solver.ts';
 /** What V4 is: id, version, category, title, summary and tiers. */
 export const V4_DESCRIPTOR: FamilyDescriptor = {
   id: 'V4',
-  version: 3,
+  version: 4,
   category: 'V',
   title: 'Ruler reading',
   summary:

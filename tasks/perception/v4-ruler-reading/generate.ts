@@ -389,11 +389,12 @@ const BOX_HIDDEN_AT_MOST = 0.3;
 /**
  * Whether the screen leaves in sight of the first camera everything the view rule asks for but
  * the hidden end: every ruler label (its foot or its anchor, as the renderer decides) and most
- * of every other box (a decoy half behind the screen showed a third of its minimum; issue 32).
- * By sight lines past every box (tasks/kits/sight-lines.ts): where another box, not the screen,
- * hides a label or a decoy, no screen passes and the layout is drawn again.
+ * of every other box (a decoy half behind the screen showed a third of its minimum; issue 32),
+ * the screen itself included (version 4: a decoy standing before the screen left it a 450-pixel
+ * strip, V4-L5-s63). By sight lines past every box (tasks/kits/sight-lines.ts): where another
+ * box, not the screen, hides a label or a decoy, no screen passes and the layout is drawn again.
  */
-function screenHidesOnlyTheEnd(s: V4Scene, rulers: readonly RulerSpec[], camera: CameraSpec): boolean {
+export function screenHidesOnlyTheEnd(s: V4Scene, rulers: readonly RulerSpec[], camera: CameraSpec): boolean {
   // Every box may hide: the screen, and the other boxes standing before a label or a decoy.
   const solids: SightBox[] = [];
   const partsOf = new Map<string, number[]>();
@@ -404,7 +405,8 @@ function screenHidesOnlyTheEnd(s: V4Scene, rulers: readonly RulerSpec[], camera:
   if (unseenPoints(camera, rulerLabelPoints(rulers), solids).length > 0) return false;
   const hiddenBox = s.hiddenEnd >= 0 ? s.ends[s.hiddenEnd][0]?.split('/')[0] : undefined;
   for (const b of s.boxes) {
-    if (b.role === 'screen' || (b.role === 'end' && b.name === hiddenBox)) continue;
+    // The screen is judged like any other box: the rules name it, and a decoy before it can hide it.
+    if (b.role === 'end' && b.name === hiddenBox) continue;
     // A frame's far post may hide with the end it marks: its parts are judged together.
     const own = partsOf.get(b.name) ?? [];
     const points: SightPoint[] = b.parts.flatMap((part) => {
