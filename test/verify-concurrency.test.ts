@@ -69,48 +69,28 @@ describe('verify --concurrency', function () {
   });
 
   it('generates each seed once for the text-leak check and the view sample of a tier', async function () {
-    const family = getFamily('P4') as TaskFamily;
-    const generate = family.generate;
-    const calls = new Map<number, number>();
-    family.generate = (seed, tier, ...rest) => {
-      calls.set(seed, (calls.get(seed) ?? 0) + 1);
-      return generate.call(family, seed, tier, ...rest);
-    };
-    try {
+    const calls = await countingGenerations('P4', async () => {
       const { report, views } = await textAndViewRecords('P4', 'L1', { textSeeds: 4, viewSeeds: 4 });
       expect(report?.seeds).to.equal(4);
       expect(views?.seeds).to.equal(4);
-      // Both read seeds 0–3: one generation each, not one per check.
-      expect([...calls.entries()].sort((a, b) => a[0] - b[0])).to.deep.equal([[0, 1], [1, 1], [2, 1], [3, 1]]);
-    } finally {
-      family.generate = generate;
-      await closeViewRenderer();
-    }
+    });
+    // Both read seeds 0–3: one generation each, not one per check.
+    expect([...calls.entries()].sort((a, b) => a[0] - b[0])).to.deep.equal([[0, 1], [1, 1], [2, 1], [3, 1]]);
   });
 
   it('a battery job with its text records generates each seed once for all three', async function () {
-    const family = getFamily('P4') as TaskFamily;
-    const generate = family.generate;
-    const calls = new Map<number, number>();
-    family.generate = (seed, tier, ...rest) => {
-      calls.set(seed, (calls.get(seed) ?? 0) + 1);
-      return generate.call(family, seed, tier, ...rest);
-    };
-    try {
+    const calls = await countingGenerations('P4', async () => {
       const settings = { textSeeds: 3, viewSeeds: 3, batterySeeds: 3, batteryTraining: 1, batterySkipAdaptive: true };
       const result = await runVerifyJob({ kind: 'battery', family: 'P4', tier: 'L1', withText: true }, settings);
       if (result.kind !== 'battery') throw new Error('not a battery result');
       expect(result.text?.report?.seeds).to.equal(3);
       expect(result.cpuSeconds.length).to.equal(2);
       expect(result.report.referenceFailures).to.deep.equal([]);
-      const { judged, training } = batterySeedLists(family, { seeds: 3, training: 1, strategies: [] });
-      // Judged seeds (text, view, battery) and training seeds (view, battery): once each.
-      for (const seed of [...judged, ...training.slice(0, 1)]) expect(calls.get(seed), `seed ${seed}`).to.equal(1);
-      expect([...calls.values()].every((n) => n === 1)).to.equal(true);
-    } finally {
-      family.generate = generate;
-      await closeViewRenderer();
-    }
+    });
+    const { judged, training } = batterySeedLists(getFamily('P4'), { seeds: 3, training: 1, strategies: [] });
+    // Judged seeds (text, view, battery) and training seeds (view, battery): once each.
+    for (const seed of [...judged, ...training.slice(0, 1)]) expect(calls.get(seed), `seed ${seed}`).to.equal(1);
+    expect([...calls.values()].every((n) => n === 1)).to.equal(true);
   });
 
   it('refuses an unknown instance before starting any worker', async function () {
@@ -161,3 +141,24 @@ describe('verify --concurrency', function () {
     });
   });
 });
+
+/**
+ * Runs `fn` with the registered family's generator counting its calls by seed (the real
+ * generator still runs), and closes the view browser it may have started; returns the counts.
+ */
+async function countingGenerations(familyId: string, fn: () => Promise<void>): Promise<Map<number, number>> {
+  const family = getFamily(familyId) as TaskFamily;
+  const generate = family.generate;
+  const calls = new Map<number, number>();
+  family.generate = (seed, tier, ...rest) => {
+    calls.set(seed, (calls.get(seed) ?? 0) + 1);
+    return generate.call(family, seed, tier, ...rest);
+  };
+  try {
+    await fn();
+  } finally {
+    family.generate = generate;
+    await closeViewRenderer();
+  }
+  return calls;
+}
