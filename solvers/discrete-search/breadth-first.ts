@@ -20,6 +20,12 @@ export function pathTo<S, M>(tree: { states: S[]; parent: number[]; move: (M | u
   return { moves: moves.reverse(), states: states.reverse() };
 }
 
+/** The problem's successor-key fast path, when it offers both halves of it. */
+function fastPath<S, M>(problem: Pick<SearchProblem<S, M>, 'successorKeys' | 'successorAt'>): Required<Pick<SearchProblem<S, M>, 'successorKeys' | 'successorAt'>> | null {
+  const { successorKeys, successorAt } = problem;
+  return successorKeys && successorAt ? { successorKeys: successorKeys.bind(problem), successorAt: successorAt.bind(problem) } : null;
+}
+
 /**
  * Breadth-first search, layer by layer, from the start to the nearest goal. Finishing the
  * layer where the first goal appears proves the length optimal, and the number of shortest
@@ -34,6 +40,8 @@ export function breadthFirst<S, M>(problem: SearchProblem<S, M>, opts: SearchOpt
   const tree: Tree<S, M> = { states: [problem.start], parent: [-1], move: [undefined], count: [1] };
   index.set(problem.key(problem.start), 0);
   const depth: number[] = [0];
+  const fast = fastPath(problem);
+  const keys: Array<string | number> = [];
   let layer = [0];
   let d = 0;
   for (;;) {
@@ -56,23 +64,33 @@ export function breadthFirst<S, M>(problem: SearchProblem<S, M>, opts: SearchOpt
     if (!layer.length) break;
     const next: number[] = [];
     for (const i of layer) {
-      for (const [m, s] of problem.successors(tree.states[i])) {
-        const k = problem.key(s);
-        const j = index.get(k);
-        if (j === undefined) {
+      const from = tree.states[i];
+      let n: number;
+      let built: Array<readonly [M, S]> | null = null;
+      if (fast) n = fast.successorKeys(from, keys);
+      else {
+        built = [...problem.successors(from)];
+        n = built.length;
+        for (let j = 0; j < n; j++) keys[j] = problem.key(built[j][1]);
+      }
+      for (let j = 0; j < n; j++) {
+        const k = keys[j];
+        const known = index.get(k);
+        if (known === undefined) {
           if (tree.states.length >= maxStates) {
             throw new SpaceActError('invalid-state', `breadth-first search stopped: more than ${maxStates} states`, { maxStates, depth: d });
           }
-          const n = tree.states.length;
-          index.set(k, n);
+          const [m, s] = built ? built[j] : fast!.successorAt(from, j);
+          const at = tree.states.length;
+          index.set(k, at);
           tree.states.push(s);
           tree.parent.push(i);
           tree.move.push(m);
           tree.count.push(tree.count[i]);
           depth.push(d + 1);
-          next.push(n);
-        } else if (depth[j] === d + 1) {
-          tree.count[j] = addCounts(tree.count[j], tree.count[i]);
+          next.push(at);
+        } else if (depth[known] === d + 1) {
+          tree.count[known] = addCounts(tree.count[known], tree.count[i]);
         }
       }
     }
@@ -97,7 +115,7 @@ export function breadthFirst<S, M>(problem: SearchProblem<S, M>, opts: SearchOpt
  * positions at each distance, and for distance tables of small puzzles.
  */
 export function reachableStates<S, M>(
-  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors'>,
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'successorKeys' | 'successorAt'>,
   opts: SearchOptions = {},
 ): { states: S[]; distance: number[]; byDistance: number[] } {
   const { states, distance } = mapComponent(problem, opts, false);
@@ -112,7 +130,7 @@ export function reachableStates<S, M>(
  * over the component need not generate and key every move again).
  */
 function mapComponent<S, M>(
-  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors'>,
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'successorKeys' | 'successorAt'>,
   opts: SearchOptions,
   withEdges: boolean,
 ): { states: S[]; distance: number[]; index: Map<string | number, number>; edges: number[][] } {
@@ -121,19 +139,32 @@ function mapComponent<S, M>(
   const states = [problem.start];
   const distance = [0];
   const edges: number[][] = [];
+  const fast = fastPath(problem);
+  const keys: Array<string | number> = [];
   for (let head = 0; head < states.length; head++) {
     const out: number[] = [];
-    for (const [, s] of problem.successors(states[head])) {
-      const k = problem.key(s);
-      const j = index.get(k);
-      if (j !== undefined) {
-        if (withEdges) out.push(j);
+    const from = states[head];
+    // The successors' keys first (with the fast path, no state is built for a key already
+    // mapped: most moves of a dense component lead back to mapped positions).
+    let n: number;
+    let built: Array<readonly [M, S]> | null = null;
+    if (fast) n = fast.successorKeys(from, keys);
+    else {
+      built = [...problem.successors(from)];
+      n = built.length;
+      for (let j = 0; j < n; j++) keys[j] = problem.key(built[j][1]);
+    }
+    for (let j = 0; j < n; j++) {
+      const k = keys[j];
+      const known = index.get(k);
+      if (known !== undefined) {
+        if (withEdges) out.push(known);
         continue;
       }
       if (states.length >= maxStates) throw new SpaceActError('invalid-state', `state enumeration stopped: more than ${maxStates} states`, { maxStates });
       if (withEdges) out.push(states.length);
       index.set(k, states.length);
-      states.push(s);
+      states.push(built ? built[j][1] : fast!.successorAt(from, j)[1]);
       distance.push(distance[head] + 1);
     }
     if (withEdges) edges.push(out);
@@ -150,7 +181,7 @@ function mapComponent<S, M>(
  * holds the same distances by state key (what an episode's progress measure looks up).
  */
 export function goalDistances<S, M>(
-  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'isGoal'>,
+  problem: Pick<SearchProblem<S, M>, 'start' | 'key' | 'successors' | 'isGoal' | 'successorKeys' | 'successorAt'>,
   opts: SearchOptions = {},
 ): { states: S[]; toGoal: number[]; toGoalByKey: Map<string | number, number> } {
   const { states, index, edges } = mapComponent(problem, opts, true);

@@ -18,6 +18,16 @@ export interface SearchProblem<S, M> {
    */
   successors(state: S): Iterable<readonly [M, S]>;
   /**
+   * Optional fast path for the breadth-first searches (both or neither with
+   * {@link successorAt}): writes the keys of `state`'s successors into `keys`, in the order
+   * {@link successors} lists them, and returns how many. A search builds a successor (and its
+   * move) only when its key is new, so most of a state's moves cost a key and nothing else.
+   * Must agree exactly with `successors` and `key` (the sliding kit's test compares them).
+   */
+  successorKeys?(state: S, keys: Array<string | number>): number;
+  /** The `j`-th successor of the state last given to {@link successorKeys}, with its move. */
+  successorAt?(state: S, j: number): readonly [M, S];
+  /**
    * A lower bound on the moves still needed (0 at a goal), used by A* and IDA*. It must be
    * consistent: across any one move it drops by at most 1. The searches check this and throw
    * when it does not hold, since a wrong bound would make the proof of optimality false.
