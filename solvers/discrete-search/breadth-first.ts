@@ -20,10 +20,36 @@ export function pathTo<S, M>(tree: { states: S[]; parent: number[]; move: (M | u
   return { moves: moves.reverse(), states: states.reverse() };
 }
 
-/** The problem's successor-key fast path, when it offers both halves of it. */
-function fastPath<S, M>(problem: Pick<SearchProblem<S, M>, 'successorKeys' | 'successorAt'>): Required<Pick<SearchProblem<S, M>, 'successorKeys' | 'successorAt'>> | null {
-  const { successorKeys, successorAt } = problem;
-  return successorKeys && successorAt ? { successorKeys: successorKeys.bind(problem), successorAt: successorAt.bind(problem) } : null;
+/**
+ * Lists a state's successors for the breadth-first searches: their keys first, and a successor
+ * itself only on request. With the problem's fast path (`successorKeys`/`successorAt`) a
+ * successor is built only when asked for; without it every successor is built and keyed.
+ */
+class SuccessorLister<S, M> {
+  /** The keys of the last listed state's successors (the first `count`). */
+  readonly keys: Array<string | number> = [];
+  count = 0;
+  private built: Array<readonly [M, S]> | null = null;
+  private from: S | undefined;
+  private readonly fast: boolean;
+
+  constructor(private readonly problem: Pick<SearchProblem<S, M>, 'key' | 'successors' | 'successorKeys' | 'successorAt'>) {
+    this.fast = !!(problem.successorKeys && problem.successorAt);
+  }
+
+  /** Lists `from`'s successors' keys into {@link keys}; returns how many. */
+  list(from: S): number {
+    this.from = from;
+    if (this.fast) return (this.count = this.problem.successorKeys!(from, this.keys));
+    this.built = [...this.problem.successors(from)];
+    for (let j = 0; j < this.built.length; j++) this.keys[j] = this.problem.key(this.built[j][1]);
+    return (this.count = this.built.length);
+  }
+
+  /** The `j`-th successor of the state last listed, with its move. */
+  at(j: number): readonly [M, S] {
+    return this.fast ? this.problem.successorAt!(this.from as S, j) : this.built![j];
+  }
 }
 
 /**
@@ -40,8 +66,7 @@ export function breadthFirst<S, M>(problem: SearchProblem<S, M>, opts: SearchOpt
   const tree: Tree<S, M> = { states: [problem.start], parent: [-1], move: [undefined], count: [1] };
   index.set(problem.key(problem.start), 0);
   const depth: number[] = [0];
-  const fast = fastPath(problem);
-  const keys: Array<string | number> = [];
+  const successors = new SuccessorLister(problem);
   let layer = [0];
   let d = 0;
   for (;;) {
@@ -64,23 +89,15 @@ export function breadthFirst<S, M>(problem: SearchProblem<S, M>, opts: SearchOpt
     if (!layer.length) break;
     const next: number[] = [];
     for (const i of layer) {
-      const from = tree.states[i];
-      let n: number;
-      let built: Array<readonly [M, S]> | null = null;
-      if (fast) n = fast.successorKeys(from, keys);
-      else {
-        built = [...problem.successors(from)];
-        n = built.length;
-        for (let j = 0; j < n; j++) keys[j] = problem.key(built[j][1]);
-      }
+      const n = successors.list(tree.states[i]);
       for (let j = 0; j < n; j++) {
-        const k = keys[j];
+        const k = successors.keys[j];
         const known = index.get(k);
         if (known === undefined) {
           if (tree.states.length >= maxStates) {
             throw new SpaceActError('invalid-state', `breadth-first search stopped: more than ${maxStates} states`, { maxStates, depth: d });
           }
-          const [m, s] = built ? built[j] : fast!.successorAt(from, j);
+          const [m, s] = successors.at(j);
           const at = tree.states.length;
           index.set(k, at);
           tree.states.push(s);
@@ -139,23 +156,14 @@ function mapComponent<S, M>(
   const states = [problem.start];
   const distance = [0];
   const edges: number[][] = [];
-  const fast = fastPath(problem);
-  const keys: Array<string | number> = [];
+  const successors = new SuccessorLister(problem);
   for (let head = 0; head < states.length; head++) {
     const out: number[] = [];
-    const from = states[head];
     // The successors' keys first (with the fast path, no state is built for a key already
     // mapped: most moves of a dense component lead back to mapped positions).
-    let n: number;
-    let built: Array<readonly [M, S]> | null = null;
-    if (fast) n = fast.successorKeys(from, keys);
-    else {
-      built = [...problem.successors(from)];
-      n = built.length;
-      for (let j = 0; j < n; j++) keys[j] = problem.key(built[j][1]);
-    }
+    const n = successors.list(states[head]);
     for (let j = 0; j < n; j++) {
-      const k = keys[j];
+      const k = successors.keys[j];
       const known = index.get(k);
       if (known !== undefined) {
         if (withEdges) out.push(known);
@@ -164,7 +172,7 @@ function mapComponent<S, M>(
       if (states.length >= maxStates) throw new SpaceActError('invalid-state', `state enumeration stopped: more than ${maxStates} states`, { maxStates });
       if (withEdges) out.push(states.length);
       index.set(k, states.length);
-      states.push(built ? built[j][1] : fast!.successorAt(from, j)[1]);
+      states.push(successors.at(j)[1]);
       distance.push(distance[head] + 1);
     }
     if (withEdges) edges.push(out);
