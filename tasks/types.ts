@@ -306,6 +306,15 @@ export interface TaskFamily<Scene = unknown> {
    */
   levers?: Readonly<Record<string, LeverInfo>>;
   /**
+   * Tiers whose worlds are drawn from another tier's of the same seed through a memo that lives
+   * in the process (P1 and P2: an L7 world is the L5 one with its lever on, and the L5 draw is
+   * kept): `{ L7: 'L5' }`. A parallel or queued `verify` plays such a tier's battery in the same
+   * job, after the tier it draws from, so the draws (the adaptive agents' 2,000-seed pools
+   * among them) are made once rather than again in another worker. A hint for where work runs
+   * only: no record depends on it.
+   */
+  drawsFrom?: Partial<Record<Tier, Tier>>;
+  /**
    * Pure: the same (seed, tier, lever) always gives a deep-equal instance. `lever` (only with
    * tier L5, one of {@link levers}) gives the L5 instance of that seed with the lever on; the
    * registry refuses any other lever before calling.

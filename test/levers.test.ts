@@ -132,6 +132,19 @@ describe('single-factor lever studies (L5 plus one lever)', function () {
     expect(refusal(() => getFamily('P3').generate(100, 'L5', '+rot')).message).to.match(/P3 has no lever \+rot; P3 supports L5\+occ/);
   });
 
+  it('a tier drawn from another (drawsFrom) names two tiers of its family, the source first', () => {
+    const declared = families().filter((f) => f.drawsFrom);
+    expect(declared.map((f) => f.id)).to.include.members(['P1', 'P2']);
+    for (const f of declared) {
+      const tiers = Object.keys(f.tiers);
+      for (const [tier, from] of Object.entries(f.drawsFrom!)) {
+        expect(tiers, `${f.id} ${tier}`).to.include(tier);
+        expect(tiers, `${f.id} ${tier} from ${from}`).to.include(from);
+        expect(tiers.indexOf(from), `${f.id} ${tier} from ${from}`).to.be.below(tiers.indexOf(tier));
+      }
+    }
+  });
+
   it("suite 'levers' pairs every released L5 instance of a family with levers with each lever at the same seed", () => {
     const ids = suiteInstances('levers');
     expect(ids).to.include.members(['M5-L5-s100', 'M5-L5+tool-s100', 'M1-L5-s100', 'M1-L5+rot-s100']);

@@ -135,6 +135,28 @@ describe('verify --concurrency', function () {
       expect(plan.flatMap((p) => p.units).sort((a, b) => a - b)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     });
 
+    it('plays a tier that draws its worlds from another in that tier\'s battery job, after it', function () {
+      const tiers: VerifyUnit[] = [
+        { kind: 'battery', family: 'P2', tier: 'L3', timeKey: 'battery P2-L3' },
+        { kind: 'battery', family: 'P2', tier: 'L5', timeKey: 'battery P2-L5' },
+        { kind: 'battery', family: 'P2', tier: 'L7', after: 'L5', timeKey: 'battery P2-L7' },
+        { kind: 'text', family: 'P2', tier: 'L3', timeKey: 'text P2-L3' },
+        { kind: 'text', family: 'P2', tier: 'L5', timeKey: 'text P2-L5' },
+        { kind: 'text', family: 'P2', tier: 'L7', timeKey: 'text P2-L7' },
+        // Its tier is not in the run: a job of its own.
+        { kind: 'battery', family: 'P1', tier: 'L7', after: 'L5', timeKey: 'battery P1-L7' },
+      ];
+      const plan = planJobs(tiers, 2, new Map([['battery P2-L3', 50], ['battery P2-L5', 30], ['battery P2-L7', 30], ['battery P1-L7', 40]]));
+      expect(plan.map((p) => p.job)).to.deep.equal([
+        { kind: 'battery', family: 'P2', tier: 'L5', withText: true, then: ['L7'] },
+        { kind: 'battery', family: 'P2', tier: 'L3', withText: true },
+        { kind: 'battery', family: 'P1', tier: 'L7' },
+      ]);
+      // Each tier's text record, then its battery, in the order the worker sends them.
+      expect(plan[0].units).to.deep.equal([4, 1, 5, 2]);
+      expect(plan.flatMap((p) => p.units).sort((a, b) => a - b)).to.deep.equal([0, 1, 2, 3, 4, 5, 6]);
+    });
+
     it("splits a family longer than a worker's share, and puts unmeasured battery tiers first", function () {
       const times = new Map([['A1-L3-s1', 1], ['A1-L5-s1', 1], ['B1-L3-s1', 9], ['B1-L5-s1', 8], ['C1-L3-s1', 1]]);
       expect(jobsOf(planJobs(units, 2, times))).to.deep.equal(['battery A1-L3', 'B1-L3-s1', 'B1-L5-s1', 'A1-L3-s1+A1-L5-s1', 'C1-L3-s1']);

@@ -105,6 +105,19 @@ describe('verify --queue: pieces of a verification on queue workers (issue 35)',
     }
   });
 
+  it("a tier drawn from another's worlds (P2's L7 from L5) travels in that tier's piece and gives a local run's records", async () => {
+    const selection: VerifyAllOptions = { instances: [], textSeeds: 1, batterySeeds: 1, batteryTraining: 1, batterySkipAdaptive: true, batteryFamilies: ['P2'], viewRule: false };
+    const local = await verifyAll(selection);
+    const w = spaceact(['worker', '--queue', redis.url, '--lock-seconds', '3']);
+    workers.push(w);
+    await until(() => /waiting for episodes and verification jobs/.test(w.out()), 'worker ready', [w]);
+    const remote = await verifyAll({ ...selection, queue: redis.url });
+    expect(w.out()).to.include('the P2-L5/L7 battery (verification');
+    expect(records(remote)).to.deep.equal(records(local));
+    expect(remote.battery.map((r) => r.tier)).to.deep.equal(['L1', 'L3', 'L5', 'L7']);
+    expect(remote.textLeaks.map((r) => r.tier)).to.deep.equal(['L1', 'L3', 'L5', 'L7']);
+  });
+
   it('a worker gives up a job it must not run (out-of-limit settings, an unknown family) and goes on working', async () => {
     const w = spaceact(['worker', '--queue', redis.url, '--lock-seconds', '3']);
     workers.push(w);
@@ -153,5 +166,25 @@ describe('verify --queue: pieces of a verification on queue workers (issue 35)',
     expect(() => checkVerifyQueueResult(tierJob, { kind: 'battery', report: battery, text: { ...text, views: { ...text.views, tier: 'L5' } }, cpuSeconds: [1, 2] })).to.throw('not the P6-L3 view sample');
     expect(() => checkVerifyQueueResult(tierJob, { kind: 'battery', report: battery, text, cpuSeconds: [1] })).to.throw('no CPU seconds for the text records and the battery');
     expect(() => checkVerifyQueueResult({ kind: 'battery', family: 'P6', tier: 'L3' }, { kind: 'battery', report: battery, text, cpuSeconds: [1] })).to.throw('text records from a battery job that was not asked for them');
+  });
+
+  it('a battery piece playing a later tier after the first (drawn from its worlds) is checked tier by tier', () => {
+    const ok = { verify: 'v1', index: 3, checkout: 'a'.repeat(64), settings: { batterySeeds: 10 }, job: { kind: 'battery', family: 'P2', tier: 'L5', withText: true, then: ['L7'] } };
+    expect(checkVerifyQueueJob(ok)).to.deep.equal(ok);
+    expect(() => checkVerifyQueueJob({ ...ok, job: { ...ok.job, then: ['L9'] } })).to.throw(/not a verification job: .*then\/0 must match pattern|P2 has no tier L9/);
+    expect(() => checkVerifyQueueJob({ ...ok, job: { ...ok.job, then: ['L5'] } })).to.throw('a battery piece plays each tier once (L5, L5)');
+    expect(() => checkVerifyQueueJob({ ...ok, job: { kind: 'text', family: 'P2', tier: 'L5', then: ['L7'] } })).to.throw('then belongs to a battery piece');
+    const job = { kind: 'battery' as const, family: 'P2', tier: 'L5' as const, withText: true, then: ['L7' as const] };
+    const part = (tier: string): object => ({
+      kind: 'battery',
+      report: { family: 'P2', tier, passed: true },
+      text: { report: { family: 'P2', tier, passed: true }, views: { family: 'P2', tier, passed: true, failures: [] } },
+      cpuSeconds: [1, 2],
+    });
+    expect(checkVerifyQueueResult(job, { ...part('L5'), then: [part('L7')] })).to.have.property('kind', 'battery');
+    expect(() => checkVerifyQueueResult(job, part('L5'))).to.throw('1 later tier result(s) expected (L7)');
+    expect(() => checkVerifyQueueResult(job, { ...part('L5'), then: [part('L5')] })).to.throw('not the P2-L7 battery record');
+    expect(() => checkVerifyQueueResult(job, { ...part('L5'), then: [{ ...part('L7'), then: [] }] })).to.throw('a later tier result carries tiers of its own');
+    expect(() => checkVerifyQueueResult({ kind: 'battery', family: 'P2', tier: 'L5', withText: true }, { ...part('L5'), then: [part('L7')] })).to.throw('later tier results from a battery job that played one tier');
   });
 });

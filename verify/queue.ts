@@ -17,9 +17,7 @@
  * What no check can catch is a forged verdict written by someone who can write to Redis: a
  * certification over a queue trusts the Redis it uses, as a local one trusts its machine.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DelayedError, Job, Queue, UnrecoverableError, Worker } from 'bullmq';
@@ -52,7 +50,8 @@ import { checkInstanceId, getFamily, tiersOf } from '../tasks/registry.ts';
 import type { Tier } from '../tasks/types.ts';
 import type { VerifyJob, VerifyJobResult, VerifySettings } from './verify-all.ts';
 import { VERIFY_LIMITS } from './verify-limits.ts';
-import { PACKAGE_ROOT, siblingModule } from '../core/package-root.ts';
+import { siblingModule } from '../core/package-root.ts';
+import { checkoutDigest } from './checkout-digest.ts';
 
 /** The BullMQ queue of verification pieces (workers need only the Redis address). */
 export const VERIFY_QUEUE_NAME = 'spaceact-verify';
@@ -135,7 +134,14 @@ const checkJobData: ValidateFunction = ajv.compile({
           type: 'object',
           additionalProperties: false,
           required: ['kind', 'family', 'tier'],
-          properties: { kind: { enum: ['battery', 'text'] }, family: FAMILY, tier: TIER, lever: { type: 'string', pattern: LEVER_PATTERN.source }, withText: { type: 'boolean' } },
+          properties: {
+            kind: { enum: ['battery', 'text'] },
+            family: FAMILY,
+            tier: TIER,
+            lever: { type: 'string', pattern: LEVER_PATTERN.source },
+            withText: { type: 'boolean' },
+            then: { type: 'array', minItems: 1, maxItems: 8, items: TIER },
+          },
         },
       ],
     },
@@ -169,9 +175,13 @@ export function checkVerifyQueueJob(data: unknown): VerifyQueueJobData {
     }
   } else {
     known(d.job.family, d.job.tier);
-    const job = d.job as { kind: string; lever?: string; withText?: boolean };
+    const job = d.job as { kind: string; tier: Tier; lever?: string; withText?: boolean; then?: Tier[] };
     if (job.kind === 'battery' && job.lever !== undefined) throw new SpaceActError('invalid-argument', 'not a verification job: a battery piece has no lever');
     if (job.kind === 'text' && job.withText !== undefined) throw new SpaceActError('invalid-argument', 'not a verification job: withText belongs to a battery piece');
+    if (job.kind === 'text' && job.then !== undefined) throw new SpaceActError('invalid-argument', 'not a verification job: then belongs to a battery piece');
+    for (const tier of job.then ?? []) known(d.job.family, tier);
+    const tiers = [job.tier, ...(job.then ?? [])];
+    if (new Set(tiers).size !== tiers.length) throw new SpaceActError('invalid-argument', `not a verification job: a battery piece plays each tier once (${tiers.join(', ')})`);
   }
   return d;
 }
@@ -215,6 +225,15 @@ export function checkVerifyQueueResult(job: VerifyJob, value: unknown): VerifyJo
       checkText(value);
       if (!seconds(value.cpuSeconds, 1)) bad('no CPU seconds');
     } else {
+      // The tiers played after the first, each a battery result of its own.
+      if (job.then) {
+        const then = value.then;
+        if (!Array.isArray(then) || then.length !== job.then.length) bad(`${job.then.length} later tier result(s) expected (${job.then.join(', ')})`);
+        (then as unknown[]).forEach((part, i) => {
+          if (isObject(part) && part.then !== undefined) bad('a later tier result carries tiers of its own');
+          checkVerifyQueueResult({ kind: 'battery', family: job.family, tier: job.then![i], ...(job.withText ? { withText: true } : {}) }, part);
+        });
+      } else if (value.then !== undefined) bad('later tier results from a battery job that played one tier');
       const report = value.report;
       if (!isObject(report) || report.family !== job.family || report.tier !== job.tier || report.lever !== undefined || typeof report.passed !== 'boolean') bad(`not the ${job.family}-${job.tier} battery record`);
       if (value.views !== undefined) bad(`a battery job's view sample travels in its text records`);
@@ -228,41 +247,8 @@ export function checkVerifyQueueResult(job: VerifyJob, value: unknown): VerifyJo
   return value as unknown as VerifyJobResult;
 }
 
-const ROOT = PACKAGE_ROOT;
-/** The folders whose code decides a verdict. */
-const CODE_DIRS = ['core', 'sim', 'render', 'solvers', 'tasks', 'agents', 'verify'];
-let digest: string | null = null;
-
-/**
- * A digest of the code that decides verdicts (every file under the project's code folders, by
- * path and content) and of the locked dependencies: two checkouts with the same digest give
- * the same records.
- */
-export function checkoutDigest(): string {
-  if (digest) return digest;
-  const h = createHash('sha256');
-  const walk = (dir: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(dir, name);
-      const st = statSync(path);
-      if (st.isDirectory()) walk(path);
-      else if (/\.(ts|js|mjs|json|tmpl)$/.test(name)) h.update(relative(ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
-    }
-  };
-  for (const d of CODE_DIRS) walk(join(ROOT, d));
-  try {
-    h.update(readFileSync(join(ROOT, 'package-lock.json')));
-  } catch {
-    // An installed package has no lock file: its version pins it.
-  }
-  return (digest = h.digest('hex'));
-}
+// The checkout digest lives in its own module (a local checkpoint uses it without the queue).
+export { checkoutDigest };
 
 /** Options of {@link runVerifyQueue}. */
 export interface VerifyQueueOptions {
@@ -471,7 +457,7 @@ export class VerifyQueueWorker {
       await job.moveToDelayed(Date.now() + HAND_BACK_SECONDS * 1000, token);
       throw new DelayedError();
     }
-    const what = data.job.kind === 'instances' ? data.job.ids.join(', ') : `the ${data.job.family}-${data.job.tier} ${data.job.kind === 'text' ? 'text-leak and view sample' : 'battery'}`;
+    const what = data.job.kind === 'instances' ? data.job.ids.join(', ') : `the ${data.job.family}-${[data.job.tier, ...(data.job.kind === 'battery' ? (data.job.then ?? []) : [])].join('/')} ${data.job.kind === 'text' ? 'text-leak and view sample' : 'battery'}`;
     const run = async (): Promise<VerifyJobResult> => {
       if (this.stopping) throw new UnrecoverableError('the worker is stopping');
       const abort = new AbortController();

@@ -20,6 +20,7 @@ import { staticTextLeaks, VERIFY_TEXT_SEEDS, type TextLeakReport } from './text-
 import { VERIFY_VIEW_SEEDS, viewSampleRecord, type ViewSampleReport } from './view-sample.ts';
 import { DEFAULT_RANDOM_SEEDS, DEFAULT_RANDOM_TURNS, verifyInstance, type VerifyResult } from './verify.ts';
 import { siblingModule } from '../core/package-root.ts';
+import { VerifyCheckpoint } from './checkpoint.ts';
 
 /** What every piece of a verification shares (plain data, sent to each worker once). */
 export interface VerifySettings {
@@ -65,6 +66,15 @@ export interface VerifyAllOptions extends VerifySettings {
    * (`verify/queue.ts`); `concurrency` is then the workers' business.
    */
   queue?: string;
+  /**
+   * A checkpoint file (`verify/checkpoint.ts`): each record is kept there as soon as it is
+   * known, and the records a previous run of the same verification (checkout, settings and
+   * selection) finished there are taken back instead of computed again. A file of another
+   * verification is refused.
+   */
+  checkpoint?: string;
+  /** With `checkpoint`: how many of the records were taken back from it, before any work starts. */
+  onResumed?(records: number, total: number): void;
   /** With `queue`: lines about the queue (no worker listening, a worker with another checkout, Redis gone). */
   onNotice?(line: string): void;
   /** Each instance's verdict, in the order of `instances`. */
@@ -102,12 +112,22 @@ export interface VerifyAllResult {
  * (usually a whole family's, so its generator, solver tables and compiled code are built in
  * one process only), one family × tier's text-leak check and view sample, or one family × tier
  * of the battery — with that tier's text-leak check and view sample first when `withText` (they
- * and the battery read the same seeds, which are then generated once for all three).
+ * and the battery read the same seeds, which are then generated once for all three), and then
+ * the tiers in `then`, alike, which draw their worlds from this one's (`TaskFamily.drawsFrom`).
  */
 export type VerifyJob =
   | { kind: 'instances'; ids: string[] }
-  | { kind: 'battery'; family: string; tier: Tier; withText?: boolean }
+  | { kind: 'battery'; family: string; tier: Tier; withText?: boolean; then?: Tier[] }
   | { kind: 'text'; family: string; tier: Tier; lever?: string };
+
+/** What a battery job sends back for one of its tiers. */
+export interface BatteryTierResult {
+  kind: 'battery';
+  report: BatteryReport;
+  text?: { report?: TextLeakReport; views?: ViewSampleReport };
+  /** The text records' CPU seconds first when the job was `withText`, then the battery's. */
+  cpuSeconds: number[];
+}
 
 /**
  * What a verify worker sends back for a job: CPU seconds per record (a battery job `withText`
@@ -115,7 +135,7 @@ export type VerifyJob =
  */
 export type VerifyJobResult =
   | { kind: 'instances'; results: VerifyResult[]; cpuSeconds: number[] }
-  | { kind: 'battery'; report: BatteryReport; text?: { report?: TextLeakReport; views?: ViewSampleReport }; cpuSeconds: number[] }
+  | (BatteryTierResult & { then?: BatteryTierResult[] })
   | { kind: 'text'; report?: TextLeakReport; views?: ViewSampleReport; cpuSeconds: number[] };
 
 /** CPU seconds (user + system, every thread of this process) since `since`. */
@@ -144,13 +164,23 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     const { report, views } = await textAndViewRecords(job.family, job.tier, settings, job.lever);
     return { kind: 'text', ...(report ? { report } : {}), ...(views ? { views } : {}), cpuSeconds: [cpuSince(since)] };
   }
-  const family = getFamily(job.family);
-  const instances = new TierInstances(family, job.tier);
+  const first = await batteryTier(job.family, job.tier, job.withText === true, settings);
+  if (!job.then?.length) return first;
+  // The later tiers draw from the first one's worlds, kept in this process's memo.
+  const then: BatteryTierResult[] = [];
+  for (const tier of job.then) then.push(await batteryTier(job.family, tier, job.withText === true, settings));
+  return { ...first, then };
+}
+
+/** One tier of a battery job: its text records first when `withText`, then its battery. */
+async function batteryTier(familyId: string, tier: Tier, withText: boolean, settings: VerifySettings): Promise<BatteryTierResult> {
+  const family = getFamily(familyId);
+  const instances = new TierInstances(family, tier);
   const cpuSeconds: number[] = [];
   let text: { report?: TextLeakReport; views?: ViewSampleReport } | undefined;
-  if (job.withText) {
+  if (withText) {
     const since = process.cpuUsage();
-    const { report, views } = await textAndViewRecords(job.family, job.tier, settings, undefined, instances);
+    const { report, views } = await textAndViewRecords(familyId, tier, settings, undefined, instances);
     text = { ...(report ? { report } : {}), ...(views ? { views } : {}) };
     cpuSeconds.push(cpuSince(since));
   }
@@ -160,7 +190,7 @@ export async function runVerifyJob(job: VerifyJob, settings: VerifySettings): Pr
     ...(settings.batteryTraining !== undefined ? { training: settings.batteryTraining } : {}),
     ...(settings.batterySkipAdaptive ? { skipAdaptive: true } : {}),
     ...(settings.batteryAgents ? { only: settings.batteryAgents } : {}),
-    tiers: [job.tier],
+    tiers: [tier],
     instances: () => instances,
   });
   cpuSeconds.push(cpuSince(since));
@@ -228,9 +258,23 @@ export function textLeakRecord(familyId: string, tier: Tier, settings: VerifySet
 }
 
 /** One record of the serial output: an instance's verdict, a text-leak record or a battery tier's report. */
-export type VerifyUnitWork = { kind: 'instance'; id: string; family: string } | { kind: 'text'; family: string; tier: Tier; lever?: string } | { kind: 'battery'; family: string; tier: Tier };
+export type VerifyUnitWork =
+  | { kind: 'instance'; id: string; family: string }
+  | { kind: 'text'; family: string; tier: Tier; lever?: string }
+  /** `after`: the tier whose worlds this one's are drawn from (`TaskFamily.drawsFrom`): played after it, in its job. */
+  | { kind: 'battery'; family: string; tier: Tier; after?: Tier };
 /** A unit with the key its time is recorded under. */
 export type VerifyUnit = VerifyUnitWork & { timeKey: string };
+
+/** A text unit's records: the text-leak record and the view-rule sample, each absent when skipped. */
+type TextRecords = { report?: TextLeakReport; views?: ViewSampleReport };
+
+/** A record's name in a checkpoint: what it is a record of. */
+function unitKey(u: VerifyUnitWork): string {
+  if (u.kind === 'instance') return `instance ${u.id}`;
+  if (u.kind === 'text') return `text ${u.family}-${tierLabel(u.tier, u.lever)}`;
+  return `battery ${u.family}-${u.tier}`;
+}
 
 /** The keys under which units' times are recorded (see `verify/job-times.ts`). */
 function unitTimeKey(unit: VerifyUnitWork, settings: VerifySettings): string {
@@ -265,14 +309,30 @@ export function planJobs(units: readonly VerifyUnit[], workers: number, times: J
     if (u.kind === 'text' && !u.lever) textOf.set(`${u.family} ${u.tier}`, i);
   });
   const withBattery = new Set(units.flatMap((u) => (u.kind === 'battery' && textOf.has(`${u.family} ${u.tier}`) ? [textOf.get(`${u.family} ${u.tier}`)!] : [])));
+  // A tier that draws its worlds from another's joins that tier's battery job (after it), so
+  // one process makes the draws once; without the other tier in the run it is a job of its own.
+  const batteryJobOf = new Map<string, (typeof planned)[number]>();
   units.forEach((u, i) => {
     if (u.kind === 'text') {
       if (withBattery.has(i)) return;
       planned.push({ job: { kind: 'text', family: u.family, tier: u.tier, ...(u.lever ? { lever: u.lever } : {}) }, units: [i], seconds: estimate(i), battery: false });
     } else if (u.kind === 'battery') {
       const text = textOf.get(`${u.family} ${u.tier}`);
+      const own = text !== undefined ? [text, i] : [i];
+      const seconds = estimate(i) + (text !== undefined ? estimate(text) : 0);
+      const lead = u.after !== undefined ? batteryJobOf.get(`${u.family} ${u.after}`) : undefined;
+      if (lead && lead.job.kind === 'battery' && (lead.job.withText === true) === (text !== undefined)) {
+        lead.job.then = [...(lead.job.then ?? []), u.tier];
+        lead.units.push(...own);
+        lead.seconds += seconds;
+        lead.battery ||= !times.has(u.timeKey);
+        batteryJobOf.set(`${u.family} ${u.tier}`, lead);
+        return;
+      }
       const job: VerifyJob = { kind: 'battery', family: u.family, tier: u.tier, ...(text !== undefined ? { withText: true } : {}) };
-      planned.push({ job, units: text !== undefined ? [text, i] : [i], seconds: estimate(i) + (text !== undefined ? estimate(text) : 0), battery: !times.has(u.timeKey) });
+      const entry = { job, units: own, seconds, battery: !times.has(u.timeKey) };
+      planned.push(entry);
+      batteryJobOf.set(`${u.family} ${u.tier}`, entry);
     } else {
       byFamily.set(u.family, [...(byFamily.get(u.family) ?? []), i]);
     }
@@ -345,7 +405,12 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
       const [family, tier, lever] = k.split(' ');
       return { kind: 'text', family, tier: tier as Tier, ...(lever ? { lever } : {}) };
     }),
-    ...families.flatMap((f) => tiersOf(f).map((tier): VerifyUnitWork => ({ kind: 'battery', family: f.id, tier }))),
+    ...families.flatMap((f) =>
+      tiersOf(f).map((tier): VerifyUnitWork => {
+        const after = f.drawsFrom?.[tier];
+        return { kind: 'battery', family: f.id, tier, ...(after !== undefined ? { after } : {}) };
+      }),
+    ),
   ];
   const units: VerifyUnit[] = work.map((u) => ({ ...u, timeKey: unitTimeKey(u, settings) }));
   // What each record's work cost, in CPU seconds: steadier than wall time on a shared
@@ -356,6 +421,20 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     unitCpu[i] = seconds;
     took.set(units[i].timeKey, seconds);
   };
+  // A checkpoint hands back the records an interrupted run of this same verification finished,
+  // and keeps each record this run finishes as soon as it is known.
+  const checkpoint = opts.checkpoint ? VerifyCheckpoint.open(opts.checkpoint, { settings, families: families.map((f) => f.id) }, units.map(unitKey)) : null;
+  if (checkpoint) opts.onResumed?.(checkpoint.done.size, units.length);
+  const saved = (i: number): unknown => {
+    const d = checkpoint?.done.get(i);
+    if (d) unitCpu[i] = d.cpuSeconds;
+    return d?.record;
+  };
+  const finished = (i: number, record: unknown, seconds: number): void => {
+    tookCpu(i, seconds);
+    checkpoint?.write(i, record, seconds);
+  };
+  const batteryStart = units.findIndex((u) => u.kind === 'battery');
 
   if (!opts.queue && (concurrency === 1 || units.length <= 1)) {
     // One instance at a time, generated just before it is verified (the ids are checked
@@ -365,18 +444,26 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     const views: ViewSampleReport[] = [];
     try {
       for (const [i, id] of opts.instances.entries()) {
-        const since = process.cpuUsage();
-        const { family, instance } = familyAndInstanceFromId(id);
-        const r = await verifyInstance(family, instance, withRenderer(settings));
-        tookCpu(i, cpuSince(since));
+        let r = saved(i) as VerifyResult | undefined;
+        if (!r) {
+          const since = process.cpuUsage();
+          const { family, instance } = familyAndInstanceFromId(id);
+          r = await verifyInstance(family, instance, withRenderer(settings));
+          finished(i, r, cpuSince(since));
+        }
         instances.push(r);
         opts.onResult?.(r, instances.length, opts.instances.length);
       }
       for (const [k, u] of units.entries()) {
         if (u.kind !== 'text') continue;
-        const since = process.cpuUsage();
-        const { report: r, views: v } = await textAndViewRecords(u.family, u.tier, settings, u.lever);
-        tookCpu(k, cpuSince(since));
+        let text = saved(k) as TextRecords | undefined;
+        if (!text) {
+          const since = process.cpuUsage();
+          const { report, views: sample } = await textAndViewRecords(u.family, u.tier, settings, u.lever);
+          text = { ...(report ? { report } : {}), ...(sample ? { views: sample } : {}) };
+          finished(k, text, cpuSince(since));
+        }
+        const { report: r, views: v } = text;
         if (r) {
           textLeaks.push(r);
           opts.onTextReport?.(r);
@@ -389,22 +476,43 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
     } finally {
       await closeViewRenderer();
     }
-    const textUnits = textLeaks.length;
-    let since = process.cpuUsage();
     const battery: BatteryReport[] = [];
+    const batteryOptions = {
+      seeds: opts.batterySeeds!,
+      ...(opts.batteryTraining !== undefined ? { training: opts.batteryTraining } : {}),
+      ...(opts.batterySkipAdaptive ? { skipAdaptive: true } : {}),
+      ...(opts.batteryAgents ? { only: opts.batteryAgents } : {}),
+    };
+    const report = (r: BatteryReport): void => {
+      battery.push(r);
+      opts.onBatteryReport?.(r);
+    };
     for (const family of families) {
-      await runBattery(family, {
-        seeds: opts.batterySeeds!,
-        ...(opts.batteryTraining !== undefined ? { training: opts.batteryTraining } : {}),
-        ...(opts.batterySkipAdaptive ? { skipAdaptive: true } : {}),
-        ...(opts.batteryAgents ? { only: opts.batteryAgents } : {}),
-        onReport: (r) => {
-          tookCpu(opts.instances.length + textUnits + battery.length, cpuSince(since));
-          since = process.cpuUsage();
-          battery.push(r);
-          opts.onBatteryReport?.(r);
-        },
-      });
+      const first = batteryStart + battery.length;
+      const tiers = tiersOf(family);
+      if (!tiers.some((_, t) => checkpoint?.done.has(first + t))) {
+        let since = process.cpuUsage();
+        await runBattery(family, {
+          ...batteryOptions,
+          onReport: (r) => {
+            finished(batteryStart + battery.length, r, cpuSince(since));
+            since = process.cpuUsage();
+            report(r);
+          },
+        });
+        continue;
+      }
+      // Some tiers were finished before the interruption: the others are played one by one, as
+      // a parallel run plays them (the same records), the finished ones reported in between.
+      for (const [t, tier] of tiers.entries()) {
+        let r = saved(first + t) as BatteryReport | undefined;
+        if (!r) {
+          const since = process.cpuUsage();
+          [r] = await runBattery(family, { ...batteryOptions, tiers: [tier] });
+          finished(first + t, r, cpuSince(since));
+        }
+        report(r);
+      }
     }
     recordJobTimes(took);
     opts.onUnitCpu?.(unitCpu);
@@ -413,8 +521,20 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
 
   // Results arrive in completion order; they are reported in serial order as soon as every
   // earlier record is in, so the output reads as a serial run's.
-  const plan = planJobs(units, opts.queue ? Math.max(2, concurrency) : concurrency, readJobTimes());
-  const records: Array<{ kind: 'instance'; result: VerifyResult } | { kind: 'text'; report?: TextLeakReport; views?: ViewSampleReport } | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
+  // Only what the checkpoint does not already hold is planned; job unit numbers are mapped back
+  // to the serial order.
+  const open = units.flatMap((_, i) => (checkpoint?.done.has(i) ? [] : [i]));
+  const plan = planJobs(
+    open.map((i) => units[i]),
+    opts.queue ? Math.max(2, concurrency) : concurrency,
+    readJobTimes(),
+  ).map((p) => ({ ...p, units: p.units.map((j) => open[j]) }));
+  const records: Array<{ kind: 'instance'; result: VerifyResult } | ({ kind: 'text' } & TextRecords) | { kind: 'battery'; report: BatteryReport } | undefined> = new Array(units.length);
+  units.forEach((u, i) => {
+    const r = saved(i);
+    if (r === undefined) return;
+    records[i] = u.kind === 'instance' ? { kind: 'instance', result: r as VerifyResult } : u.kind === 'text' ? { kind: 'text', ...(r as TextRecords) } : { kind: 'battery', report: r as BatteryReport };
+  });
   let reported = 0;
   const instances: VerifyResult[] = [];
   const textLeaks: TextLeakReport[] = [];
@@ -444,27 +564,37 @@ export async function verifyAll(opts: VerifyAllOptions): Promise<VerifyAllResult
   };
   const onJobResult = (k: number, result: VerifyJobResult): void => {
     const at = plan[k].units;
+    const text = (i: number, t: TextRecords, seconds: number): void => {
+      const kept: TextRecords = { ...(t.report ? { report: t.report } : {}), ...(t.views ? { views: t.views } : {}) };
+      records[i] = { kind: 'text', ...kept };
+      finished(i, kept, seconds);
+    };
     if (result.kind === 'instances') {
       result.results.forEach((r, j) => {
         records[at[j]] = { kind: 'instance', result: r };
-        tookCpu(at[j], result.cpuSeconds[j]);
+        finished(at[j], r, result.cpuSeconds[j]);
       });
     } else if (result.kind === 'text') {
-      records[at[0]] = { kind: 'text', ...(result.report ? { report: result.report } : {}), ...(result.views ? { views: result.views } : {}) };
-      tookCpu(at[0], result.cpuSeconds[0]);
+      text(at[0], result, result.cpuSeconds[0]);
     } else {
-      if (at.length === 2) {
-        const text = result.text ?? {};
-        records[at[0]] = { kind: 'text', ...(text.report ? { report: text.report } : {}), ...(text.views ? { views: text.views } : {}) };
-        tookCpu(at[0], result.cpuSeconds[0]);
+      // Each tier's records in the job's order: its text record (when carried), then its battery.
+      let next = 0;
+      for (const part of [result, ...(result.then ?? [])]) {
+        if (part.text) text(at[next++], part.text, part.cpuSeconds[0]);
+        records[at[next]] = { kind: 'battery', report: part.report };
+        finished(at[next++], part.report, part.cpuSeconds.at(-1)!);
       }
-      records[at.at(-1)!] = { kind: 'battery', report: result.report };
-      tookCpu(at.at(-1)!, result.cpuSeconds.at(-1)!);
     }
     flush();
   };
   const describe = (job: VerifyJob): string =>
-    job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak and view sample` : `the ${job.family}-${job.tier} ${job.withText ? 'text-leak, view sample and battery' : 'battery'}`;
+    job.kind === 'instances' ? job.ids.join(', ') : job.kind === 'text' ? `the ${job.family}-${tierLabel(job.tier, job.lever)} text-leak and view sample` : `the ${job.family}-${[job.tier, ...(job.then ?? [])].join('/')} ${job.withText ? 'text-leak, view sample and battery' : 'battery'}`;
+  // What the checkpoint held is reported at once, up to the first record still to be made.
+  flush();
+  if (plan.length === 0) {
+    opts.onUnitCpu?.(unitCpu);
+    return { instances, textLeaks, views, battery };
+  }
   if (opts.queue) {
     // Loaded only here: a verify worker process (which imports this module) needs no queue client.
     const { runVerifyQueue } = await import('./queue.ts');

@@ -91,8 +91,9 @@ export function register(program: Command): void {
     .option('--agents <names>', 'shortcut battery: only these agents, comma-separated (e.g. reconstruct-then-plan,probe-and-map); default all')
     .option('--text-seeds <n>', `text-leak check: seeds per tier whose title, rules and tool text must read alike (0 skips it)`, String(VERIFY_TEXT_SEEDS))
     .option('--concurrency <n>', 'worker processes sharing the instances and the battery tiers (results as with 1, in the same order)', '1')
+    .option('--checkpoint <file>', 'keep every finished record in FILE as it is made; run the same verification again with the same FILE after an interruption and it goes on where it stopped (a file of another checkout, other options or another selection is refused)')
     .option('--queue <url>', 'redis://HOST:PORT: hand the pieces (a family\'s instances, a family × tier\'s text check or battery) to `spaceact worker` processes on any machine with this checkout (results as a local run, in the same order)')
-    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; viewSeeds?: string; concurrency: string; queue?: string }) => {
+    .action(async (opts: { family?: string; instance?: string; suite?: string; json?: boolean; randomSeeds: string; randomTurns: string; batterySeeds?: string; batteryTraining: string; agents?: string; textSeeds: string; viewSeeds?: string; concurrency: string; queue?: string; checkpoint?: string }) => {
       const seeds = numberOption(opts, 'randomSeeds', { min: 0, max: VERIFY_LIMITS.randomSeeds, integer: true })!;
       const turns = numberOption(opts, 'randomTurns', { min: 1, max: VERIFY_LIMITS.randomTurns, integer: true })!;
       const explicitBattery = opts.batterySeeds !== undefined;
@@ -123,6 +124,14 @@ export function register(program: Command): void {
         batteryFamilies: familiesToJudge,
         ...(opts.agents !== undefined ? { batteryAgents: opts.agents.split(',').map((a) => a.trim()).filter(Boolean) } : {}),
         concurrency,
+        ...(opts.checkpoint !== undefined
+          ? {
+              checkpoint: opts.checkpoint,
+              onResumed: (records: number, total: number) => {
+                if (records > 0) process.stderr.write(`resumed ${records} of ${total} records from ${opts.checkpoint}\n`);
+              },
+            }
+          : {}),
         ...(queue ? { queue, onNotice: (line: string) => process.stderr.write(`${line}\n`) } : {}),
         onResult: (r) => {
           if (opts.json) return;

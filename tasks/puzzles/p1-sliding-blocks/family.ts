@@ -32,6 +32,8 @@ export const P1_DESCRIPTOR: FamilyDescriptor = {
 export const p1SlidingBlocks: TaskFamily<P1Scene> = {
   ...P1_DESCRIPTOR,
   levers: P1_LEVERS,
+  // L7 draws the L5 lot of the same seed from `drawScene`'s memo: verify plays the two in one job.
+  drawsFrom: { L7: 'L5' },
   generate: (seed, tier, lever) => generate(P1_DESCRIPTOR, seed, tier, lever),
   build,
   reference,

@@ -32,6 +32,8 @@ export const P2_DESCRIPTOR: FamilyDescriptor = {
 export const p2TrafficJam: TaskFamily<P2Scene> = {
   ...P2_DESCRIPTOR,
   levers: P2_LEVERS,
+  // L7 draws the L5 lot of the same seed from `drawScene`'s memo: verify plays the two in one job.
+  drawsFrom: { L7: 'L5' },
   generate: (seed, tier, lever) => generate(P2_DESCRIPTOR, seed, tier, lever),
   build,
   reference,
