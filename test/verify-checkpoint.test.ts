@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { SpaceActError } from '../core/errors.ts';
 import { CHECKPOINT_FORMAT } from '../verify/checkpoint.ts';
 import { verifyAll, type VerifyAllOptions, type VerifyAllResult } from '../verify/verify-all.ts';
+import { SMALL_VERIFICATION } from './support/verify-selection.ts';
 
 /** The records without what timing may change. */
 const TIMED = new Set(['seconds', 'cpuSeconds', 'referenceSeconds', 'gaveUp']);
@@ -18,18 +19,7 @@ function withoutTimes(r: VerifyAllResult): unknown {
   return JSON.parse(JSON.stringify(r, (k, v: unknown) => (TIMED.has(k) ? undefined : v)));
 }
 
-/** B1's released instances (no browser), their text check and B1's battery without the adaptive agents: 11 records. */
-const SELECTION: VerifyAllOptions = {
-  instances: ['B1-L3-s100', 'B1-L5-s100', 'B1-L7-s100'],
-  randomSeeds: 1,
-  randomTurns: 5,
-  textSeeds: 2,
-  batterySeeds: 2,
-  batteryTraining: 2,
-  batterySkipAdaptive: true,
-  batteryFamilies: ['B1'],
-  viewRule: false,
-};
+const SELECTION = SMALL_VERIFICATION;
 const RECORDS = 3 + 4 + 4;
 
 /** The file cut after `keep` records, with half of the next record's line (an interruption mid-write). */

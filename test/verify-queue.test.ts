@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { RedisServer } from './support/redis-server.ts';
 import { checkVerifyQueueJob, checkVerifyQueueResult, checkoutDigest, VERIFY_QUEUE_NAME } from '../verify/queue.ts';
 import { verifyAll, type VerifyAllOptions, type VerifyAllResult } from '../verify/verify-all.ts';
+import { SMALL_VERIFICATION } from './support/verify-selection.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin', 'spaceact.mjs');
@@ -49,18 +50,7 @@ function records(r: VerifyAllResult): unknown {
   return JSON.parse(JSON.stringify(r, (k, v: unknown) => (/^seconds$|Seconds$/.test(k) ? undefined : v)));
 }
 
-/** A small verification: B1's released instances (no browser), their text check, and B1's battery without the adaptive agents. */
-const SELECTION: VerifyAllOptions = {
-  instances: ['B1-L3-s100', 'B1-L5-s100', 'B1-L7-s100'],
-  randomSeeds: 1,
-  randomTurns: 5,
-  textSeeds: 2,
-  batterySeeds: 2,
-  batteryTraining: 2,
-  batterySkipAdaptive: true,
-  batteryFamilies: ['B1'],
-  viewRule: false,
-};
+const SELECTION = SMALL_VERIFICATION;
 
 describe('verify --queue: pieces of a verification on queue workers (issue 35)', function () {
   this.timeout(900_000);
